@@ -1,0 +1,21 @@
+// Fs3Image: FS3 image layout — detection, query, verify and INI extraction on a byte buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "image/ImageQuery.h"
+#include "image/VerifyReport.h"
+
+namespace openflint::fs3 {
+
+// True when an FS3 image starts at `offset` (cheap magic/signature check only).
+[[nodiscard]] bool probe(Bytes data, std::uint64_t offset);
+[[nodiscard]] Result<ImageQuery> query(Bytes data, std::uint64_t offset);
+[[nodiscard]] Result<VerifyReport> verify(Bytes data, std::uint64_t offset);
+// The zlib-compressed INI section, decompressed; NotFound when absent.
+[[nodiscard]] Result<std::string> dump_config(Bytes data, std::uint64_t offset);
+
+}  // namespace openflint::fs3

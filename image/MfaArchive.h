@@ -1,0 +1,77 @@
+// MfaArchive: MFA v1 ("MFAR") multi-board firmware bundles — list boards, stream one out.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "image/ImageQuery.h"
+
+namespace openflint {
+
+// One image of a board, as its MAP entry and TOC entry describe it.
+struct MfaImageRef {
+  std::uint16_t image_type = 0;  // 1 = firmware
+  std::uint8_t group_id = 0;
+  std::string select_tag;
+  std::uint64_t data_offset = 0;  // into the unpacked DATA stream
+  std::uint32_t data_size = 0;
+  std::optional<FwVersion> version;
+  std::map<std::string, std::string> metadata;  // TOC metadata key=value
+};
+
+struct MfaBoard {
+  std::string psid;
+  std::string part_number;  // MAP metadata "PN"
+  std::string description;  // MAP metadata "DESCRIPTION"
+  std::optional<FwVersion> fw_version;  // from the board's firmware image TOC entry
+  std::map<std::string, std::string> metadata;
+  std::vector<MfaImageRef> images;
+  // The firmware image: image_type 1, empty select tag (first group). Null when none.
+  [[nodiscard]] const MfaImageRef* firmware() const;
+};
+
+class MfaArchive {
+ public:
+  // Reads and checks the header, the CRC32 trailer, MAP and TOC. The DATA stream is not
+  // unpacked here. The archive file is small (the DATA stream is highly compressed).
+  [[nodiscard]] static Result<MfaArchive> open(const std::string& path);
+  [[nodiscard]] static Result<MfaArchive> from_bytes(std::vector<std::uint8_t> archive);
+
+  [[nodiscard]] const std::vector<MfaBoard>& boards() const { return boards_; }
+  [[nodiscard]] Result<const MfaBoard*> find_board(std::string_view psid) const;
+  [[nodiscard]] std::uint32_t stored_crc() const { return stored_crc_; }
+
+  // Receives the unpacked image in order, in chunks of at most a few MiB.
+  using Sink = std::function<Result<void>(Bytes chunk)>;
+  // Called with (bytes done, bytes total) now and then.
+  using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
+
+  // Streams the board's firmware image to `sink` without holding the whole DATA stream or
+  // the whole image in memory.
+  [[nodiscard]] Result<void> extract(const MfaBoard& board, const Sink& sink,
+                                     const Progress& progress = {}) const;
+  // Streams several boards' images in one pass over DATA; sinks[i] receives boards[i]'s.
+  [[nodiscard]] Result<void> extract_many(const std::vector<const MfaBoard*>& boards,
+                                          const std::vector<Sink>& sinks,
+                                          const Progress& progress = {}) const;
+  // Convenience: extract into a file (created with a temp name, renamed when complete).
+  [[nodiscard]] Result<void> extract_to_file(const MfaBoard& board, const std::string& path,
+                                             const Progress& progress = {}) const;
+
+ private:
+  std::vector<std::uint8_t> archive_;
+  std::uint64_t data_offset_ = 0;  // of the DATA section payload in archive_
+  std::uint64_t data_size_ = 0;
+  bool data_xz_ = true;
+  std::uint32_t stored_crc_ = 0;
+  std::vector<MfaBoard> boards_;
+};
+
+}  // namespace openflint

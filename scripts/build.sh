@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Configures and builds one flavour: scripts/build.sh [release|asan|fuzz]. Prints the build dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+flavour=${1:-release}
+dir=build/$flavour
+jobs=${OPENFLINT_JOBS:-$(nproc)}
+common=(-G Ninja -DOPENFLINT_SHARED_DIR="$(cd .. && pwd)/shared")
+[[ "${CI:-}" == "true" ]] && common+=(-DOPENFLINT_WERROR=ON)
+case "$flavour" in
+  release) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+  asan)    args=(-DCMAKE_BUILD_TYPE=Debug -DOPENFLINT_SANITIZE=ON) ;;
+  fuzz)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+                 -DOPENFLINT_FUZZ=ON -DOPENFLINT_TESTS=OFF) ;;
+  *) echo "usage: $0 [release|asan|fuzz]" >&2; exit 2 ;;
+esac
+cmake -S . -B "$dir" "${common[@]}" "${args[@]}" >/dev/null
+cmake --build "$dir" -j "$jobs" >&2
+echo "$dir"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds from scratch, runs every test.
+#   1. fuzz targets (clang, libFuzzer) for a bounded time each
+#   2. the ASan+UBSan build running the fast labels
+#   3. the release build running the whole suite (last, so its summary closes the output)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+rm -rf build
+export OPENFLINT_JOBS=${OPENFLINT_JOBS:-$(nproc)}
+
+if [[ -d fuzz ]] && ls fuzz/*.cpp >/dev/null 2>&1; then
+  echo "== fuzz build"
+  fdir=$(bash scripts/build.sh fuzz)
+  bash scripts/run-fuzzers.sh "$fdir" "${OPENFLINT_FUZZ_SECONDS:-20}"
+fi
+
+echo "== ASan+UBSan build"
+adir=$(bash scripts/build.sh asan)
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$adir" --output-on-failure -j "$OPENFLINT_JOBS" -LE 'realfw|powercut|interop|inband'
+
+echo "== release build"
+rdir=$(bash scripts/build.sh release)
+ctest --test-dir "$rdir" --output-on-failure -j "$OPENFLINT_JOBS"

@@ -1,0 +1,47 @@
+// TestSupport: helpers shared by the test executables (temp dirs, running commands, paths).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace openflint::test {
+
+// A fresh directory removed with everything in it when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;  // -1 when the process did not exit normally
+  std::string out;     // stdout
+  std::string err;     // stderr
+};
+
+// Runs argv (no shell) and captures its stdout/stderr.
+CommandResult run_command(const std::vector<std::string>& argv);
+
+// Path of one of our built executables, e.g. bin("flint").
+std::filesystem::path bin(const std::string& name);
+// ../shared (or $OPENFLINT_SHARED); nullopt when it is absent.
+std::optional<std::filesystem::path> shared_dir();
+// ../shared/firmware/real when present.
+std::optional<std::filesystem::path> real_firmware_dir();
+// Whether an executable is on PATH (e.g. "mstflint").
+bool have_program(const std::string& name);
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
+
+}  // namespace openflint::test
