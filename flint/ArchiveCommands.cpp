@@ -1,0 +1,73 @@
+// ArchiveCommands: `archive list` and `archive extract` on an MFA archive given with -i.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "flint/Commands.h"
+#include "flint/ExitCode.h"
+#include "flint/Report.h"
+#include "image/MfaArchive.h"
+
+namespace openflint::cli {
+namespace {
+
+Result<MfaArchive> open_archive(const Options& options) {
+  if (options.image.empty())
+    return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa");
+  auto archive = MfaArchive::open(options.image);
+  if (!archive) return make_error(std::move(archive).error().with_context(options.image));
+  return archive;
+}
+
+// A one-line progress bar on stderr, only when stderr is a terminal.
+MfaArchive::Progress progress_bar(const Options& options) {
+  if (options.json || ::isatty(STDERR_FILENO) == 0) return {};
+  return [last = -1](std::uint64_t done, std::uint64_t total) mutable {
+    const int pct = total == 0 ? 100 : static_cast<int>(done * 100 / total);
+    if (pct == last) return;
+    last = pct;
+    std::fprintf(stderr, "\rExtracting: %3d%%", pct);
+    if (pct >= 100) std::fputc('\n', stderr);
+  };
+}
+
+}  // namespace
+
+int run_archive_list(const Options& options) {
+  auto archive = open_archive(options);
+  if (!archive) return report_error(options, archive.error());
+  if (options.json) {
+    nlohmann::json doc = boards_json(*archive);
+    doc["ok"] = true;
+    std::cout << doc.dump(2) << '\n';
+  } else {
+    print_boards(std::cout, *archive);
+  }
+  return kOk;
+}
+
+int run_archive_extract(const Options& options, const std::string& out_path) {
+  if (options.psid.empty())
+    return report_error(options, Error(ErrorCode::InvalidArgument, "archive extract needs --psid PSID"));
+  auto archive = open_archive(options);
+  if (!archive) return report_error(options, archive.error());
+  auto board = archive->find_board(options.psid);
+  if (!board) return report_error(options, board.error().with_context(options.image));
+  auto done = archive->extract_to_file(**board, out_path, progress_bar(options));
+  if (!done) return report_error(options, done.error().with_context("extracting " + options.psid));
+  if (options.json) {
+    const MfaImageRef* fw = (*board)->firmware();
+    std::cout << nlohmann::json{{"ok", true},
+                                {"psid", options.psid},
+                                {"output", out_path},
+                                {"size", fw != nullptr ? fw->data_size : 0}}
+                     .dump(2)
+              << '\n';
+  } else {
+    std::cout << "Extracted " << options.psid << " to " << out_path << '\n';
+  }
+  return kOk;
+}
+
+}  // namespace openflint::cli

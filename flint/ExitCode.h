@@ -1,0 +1,36 @@
+// ExitCode: the documented process exit codes of flint, and the mapping from library errors.
+#pragma once
+
+#include "core/Error.h"
+
+namespace openflint::cli {
+
+enum ExitCode : int {
+  kOk = 0,            // success
+  kFailed = 1,        // the command ran and the answer is "no" (e.g. image not bootable)
+  kUsage = 2,         // bad command line
+  kBadInput = 3,      // the image/archive is malformed or fails its checks
+  kIoError = 4,       // a file or device could not be read/written/found
+  kBusy = 5,          // device busy or a wait timed out
+  kNotSupported = 6,  // the format/device/command is not supported
+  kDeclined = 7,      // the user (or --no) declined a confirmation
+  kInternal = 70,     // a bug
+};
+
+[[nodiscard]] constexpr int exit_code_for(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::InvalidImage:
+    case ErrorCode::Mismatch: return kBadInput;
+    case ErrorCode::Io:
+    case ErrorCode::NotFound:
+    case ErrorCode::PermissionDenied: return kIoError;
+    case ErrorCode::Busy:
+    case ErrorCode::Timeout: return kBusy;
+    case ErrorCode::NotSupported: return kNotSupported;
+    case ErrorCode::InvalidArgument: return kUsage;
+    case ErrorCode::Internal: return kInternal;
+  }
+  return kInternal;
+}
+
+}  // namespace openflint::cli

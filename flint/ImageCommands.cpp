@@ -1,0 +1,66 @@
+// ImageCommands: query, verify and dump-config on the image given with -i.
+#include <fstream>
+#include <iostream>
+
+#include "flint/Commands.h"
+#include "flint/ExitCode.h"
+#include "flint/ImageSource.h"
+#include "flint/Report.h"
+#include "image/FirmwareImage.h"
+
+namespace openflint::cli {
+
+int report_error(const Options& options, const Error& error) {
+  if (options.json) std::cout << error_json(error).dump(2) << '\n';
+  std::cerr << "-E- " << error.message() << '\n';
+  return exit_code_for(error.code());
+}
+
+int run_query(const Options& options) {
+  auto source = ImageSource::open(options);
+  if (!source) return report_error(options, source.error());
+  auto query = query_image(source->bytes());
+  if (!query) return report_error(options, query.error().with_context(source->label()));
+  if (options.json) {
+    nlohmann::json doc = query_json(*query);
+    doc["ok"] = true;
+    std::cout << doc.dump(2) << '\n';
+  } else {
+    print_query(std::cout, *query);
+  }
+  return kOk;
+}
+
+int run_verify(const Options& options) {
+  auto source = ImageSource::open(options);
+  if (!source) return report_error(options, source.error());
+  auto report = verify_image(source->bytes());
+  if (!report) return report_error(options, report.error().with_context(source->label()));
+  const bool ok = report->bootable();
+  if (options.json) {
+    nlohmann::json doc = verify_json(*report);
+    doc["ok"] = ok;
+    std::cout << doc.dump(2) << '\n';
+  } else {
+    print_verify(std::cout, *report);
+  }
+  return ok ? kOk : kFailed;
+}
+
+int run_dump_config(const Options& options, const std::string& out_path) {
+  auto source = ImageSource::open(options);
+  if (!source) return report_error(options, source.error());
+  auto ini = dump_config(source->bytes());
+  if (!ini) return report_error(options, ini.error().with_context(source->label()));
+  if (out_path.empty()) {
+    std::cout << *ini;
+    return kOk;
+  }
+  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  out.write(ini->data(), static_cast<std::streamsize>(ini->size()));
+  out.close();
+  if (!out) return report_error(options, Error(ErrorCode::Io, "cannot write " + out_path));
+  return kOk;
+}
+
+}  // namespace openflint::cli

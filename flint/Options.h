@@ -1,0 +1,18 @@
+// Options: flint's global command-line options, shared by every subcommand.
+#pragma once
+
+#include <string>
+
+namespace openflint::cli {
+
+struct Options {
+  std::string image;   // -i FILE (an image, or an .mfa archive with --psid)
+  std::string device;  // -d DEVICE
+  std::string psid;    // --psid: the board to pick from an archive
+  bool json = false;   // --json: machine-readable output on stdout
+  bool yes = false;    // -y/--yes: answer yes to every question
+  bool no = false;     // --no: answer no to every question
+  bool nofs = false;   // --nofs: burn without failsafe
+};
+
+}  // namespace openflint::cli

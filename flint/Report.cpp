@@ -1,0 +1,154 @@
+// Report: text (mstflint's layout, so habits and scripts carry over) and JSON renderings.
+#include "flint/Report.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace openflint::cli {
+namespace {
+
+void field(std::ostream& out, const char* name, const std::string& value) {
+  std::string label = std::string(name) + ":";
+  label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
+  out << label << value << '\n';
+}
+
+std::string or_na(const std::string& s) { return s.empty() ? "N/A" : s; }
+
+std::string uid_text(const std::optional<UidRange>& uid) {
+  if (!uid) return "N/A";
+  return hex(uid->base, 16) + "  " + std::to_string(uid->count);
+}
+
+nlohmann::json uid_json(const std::optional<UidRange>& uid) {
+  if (!uid) return nullptr;
+  return {{"base", hex(uid->base, 16)}, {"count", uid->count}};
+}
+
+template <typename T, typename F>
+nlohmann::json opt(const std::optional<T>& v, F f) {
+  return v ? nlohmann::json(f(*v)) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::string hex(std::uint64_t value, int width) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(value));
+  return buf;
+}
+
+void print_query(std::ostream& out, const ImageQuery& q) {
+  field(out, "Image type", std::string(to_string(q.format)));
+  if (q.issu_version) field(out, "FW ISSU Version", std::to_string(*q.issu_version));
+  field(out, "FW Version", q.fw_version ? q.fw_version->to_string() : "N/A");
+  field(out, "FW Release Date", q.release_date ? q.release_date->to_string() : "N/A");
+  if (!q.product_version.empty()) field(out, "Product Version", q.product_version);
+  if (!q.description.empty()) field(out, "Description", q.description);
+  field(out, "Base GUID", uid_text(q.base_guid));
+  field(out, "Base MAC", uid_text(q.base_mac));
+  field(out, "Image VSD", or_na(q.image_vsd));
+  field(out, "PSID", or_na(q.psid));
+  if (!q.supported_hw_ids.empty()) {
+    std::string ids;
+    for (auto id : q.supported_hw_ids) ids += (ids.empty() ? "" : " ") + hex(id);
+    field(out, "Supported HW IDs", ids);
+  }
+  if (q.security_version) field(out, "Security Ver", std::to_string(*q.security_version));
+}
+
+nlohmann::json query_json(const ImageQuery& q) {
+  nlohmann::json hw = nlohmann::json::array();
+  for (auto id : q.supported_hw_ids) hw.push_back(hex(id));
+  return {
+      {"image_type", std::string(to_string(q.format))},
+      {"image_start", hex(q.image_start)},
+      {"failsafe", q.failsafe},
+      {"fw_version", opt(q.fw_version, [](const FwVersion& v) { return v.to_string(); })},
+      {"issu_version", opt(q.issu_version, [](std::uint32_t v) { return v; })},
+      {"release_date", opt(q.release_date, [](const ReleaseDate& d) { return d.to_string(); })},
+      {"psid", q.psid},
+      {"description", q.description},
+      {"product_version", q.product_version},
+      {"name", q.name},
+      {"image_vsd", q.image_vsd},
+      {"pci_vendor_id", opt(q.pci_vendor_id, [](std::uint16_t v) { return hex(v, 4); })},
+      {"pci_device_id", opt(q.pci_device_id, [](std::uint16_t v) { return hex(v, 4); })},
+      {"supported_hw_ids", hw},
+      {"base_guid", uid_json(q.base_guid)},
+      {"base_mac", uid_json(q.base_mac)},
+      {"security_version", opt(q.security_version, [](std::uint32_t v) { return v; })},
+      {"image_size", q.image_size},
+  };
+}
+
+void print_verify(std::ostream& out, const VerifyReport& report) {
+  out << '\n' << report.layout << "\n\n";
+  for (const auto& s : report.sections) {
+    char range[64];
+    std::snprintf(range, sizeof range, "/0x%08llx-0x%08llx (0x%06llx)/",
+                  static_cast<unsigned long long>(s.start),
+                  static_cast<unsigned long long>(s.start + s.size - 1),
+                  static_cast<unsigned long long>(s.size));
+    out << "     " << range << " (" << s.name << ") - " << to_string(s.status);
+    if (!s.detail.empty()) out << " (" << s.detail << ")";
+    out << '\n';
+  }
+  for (const auto& p : report.problems) out << "-E- " << p << '\n';
+  out << '\n';
+  if (report.bootable())
+    out << "-I- FW image verification succeeded. Image is bootable.\n";
+  else
+    out << "-E- FW image verification failed. Image is NOT bootable.\n";
+}
+
+nlohmann::json verify_json(const VerifyReport& report) {
+  nlohmann::json sections = nlohmann::json::array();
+  for (const auto& s : report.sections) {
+    sections.push_back({{"name", s.name},
+                        {"start", hex(s.start, 8)},
+                        {"size", s.size},
+                        {"status", to_string(s.status)},
+                        {"detail", s.detail}});
+  }
+  return {{"image_type", std::string(to_string(report.format))},
+          {"image_start", hex(report.image_start)},
+          {"layout", report.layout},
+          {"bootable", report.bootable()},
+          {"sections", sections},
+          {"problems", report.problems}};
+}
+
+void print_boards(std::ostream& out, const MfaArchive& archive) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-20s %-28s %-14s %s\n", "PSID", "Part number", "FW version",
+                "Description");
+  out << line;
+  for (const auto& b : archive.boards()) {
+    std::snprintf(line, sizeof line, "%-20s %-28s %-14s %s\n", b.psid.c_str(),
+                  b.part_number.c_str(),
+                  b.fw_version ? b.fw_version->to_string().c_str() : "N/A",
+                  b.description.c_str());
+    out << line;
+  }
+}
+
+nlohmann::json boards_json(const MfaArchive& archive) {
+  nlohmann::json boards = nlohmann::json::array();
+  for (const auto& b : archive.boards()) {
+    const MfaImageRef* fw = b.firmware();
+    boards.push_back({{"psid", b.psid},
+                      {"part_number", b.part_number},
+                      {"description", b.description},
+                      {"fw_version", opt(b.fw_version, [](const FwVersion& v) { return v.to_string(); })},
+                      {"image_size", fw != nullptr ? fw->data_size : 0}});
+  }
+  return {{"boards", boards}, {"crc32", hex(archive.stored_crc(), 8)}};
+}
+
+nlohmann::json error_json(const Error& error) {
+  return {{"ok", false},
+          {"error", {{"code", std::string(to_string(error.code()))}, {"message", error.message()}}}};
+}
+
+}  // namespace openflint::cli

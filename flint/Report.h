@@ -1,0 +1,28 @@
+// Report: renders query/verify/archive results as mstflint-style text or as JSON.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+#include "image/ImageQuery.h"
+#include "image/MfaArchive.h"
+#include "image/VerifyReport.h"
+
+namespace openflint::cli {
+
+void print_query(std::ostream& out, const ImageQuery& query);
+[[nodiscard]] nlohmann::json query_json(const ImageQuery& query);
+
+void print_verify(std::ostream& out, const VerifyReport& report);
+[[nodiscard]] nlohmann::json verify_json(const VerifyReport& report);
+
+void print_boards(std::ostream& out, const MfaArchive& archive);
+[[nodiscard]] nlohmann::json boards_json(const MfaArchive& archive);
+
+[[nodiscard]] nlohmann::json error_json(const Error& error);
+[[nodiscard]] std::string hex(std::uint64_t value, int width = 0);
+
+}  // namespace openflint::cli
