@@ -1,4 +1,5 @@
 // SimDeviceState: saving a simulated device to a directory and loading it back (sim:PATH devices).
+#include <charconv>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -121,8 +122,12 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
 
   const json& registers = j.contains("registers") ? j["registers"] : json::object();
   for (const auto& [key, value] : registers.items()) {
-    if (!value.is_number_unsigned()) continue;
-    dev->cr_.poke(static_cast<std::uint32_t>(std::stoul(key)), value.get<std::uint32_t>());
+    std::uint32_t address = 0;
+    const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), address);
+    if (ec != std::errc() || end != key.data() + key.size() || !value.is_number_unsigned()) {
+      return make_error(ErrorCode::InvalidArgument, context + ": bad register entry '" + key + "'");
+    }
+    dev->cr_.poke(address, value.get<std::uint32_t>());
   }
   const json& c = j.contains("counters") ? j["counters"] : json::object();
   dev->register_reads_ = c.value("register_reads", std::uint64_t{0});
