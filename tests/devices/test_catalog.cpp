@@ -62,7 +62,9 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
     EXPECT_LE(g.data_dwords, 4u);
     auto chip = find_flash_chip_by_name(d.default_flash_chip);
     ASSERT_TRUE(chip.has_value()) << chip.error().message();
-    if ((*chip)->needs_4byte_address()) EXPECT_TRUE(g.supports_4byte_address);
+    if ((*chip)->needs_4byte_address()) {
+      EXPECT_TRUE(g.supports_4byte_address);
+    }
     if (g.is_spi_gateway()) {
       // The 16-byte DATA window must not overlap CMD or ADDR.
       const std::uint32_t data_end = g.data_addr + 4 * g.data_dwords;
