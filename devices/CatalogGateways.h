@@ -1,0 +1,74 @@
+// CatalogGateways: the flash gateway records shared by several devices (internal catalog data).
+#pragma once
+
+#include "devices/FlashGatewayInfo.h"
+
+// Designated initializers that leave members at their defaults are the point of these data
+// records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace openflint::catalog {
+
+// InfiniHost / InfiniHost III Ex / InfiniScale: parallel NOR via CR_FLASH 0xf01a4, GPIO semaphore.
+inline constexpr FlashGatewayInfo kParallelGateway{.generation = GatewayGeneration::ParallelFlash,
+                                                   .cmd_addr = 0xf01a4,
+                                                   .addr_addr = 0xf01a4,
+                                                   .data_addr = 0xf01a4,
+                                                   .data_dwords = 1,
+                                                   .lock = FlashLockKind::Semaphore,
+                                                   .semaphore_addr = kFlashSemaphoreAddr};
+
+// InfiniHost III Lx SPI gateway (mstflint: CR_FLASH_GW 0xf0400, ADDR 0xf0404, DATA 0xf0408).
+inline constexpr FlashGatewayInfo kInfiniHostSpiGateway{
+    .generation = GatewayGeneration::InfiniHostSpi,
+    .cmd_addr = 0xf0400,
+    .addr_addr = 0xf0404,
+    .data_addr = 0xf0408,
+    .data_dwords = 1,
+    .lock = FlashLockKind::Semaphore,
+    .semaphore_addr = kFlashSemaphoreAddr};
+
+// 4th gen (ConnectX .. ConnectX-3 Pro): lock is the 0xf03fc semaphore, flash-enable bit needed.
+inline constexpr FlashGatewayInfo kConnectXGateway{.generation = GatewayGeneration::ConnectX,
+                                                   .cmd_addr = kGatewayCmdAddr,
+                                                   .addr_addr = kGatewayAddrAddr,
+                                                   .data_addr = kGatewayDataAddr,
+                                                   .data_dwords = 4,
+                                                   .lock = FlashLockKind::Semaphore,
+                                                   .semaphore_addr = kFlashSemaphoreAddr,
+                                                   .needs_flash_enable = true};
+
+// 5th gen, 3-byte addressing (Connect-IB, ConnectX-4/4 Lx/5, Switch-IB/2, Spectrum).
+inline constexpr FlashGatewayInfo kGen5Gateway{.generation = GatewayGeneration::Gen5,
+                                               .cmd_addr = kGatewayCmdAddr,
+                                               .addr_addr = kGatewayAddrAddr,
+                                               .data_addr = kGatewayDataAddr,
+                                               .data_dwords = 4,
+                                               .lock = FlashLockKind::CmdBit31};
+
+// 5th gen register block with 4-byte addressing (ConnectX-6, Spectrum-2).
+inline constexpr FlashGatewayInfo kGen5Gateway4B{.generation = GatewayGeneration::Gen5,
+                                                 .cmd_addr = kGatewayCmdAddr,
+                                                 .addr_addr = kGatewayAddrAddr,
+                                                 .data_addr = kGatewayDataAddr,
+                                                 .data_dwords = 4,
+                                                 .lock = FlashLockKind::CmdBit31,
+                                                 .supports_4byte_address = true};
+
+// 6th gen (ConnectX-7): ADDR at 0xf0420, byte-count data size, chip select bit 13.
+inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::Gen6,
+                                               .cmd_addr = kGatewayCmdAddr,
+                                               .addr_addr = kGen6GatewayAddrAddr,
+                                               .data_addr = kGatewayDataAddr,
+                                               .data_dwords = 4,
+                                               .lock = FlashLockKind::CmdBit31,
+                                               .supports_4byte_address = true,
+                                               .layout = kGen6GatewayLayout};
+
+// SwitchX: flash reached through firmware access registers; no CR-space gateway used.
+inline constexpr FlashGatewayInfo kFirmwareGateway{.generation = GatewayGeneration::FirmwareMediated};
+
+}  // namespace openflint::catalog
+
+#pragma GCC diagnostic pop

@@ -1,0 +1,53 @@
+// DeviceInfo: one adapter or switch ASIC as catalog data (ids, image format, flash gateway).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "devices/FlashGatewayInfo.h"
+
+namespace openflint {
+
+enum class DeviceKind { Hca, Switch };
+
+// Firmware image layout family. Own enum so devices/ does not depend on image/.
+enum class ImageFormatId { Fs1, Fs2, Fs3, Fs4 };
+
+[[nodiscard]] constexpr std::string_view to_string(DeviceKind k) {
+  return k == DeviceKind::Hca ? "HCA" : "switch";
+}
+[[nodiscard]] constexpr std::string_view to_string(ImageFormatId f) {
+  switch (f) {
+    case ImageFormatId::Fs1: return "FS1";
+    case ImageFormatId::Fs2: return "FS2";
+    case ImageFormatId::Fs3: return "FS3";
+    case ImageFormatId::Fs4: return "FS4";
+  }
+  return "unknown";
+}
+
+// Where the boot (failsafe) start address is written after a burn: value << shift into address.
+struct BootAddressRegister {
+  std::uint32_t address = 0;  // 0 = none known
+  std::uint8_t shift = 0;
+};
+
+struct DeviceInfo {
+  std::uint16_t hw_id = 0;             // CR-space 0xf0014 [15:0]
+  std::optional<std::uint8_t> hw_revision;  // [23:16] when it tells records apart
+  std::string_view name;               // "ConnectX-3"
+  std::string_view part_number;        // "MT27500"
+  DeviceKind kind = DeviceKind::Hca;
+  std::uint16_t pci_device_id = 0;     // normal operation
+  std::uint16_t pci_recovery_id = 0;   // flash recovery ("livefish"); 0 = unknown
+  std::uint16_t pci_alt_device_id = 0; // a second normal-mode id (e.g. compatibility mode); 0 = none
+  std::uint16_t port_count = 0;        // 0 = unknown
+  ImageFormatId image_format = ImageFormatId::Fs2;
+  FlashGatewayInfo flash_gateway;
+  BootAddressRegister boot_address;
+  std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts
+  std::string_view sim_model;           // simulator model name, e.g. "connectx3"
+};
+
+}  // namespace openflint

@@ -1,0 +1,33 @@
+// FlashChip: one SPI NOR flash part as catalog data (JEDEC id, geometry, addressing).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+struct FlashChip {
+  std::string_view name;        // e.g. "N25Q128A"
+  std::string_view vendor;      // e.g. "Micron"
+  std::uint32_t jedec_id = 0;   // manufacturer << 16 | memory type << 8 | capacity code
+  std::uint64_t size = 0;       // bytes
+  bool has_4k_sectors = true;   // supports 0x20/0x21 subsector erase
+  std::uint32_t block_size = 64 * 1024;  // 0xD8/0xDC erase unit
+  std::uint32_t page_size = 256;
+
+  [[nodiscard]] constexpr std::uint32_t min_erase_size() const {
+    return has_4k_sectors ? 4096u : block_size;
+  }
+  // Parts above 16 MiB cannot address their whole array with 3 address bytes.
+  [[nodiscard]] constexpr bool needs_4byte_address() const { return size > (std::uint64_t{1} << 24); }
+};
+
+// The catalog of supported parts (devices/catalog_flash_chips.cpp).
+[[nodiscard]] std::span<const FlashChip> all_flash_chips();
+[[nodiscard]] Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id);
+[[nodiscard]] Result<const FlashChip*> find_flash_chip_by_name(std::string_view name);
+
+}  // namespace openflint

@@ -1,0 +1,99 @@
+// FlashGatewayInfo: where a device's SPI flash gateway lives in CR-space and how its CMD word is laid out.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+// Designated initializers that leave members at their defaults are the point of these data
+// records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace openflint {
+
+// Generations of the flash interface (facts from mstflint mflash: cntx / fifth / sixth gen).
+enum class GatewayGeneration {
+  None,               // no CR-space flash access known
+  ParallelFlash,      // InfiniHost / InfiniScale parallel NOR behind CR_FLASH 0xf01a4 (not driven here)
+  InfiniHostSpi,      // InfiniHost III Lx SPI gateway: one data dword, opcode in ADDR[31:24] (not driven yet)
+  FirmwareMediated,   // flash only reachable through firmware access registers (MFPA/MFBA/MFBE)
+  ConnectX,           // 4th gen (ConnectX, ConnectX-2/3): CMD/ADDR/DATA at 0xf0400, semaphore lock
+  Gen5,               // Connect-IB .. ConnectX-6, Switch-IB, Spectrum(-2): same block, CMD bit 31 lock
+  Gen6,               // ConnectX-7: ADDR moved to 0xf0420, wider data-size field in bytes
+};
+
+[[nodiscard]] constexpr std::string_view to_string(GatewayGeneration g) {
+  switch (g) {
+    case GatewayGeneration::None: return "none";
+    case GatewayGeneration::ParallelFlash: return "parallel-flash";
+    case GatewayGeneration::InfiniHostSpi: return "infinihost-spi";
+    case GatewayGeneration::FirmwareMediated: return "firmware-mediated";
+    case GatewayGeneration::ConnectX: return "connectx";
+    case GatewayGeneration::Gen5: return "gen5";
+    case GatewayGeneration::Gen6: return "gen6";
+  }
+  return "unknown";
+}
+
+// How the flash is locked against other agents (driver, firmware, other tools).
+enum class FlashLockKind {
+  None,
+  Semaphore,  // a read of semaphore_addr returning 0 acquires it; writing 0 releases
+  CmdBit31,   // a read of CMD returning bit 31 clear acquires (the read sets it); writing 0 releases
+};
+
+// Bit positions inside the CMD word. Data, not code: generations differ only in these numbers.
+struct GatewayLayout {
+  std::uint8_t read_op_bit = 0;
+  std::uint8_t cmd_phase_bit = 2;
+  std::uint8_t addr_phase_bit = 3;
+  std::uint8_t data_phase_bit = 4;
+  std::uint8_t cs_hold_bit = 5;
+  std::uint8_t data_size_shift = 8;
+  std::uint8_t data_size_width = 3;
+  bool data_size_is_log2 = true;  // gen4/5: log2(bytes); gen6: bytes
+  std::uint8_t chip_select_bit = 11;
+  std::uint8_t flash_enable_bit = 13;  // only set when needs_flash_enable
+  std::uint8_t addr4_bit = 14;
+  std::uint8_t opcode_shift = 16;
+  std::uint8_t busy_bit = 30;
+  std::uint8_t lock_bit = 31;
+};
+
+inline constexpr GatewayLayout kConnectXGatewayLayout{};
+inline constexpr GatewayLayout kGen6GatewayLayout{.data_size_width = 5,
+                                                  .data_size_is_log2 = false,
+                                                  .chip_select_bit = 13,
+                                                  .flash_enable_bit = 0,
+                                                  .addr4_bit = 15};
+
+struct FlashGatewayInfo {
+  GatewayGeneration generation = GatewayGeneration::None;
+  std::uint32_t cmd_addr = 0;
+  std::uint32_t addr_addr = 0;
+  std::uint32_t data_addr = 0;
+  std::uint32_t data_dwords = 4;  // size of the DATA window: 16 bytes per transaction
+  FlashLockKind lock = FlashLockKind::None;
+  std::uint32_t semaphore_addr = 0;   // only for FlashLockKind::Semaphore
+  bool needs_flash_enable = false;    // 4th gen sets the flash-enable bit in every command
+  bool supports_4byte_address = false;
+  GatewayLayout layout = kConnectXGatewayLayout;
+
+  // Whether the generic SPI gateway driver (flash/) and simulator (sim/) handle this generation.
+  [[nodiscard]] constexpr bool is_spi_gateway() const {
+    return generation == GatewayGeneration::ConnectX || generation == GatewayGeneration::Gen5 ||
+           generation == GatewayGeneration::Gen6;
+  }
+};
+
+// Register addresses shared by several generations (mstflint mflash_pack_layer.h facts).
+inline constexpr std::uint32_t kGatewayCmdAddr = 0xf0400;
+inline constexpr std::uint32_t kGatewayAddrAddr = 0xf0404;
+inline constexpr std::uint32_t kGatewayDataAddr = 0xf0410;
+inline constexpr std::uint32_t kGen6GatewayAddrAddr = 0xf0420;
+inline constexpr std::uint32_t kFlashSemaphoreAddr = 0xf03fc;
+inline constexpr std::uint32_t kHwIdAddr = 0xf0014;
+
+}  // namespace openflint
+
+#pragma GCC diagnostic pop

@@ -1,0 +1,153 @@
+// FlashDriver: gateway transactions, probing, reads, erases and page programs.
+#include "flash/FlashDriver.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "devices/HexString.h"
+#include "devices/SpiOpcode.h"
+
+// Designated initializers that leave members at their defaults are the point of these data
+// records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace openflint {
+namespace {
+
+constexpr std::uint32_t kMaxTransactionBytes = 16;
+
+std::uint32_t log2_of(std::uint32_t n) {
+  std::uint32_t l = 0;
+  while ((1u << l) < n) ++l;
+  return l;
+}
+
+}  // namespace
+
+FlashDriver::FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway,
+                         FlashTimeouts timeouts, FlashLock lock)
+    : access_(&access), gateway_(gateway), timeouts_(timeouts), lock_(std::move(lock)) {}
+
+Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
+                                      FlashTimeouts timeouts) {
+  if (!gateway.is_spi_gateway()) {
+    return make_error(ErrorCode::NotSupported, "flash gateway generation '" +
+                                                   std::string(to_string(gateway.generation)) +
+                                                   "' is not driven by this driver");
+  }
+  OF_ASSIGN(FlashLock lock, FlashLock::acquire(access, gateway, timeouts.lock));
+  FlashDriver driver(access, gateway, timeouts, std::move(lock));
+  if (auto probed = driver.probe(); !probed) {
+    return make_error(std::move(probed).error().with_context("probing the flash"));
+  }
+  return driver;
+}
+
+Result<void> FlashDriver::probe() {
+  std::array<std::uint8_t, 4> id{};
+  OF_TRY(run(Transaction{.opcode = spi::kReadJedecId, .in = id}));
+  jedec_id_ = (std::uint32_t{id[0]} << 16) | (std::uint32_t{id[1]} << 8) | id[2];
+  if (jedec_id_ == 0 || jedec_id_ == 0xffffff) {
+    return make_error(ErrorCode::NotFound, "no flash answered (jedec id " + hex_string(jedec_id_) + ")");
+  }
+  OF_ASSIGN(chip_, find_flash_chip_by_jedec(jedec_id_));
+  four_byte_ = chip_->needs_4byte_address();
+  if (four_byte_ && !gateway_.supports_4byte_address) {
+    return make_error(ErrorCode::NotSupported, std::string(chip_->name) +
+                                                   " needs 4-byte addressing, which this gateway lacks");
+  }
+  return {};
+}
+
+std::uint32_t FlashDriver::command_word(const Transaction& t, std::uint32_t data_bytes) const {
+  const GatewayLayout& l = gateway_.layout;
+  std::uint32_t cmd = 1u << l.busy_bit;
+  if (gateway_.lock == FlashLockKind::CmdBit31) cmd |= 1u << l.lock_bit;  // keep our lock
+  if (gateway_.needs_flash_enable) cmd |= 1u << l.flash_enable_bit;
+  if (t.cmd_phase) cmd |= (1u << l.cmd_phase_bit) | (std::uint32_t{t.opcode} << l.opcode_shift);
+  if (t.addr_phase) {
+    cmd |= 1u << l.addr_phase_bit;
+    if (four_byte_) cmd |= 1u << l.addr4_bit;
+  }
+  if (data_bytes > 0) {
+    const std::uint32_t size = l.data_size_is_log2 ? log2_of(data_bytes) : data_bytes;
+    cmd |= (1u << l.data_phase_bit) | (size << l.data_size_shift);
+    if (!t.in.empty()) cmd |= 1u << l.read_op_bit;
+  }
+  if (t.cs_hold) cmd |= 1u << l.cs_hold_bit;
+  return cmd;
+}
+
+Result<void> FlashDriver::run(const Transaction& t) {
+  const auto data_bytes = static_cast<std::uint32_t>(std::max(t.in.size(), t.out.size()));
+  if (data_bytes > kMaxTransactionBytes || (data_bytes & (data_bytes - 1)) != 0) {
+    return make_error(ErrorCode::Internal, "gateway transaction of " + std::to_string(data_bytes) + " bytes");
+  }
+  const std::uint32_t dwords = (data_bytes + 3) / 4;
+  std::array<std::uint32_t, 4> words{};
+  if (t.addr_phase) OF_TRY(access_->write32(gateway_.addr_addr, t.address));
+  if (!t.out.empty()) {
+    for (std::uint32_t i = 0; i < t.out.size(); ++i) {
+      words[i / 4] |= std::uint32_t{t.out[i]} << (24 - 8 * (i % 4));
+    }
+    OF_TRY(access_->write_block(gateway_.data_addr, std::span(words.data(), dwords)));
+  }
+  OF_TRY(access_->write32(gateway_.cmd_addr, command_word(t, data_bytes)));
+  OF_TRY(wait_gateway());
+  if (!t.in.empty()) {
+    OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
+    for (std::uint32_t i = 0; i < t.in.size(); ++i) {
+      t.in[i] = static_cast<std::uint8_t>(words[i / 4] >> (24 - 8 * (i % 4)));
+    }
+  }
+  return {};
+}
+
+Result<void> FlashDriver::wait_gateway() {
+  for (std::uint32_t i = 0; i < timeouts_.gateway_busy_polls; ++i) {
+    OF_ASSIGN(std::uint32_t cmd, access_->read32(gateway_.cmd_addr));
+    if (((cmd >> gateway_.layout.busy_bit) & 1u) == 0) return {};
+  }
+  return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " +
+                                            std::to_string(timeouts_.gateway_busy_polls) + " polls");
+}
+
+Result<std::uint8_t> FlashDriver::read_status() {
+  std::array<std::uint8_t, 1> status{};
+  OF_TRY(run(Transaction{.opcode = spi::kReadStatus, .in = status}));
+  return status[0];
+}
+
+Result<void> FlashDriver::wait_ready(std::string_view what) {
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t polls = 0;; ++polls) {
+    OF_ASSIGN(std::uint8_t status, read_status());
+    if ((status & spi::kStatusWip) == 0) return {};
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (waited >= timeouts_.write_in_progress) {
+      return make_error(ErrorCode::Timeout,
+                        std::string(what) + ": flash still busy (WIP) after " +
+                            std::to_string(timeouts_.write_in_progress.count()) + " ms, " +
+                            std::to_string(polls + 1) + " status polls");
+    }
+    if (polls >= 256) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+Result<void> FlashDriver::write_enable() {
+  return run(Transaction{.opcode = spi::kWriteEnable});
+}
+
+Result<void> FlashDriver::check_range(std::uint64_t address, std::uint64_t length) const {
+  if (address > chip_->size || length > chip_->size - address) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "range " + hex_string(address) + "+" + hex_string(length) + " is outside the " +
+                          std::to_string(chip_->size) + "-byte flash");
+  }
+  return {};
+}
+
+}  // namespace openflint

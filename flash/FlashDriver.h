@@ -1,0 +1,86 @@
+// FlashDriver: SPI NOR access through a device's CR-space flash gateway (probe, read, erase, program).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/Result.h"
+#include "devices/FlashChip.h"
+#include "devices/FlashGatewayInfo.h"
+#include "flash/FlashLock.h"
+#include "flash/FlashTimeouts.h"
+#include "flash/FlashWriteStats.h"
+#include "mtcr/RegisterAccess.h"
+
+namespace openflint {
+
+// Progress of a long operation: bytes done out of total.
+using FlashProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
+
+// Holds the flash lock for its whole lifetime (move-only through the lock). Every gateway
+// transaction moves at most 16 bytes; page programs chain them with CS_HOLD up to the page end.
+class FlashDriver {
+ public:
+  // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
+  [[nodiscard]] static Result<FlashDriver> open(RegisterAccess& access, const FlashGatewayInfo& gateway,
+                                                FlashTimeouts timeouts = {});
+
+  [[nodiscard]] const FlashChip& chip() const { return *chip_; }
+  [[nodiscard]] std::uint32_t jedec_id() const { return jedec_id_; }
+  [[nodiscard]] std::uint64_t size() const { return chip_->size; }
+  [[nodiscard]] std::uint32_t sector_size() const { return chip_->min_erase_size(); }
+
+  [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
+                                                       const FlashProgress& progress = {});
+  [[nodiscard]] Result<void> read_into(std::uint64_t address, std::span<std::uint8_t> out,
+                                       const FlashProgress& progress = {});
+  // Erases the sector_size() unit at `address` (which must be aligned to it).
+  [[nodiscard]] Result<void> erase_sector(std::uint64_t address);
+  // Programs bytes into an erased area (NOR: can only clear bits), page by page.
+  [[nodiscard]] Result<void> program(std::uint64_t address, std::span<const std::uint8_t> bytes);
+  // Reads each sector first; erases only where a bit must go 0 -> 1, programs only the bytes
+  // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error).
+  [[nodiscard]] Result<FlashWriteStats> write_sectors_that_differ(std::uint64_t address,
+                                                                   std::span<const std::uint8_t> bytes,
+                                                                   const FlashProgress& progress = {});
+  [[nodiscard]] Result<std::uint8_t> read_status();
+
+ private:
+  struct Transaction {
+    std::uint8_t opcode = 0;
+    bool cmd_phase = true;
+    bool addr_phase = false;
+    bool cs_hold = false;
+    std::uint32_t address = 0;
+    std::span<std::uint8_t> in;         // data read from the chip
+    std::span<const std::uint8_t> out;  // data sent to the chip
+  };
+
+  FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
+              FlashLock lock);
+  [[nodiscard]] Result<void> probe();
+  [[nodiscard]] Result<void> run(const Transaction& t);
+  [[nodiscard]] std::uint32_t command_word(const Transaction& t, std::uint32_t data_bytes) const;
+  [[nodiscard]] Result<void> wait_gateway();
+  [[nodiscard]] Result<void> wait_ready(std::string_view what);
+  [[nodiscard]] Result<void> write_enable();
+  [[nodiscard]] Result<void> read_chain(std::uint32_t address, std::span<std::uint8_t> out);
+  [[nodiscard]] Result<void> program_page(std::uint32_t address, std::span<const std::uint8_t> bytes);
+  [[nodiscard]] Result<void> check_range(std::uint64_t address, std::uint64_t length) const;
+  [[nodiscard]] Result<void> update_sector(std::uint32_t address, std::span<const std::uint8_t> current,
+                                           std::span<const std::uint8_t> desired, FlashWriteStats& stats);
+  [[nodiscard]] Result<void> verify(std::uint32_t address, std::span<const std::uint8_t> expected);
+
+  RegisterAccess* access_;
+  FlashGatewayInfo gateway_;
+  FlashTimeouts timeouts_;
+  FlashLock lock_;
+  const FlashChip* chip_ = nullptr;
+  std::uint32_t jedec_id_ = 0;
+  bool four_byte_ = false;
+};
+
+}  // namespace openflint

@@ -1,0 +1,181 @@
+// FlashDriverOps: the byte-level operations of FlashDriver (read, erase, program, differential write).
+#include <algorithm>
+#include <string>
+
+#include "devices/HexString.h"
+#include "devices/SpiOpcode.h"
+#include "flash/FlashDriver.h"
+
+// Designated initializers that leave members at their defaults are the point of these data
+// records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace openflint {
+namespace {
+
+constexpr std::uint32_t kMaxTransactionBytes = 16;
+constexpr std::uint32_t kPageSize = 256;
+
+std::uint32_t chunk_bytes(std::uint64_t remaining) {
+  std::uint32_t n = 1;
+  while (n * 2 <= kMaxTransactionBytes && n * 2 <= remaining) n *= 2;
+  return n;
+}
+
+}  // namespace
+
+Result<void> FlashDriver::read_chain(std::uint32_t address, std::span<std::uint8_t> out) {
+  // One READ command, continued with data-only transactions while CS is held.
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const std::uint32_t n = chunk_bytes(out.size() - done);
+    Transaction t{.opcode = four_byte_ ? spi::kRead4 : spi::kRead,
+                  .cmd_phase = done == 0,
+                  .addr_phase = done == 0,
+                  .cs_hold = done + n < out.size(),
+                  .address = address,
+                  .in = out.subspan(done, n)};
+    OF_TRY(run(t));
+    done += n;
+  }
+  return {};
+}
+
+Result<void> FlashDriver::read_into(std::uint64_t address, std::span<std::uint8_t> out,
+                                    const FlashProgress& progress) {
+  OF_TRY(check_range(address, out.size()));
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const auto here = static_cast<std::uint32_t>(address + done);
+    const std::size_t n = std::min<std::size_t>(out.size() - done, kPageSize - (here % kPageSize));
+    if (auto r = read_chain(here, out.subspan(done, n)); !r) {
+      return make_error(std::move(r).error().with_context("reading flash at " + hex_string(here)));
+    }
+    done += n;
+    if (progress) progress(done, out.size());
+  }
+  return {};
+}
+
+Result<std::vector<std::uint8_t>> FlashDriver::read(std::uint64_t address, std::uint64_t length,
+                                                    const FlashProgress& progress) {
+  OF_TRY(check_range(address, length));
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(length));
+  OF_TRY(read_into(address, out, progress));
+  return out;
+}
+
+Result<void> FlashDriver::erase_sector(std::uint64_t address) {
+  const std::uint32_t size = sector_size();
+  OF_TRY(check_range(address, size));
+  if (address % size != 0) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "erase address " + hex_string(address) + " is not aligned to " + hex_string(size));
+  }
+  std::uint8_t opcode = four_byte_ ? spi::kSectorErase4 : spi::kSectorErase;
+  if (chip_->has_4k_sectors) opcode = four_byte_ ? spi::kSubsectorErase4 : spi::kSubsectorErase;
+  const std::string what = "erasing flash sector " + hex_string(address);
+  if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+  Transaction t{.opcode = opcode, .addr_phase = true, .address = static_cast<std::uint32_t>(address)};
+  if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+  return wait_ready(what);
+}
+
+Result<void> FlashDriver::program_page(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  const std::string what = "programming flash at " + hex_string(address);
+  if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const std::uint32_t n = chunk_bytes(bytes.size() - done);
+    Transaction t{.opcode = four_byte_ ? spi::kPageProgram4 : spi::kPageProgram,
+                  .cmd_phase = done == 0,
+                  .addr_phase = done == 0,
+                  .cs_hold = done + n < bytes.size(),
+                  .address = address,
+                  .out = bytes.subspan(done, n)};
+    if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+    done += n;
+  }
+  return wait_ready(what);
+}
+
+Result<void> FlashDriver::program(std::uint64_t address, std::span<const std::uint8_t> bytes) {
+  OF_TRY(check_range(address, bytes.size()));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const auto here = static_cast<std::uint32_t>(address + done);
+    const std::size_t n = std::min<std::size_t>(bytes.size() - done, kPageSize - (here % kPageSize));
+    OF_TRY(program_page(here, bytes.subspan(done, n)));
+    done += n;
+  }
+  return {};
+}
+
+Result<void> FlashDriver::verify(std::uint32_t address, std::span<const std::uint8_t> expected) {
+  std::vector<std::uint8_t> actual(expected.size());
+  OF_TRY(read_into(address, actual));
+  auto diff = std::mismatch(expected.begin(), expected.end(), actual.begin());
+  if (diff.first == expected.end()) return {};
+  const auto at = address + static_cast<std::uint32_t>(diff.first - expected.begin());
+  return make_error(ErrorCode::Mismatch, "verify after write failed at " + hex_string(at) + ": wrote " +
+                                             hex_string(*diff.first) + ", flash holds " +
+                                             hex_string(*diff.second));
+}
+
+Result<void> FlashDriver::update_sector(std::uint32_t address, std::span<const std::uint8_t> current,
+                                        std::span<const std::uint8_t> desired, FlashWriteStats& stats) {
+  if (std::equal(current.begin(), current.end(), desired.begin())) {
+    ++stats.sectors_unchanged;
+    return {};
+  }
+  bool needs_erase = false;
+  for (std::size_t i = 0; i < desired.size() && !needs_erase; ++i) {
+    needs_erase = (desired[i] & ~current[i]) != 0;  // a bit would have to go 0 -> 1
+  }
+  std::vector<std::uint8_t> base(current.begin(), current.end());
+  if (needs_erase) {
+    OF_TRY(erase_sector(address));
+    std::fill(base.begin(), base.end(), 0xff);
+    ++stats.sectors_erased;
+  } else {
+    ++stats.sectors_program_only;
+  }
+  for (std::size_t page = 0; page < desired.size(); page += kPageSize) {
+    const std::size_t end = std::min(page + kPageSize, desired.size());
+    std::size_t first = page;
+    while (first < end && desired[first] == base[first]) ++first;
+    if (first == end) continue;  // nothing to program in this page (e.g. all 0xFF after erase)
+    std::size_t last = end;
+    while (desired[last - 1] == base[last - 1]) --last;
+    OF_TRY(program_page(address + static_cast<std::uint32_t>(first), desired.subspan(first, last - first)));
+    ++stats.pages_programmed;
+    stats.bytes_programmed += last - first;
+  }
+  return verify(address, desired);
+}
+
+Result<FlashWriteStats> FlashDriver::write_sectors_that_differ(std::uint64_t address,
+                                                                std::span<const std::uint8_t> bytes,
+                                                                const FlashProgress& progress) {
+  OF_TRY(check_range(address, bytes.size()));
+  const std::uint64_t unit = sector_size();
+  const std::uint64_t end = address + bytes.size();
+  FlashWriteStats stats;
+  std::vector<std::uint8_t> current(unit);
+  std::vector<std::uint8_t> desired(unit);
+  for (std::uint64_t sector = address - address % unit; sector < end; sector += unit) {
+    ++stats.sectors_total;
+    OF_TRY(read_into(sector, current));
+    desired = current;
+    const std::uint64_t from = std::max(sector, address);
+    const std::uint64_t to = std::min(sector + unit, end);
+    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(from - address),
+              bytes.begin() + static_cast<std::ptrdiff_t>(to - address),
+              desired.begin() + static_cast<std::ptrdiff_t>(from - sector));
+    OF_TRY(update_sector(static_cast<std::uint32_t>(sector), current, desired, stats));
+    if (progress) progress(to - address, bytes.size());
+  }
+  return stats;
+}
+
+}  // namespace openflint

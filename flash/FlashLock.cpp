@@ -1,0 +1,73 @@
+// FlashLock: set-and-test acquisition with a deadline, release on scope exit.
+#include "flash/FlashLock.h"
+
+#include <string>
+#include <thread>
+
+#include "devices/HexString.h"
+
+namespace openflint {
+
+Result<bool> FlashLock::try_acquire(RegisterAccess& access, const FlashGatewayInfo& gateway) {
+  switch (gateway.lock) {
+    case FlashLockKind::None:
+      return true;
+    case FlashLockKind::Semaphore: {
+      OF_ASSIGN(std::uint32_t v, access.read32(gateway.semaphore_addr));
+      return v == 0;  // the read that returns 0 took it
+    }
+    case FlashLockKind::CmdBit31: {
+      OF_ASSIGN(std::uint32_t v, access.read32(gateway.cmd_addr));
+      return ((v >> gateway.layout.lock_bit) & 1u) == 0;
+    }
+  }
+  return make_error(ErrorCode::Internal, "unknown flash lock kind");
+}
+
+Result<FlashLock> FlashLock::acquire(RegisterAccess& access, const FlashGatewayInfo& gateway,
+                                     std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    auto got = try_acquire(access, gateway);
+    if (!got) return make_error(std::move(got).error().with_context("acquiring the flash lock"));
+    if (*got) return FlashLock(&access, gateway);
+    if (std::chrono::steady_clock::now() >= deadline) {
+      const std::uint32_t where =
+          gateway.lock == FlashLockKind::Semaphore ? gateway.semaphore_addr : gateway.cmd_addr;
+      return make_error(ErrorCode::Busy, "flash lock at " + hex_string(where) +
+                                             " is held by another agent: gave up after " +
+                                             std::to_string(timeout.count()) + " ms");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+FlashLock::FlashLock(FlashLock&& other) noexcept : access_(other.access_), gateway_(other.gateway_) {
+  other.access_ = nullptr;
+}
+
+FlashLock& FlashLock::operator=(FlashLock&& other) noexcept {
+  if (this != &other) {
+    (void)release();
+    access_ = other.access_;
+    gateway_ = other.gateway_;
+    other.access_ = nullptr;
+  }
+  return *this;
+}
+
+FlashLock::~FlashLock() { (void)release(); }
+
+Result<void> FlashLock::release() {
+  if (access_ == nullptr) return {};
+  RegisterAccess* access = access_;
+  access_ = nullptr;
+  switch (gateway_.lock) {
+    case FlashLockKind::None: return {};
+    case FlashLockKind::Semaphore: return access->write32(gateway_.semaphore_addr, 0);
+    case FlashLockKind::CmdBit31: return access->write32(gateway_.cmd_addr, 0);
+  }
+  return {};
+}
+
+}  // namespace openflint

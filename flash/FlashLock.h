@@ -1,0 +1,37 @@
+// FlashLock: RAII ownership of a device's flash (gateway CMD bit 31 or the 0xf03fc semaphore).
+#pragma once
+
+#include <chrono>
+
+#include "core/Result.h"
+#include "devices/FlashGatewayInfo.h"
+#include "mtcr/RegisterAccess.h"
+
+namespace openflint {
+
+// Move-only. acquire() retries about every millisecond until `timeout`, then fails with
+// ErrorCode::Busy; the destructor releases (errors on that path cannot be reported — call
+// release() to see them).
+class FlashLock {
+ public:
+  [[nodiscard]] static Result<FlashLock> acquire(RegisterAccess& access, const FlashGatewayInfo& gateway,
+                                                 std::chrono::milliseconds timeout);
+
+  FlashLock(FlashLock&& other) noexcept;
+  FlashLock& operator=(FlashLock&& other) noexcept;
+  FlashLock(const FlashLock&) = delete;
+  FlashLock& operator=(const FlashLock&) = delete;
+  ~FlashLock();
+
+  [[nodiscard]] bool owned() const { return access_ != nullptr; }
+  [[nodiscard]] Result<void> release();
+
+ private:
+  FlashLock(RegisterAccess* access, const FlashGatewayInfo& gateway) : access_(access), gateway_(gateway) {}
+  [[nodiscard]] static Result<bool> try_acquire(RegisterAccess& access, const FlashGatewayInfo& gateway);
+
+  RegisterAccess* access_ = nullptr;
+  FlashGatewayInfo gateway_;
+};
+
+}  // namespace openflint

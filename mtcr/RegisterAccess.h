@@ -1,0 +1,45 @@
+// RegisterAccess: the interface every CR-space access method implements (PCI, BAR, MADs, simulator).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+// Addresses are CR-space byte addresses (dword aligned); values are host-order dwords that the
+// transport has already converted from the big-endian wire order.
+class RegisterAccess {
+ public:
+  virtual ~RegisterAccess() = default;
+
+  [[nodiscard]] virtual Result<std::uint32_t> read32(std::uint32_t address) = 0;
+  [[nodiscard]] virtual Result<void> write32(std::uint32_t address, std::uint32_t value) = 0;
+
+  // Consecutive dwords from `address`. The default loops over read32/write32; transports that
+  // move several dwords per round trip (MADs: 56) override these.
+  [[nodiscard]] virtual Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      OF_ASSIGN(out[i], read32(address + static_cast<std::uint32_t>(4 * i)));
+    }
+    return {};
+  }
+  [[nodiscard]] virtual Result<void> write_block(std::uint32_t address,
+                                                 std::span<const std::uint32_t> values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      OF_TRY(write32(address + static_cast<std::uint32_t>(4 * i), values[i]));
+    }
+    return {};
+  }
+  // Largest block the transport moves in one round trip (callers may split on this).
+  [[nodiscard]] virtual std::size_t max_block_dwords() const { return 1; }
+
+ protected:
+  RegisterAccess() = default;
+  RegisterAccess(const RegisterAccess&) = default;
+  RegisterAccess& operator=(const RegisterAccess&) = default;
+};
+
+}  // namespace openflint

@@ -1,0 +1,120 @@
+// FlashGateway: decodes CMD words into SPI transactions on the simulated chip.
+#include "sim/FlashGateway.h"
+
+#include <algorithm>
+#include <array>
+
+#include "devices/HexString.h"
+
+namespace openflint::sim {
+namespace {
+
+bool bit(std::uint32_t word, std::uint8_t n) { return ((word >> n) & 1u) != 0; }
+
+}  // namespace
+
+FlashGateway::FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlash& flash)
+    : info_(info), cr_(&cr), flash_(&flash) {
+  cr.add_hook(
+      info_.cmd_addr, info_.cmd_addr, [this](std::uint32_t) { return read_cmd(); },
+      [this](std::uint32_t, std::uint32_t v) { return write_cmd(v); });
+  if (info_.lock == FlashLockKind::Semaphore) {
+    const std::uint32_t sem = info_.semaphore_addr;
+    cr.add_hook(
+        sem, sem,
+        [this, sem](std::uint32_t) -> Result<std::uint32_t> {
+          const std::uint32_t old = cr_->peek(sem);
+          cr_->poke(sem, 1);  // test-and-set: whoever read 0 now owns it
+          return old;
+        },
+        nullptr);
+  }
+}
+
+bool FlashGateway::locked() const {
+  if (info_.lock == FlashLockKind::Semaphore) return cr_->peek(info_.semaphore_addr) != 0;
+  if (info_.lock == FlashLockKind::CmdBit31) return bit(cr_->peek(info_.cmd_addr), info_.layout.lock_bit);
+  return false;
+}
+
+void FlashGateway::set_locked(bool locked) {
+  if (info_.lock == FlashLockKind::Semaphore) {
+    cr_->poke(info_.semaphore_addr, locked ? 1 : 0);
+  } else if (info_.lock == FlashLockKind::CmdBit31) {
+    const std::uint32_t mask = 1u << info_.layout.lock_bit;
+    const std::uint32_t cmd = cr_->peek(info_.cmd_addr);
+    cr_->poke(info_.cmd_addr, locked ? (cmd | mask) : (cmd & ~mask));
+  }
+}
+
+void FlashGateway::reset() {
+  cr_->poke(info_.cmd_addr, 0);
+  if (info_.lock == FlashLockKind::Semaphore) cr_->poke(info_.semaphore_addr, 0);
+}
+
+Result<std::uint32_t> FlashGateway::read_cmd() {
+  const std::uint32_t value = cr_->peek(info_.cmd_addr);
+  if (info_.lock == FlashLockKind::CmdBit31) set_locked(true);
+  return value;
+}
+
+Result<void> FlashGateway::write_cmd(std::uint32_t value) {
+  const std::uint32_t busy = 1u << info_.layout.busy_bit;
+  if ((value & busy) == 0) {  // a plain store, e.g. writing 0 to release the lock
+    cr_->poke(info_.cmd_addr, value);
+    return {};
+  }
+  ++commands_;
+  if (fail_at_ != 0 && commands_ == fail_at_) {
+    fail_at_ = 0;
+    return make_error(ErrorCode::Io, "simulated flash gateway failure on command " +
+                                         std::to_string(commands_) + " (cmd " + hex_string(value) + ")");
+  }
+  execute(value);
+  cr_->poke(info_.cmd_addr, value & ~busy);
+  return {};
+}
+
+std::uint32_t FlashGateway::data_bytes(std::uint32_t cmd) const {
+  const GatewayLayout& l = info_.layout;
+  const std::uint32_t field = (cmd >> l.data_size_shift) & ((1u << l.data_size_width) - 1);
+  const std::uint32_t bytes = l.data_size_is_log2 ? (1u << field) : field;
+  return std::min<std::uint32_t>(bytes, 4 * info_.data_dwords);
+}
+
+void FlashGateway::execute(std::uint32_t cmd) {
+  const GatewayLayout& l = info_.layout;
+  if (info_.needs_flash_enable && !bit(cmd, l.flash_enable_bit)) return;
+  if (bit(cmd, l.chip_select_bit)) return;  // only bank 0 is populated
+  if (bit(cmd, l.cmd_phase_bit)) {
+    flash_->command(static_cast<std::uint8_t>(cmd >> l.opcode_shift));
+  }
+  if (bit(cmd, l.addr_phase_bit)) {
+    const bool four = info_.supports_4byte_address && bit(cmd, l.addr4_bit);
+    flash_->address(cr_->peek(info_.addr_addr), four ? 4 : 3);
+  }
+  if (bit(cmd, l.data_phase_bit)) transfer_data(cmd, data_bytes(cmd));
+  if (!bit(cmd, l.cs_hold_bit)) flash_->deselect();
+}
+
+void FlashGateway::transfer_data(std::uint32_t cmd, std::uint32_t bytes) {
+  std::array<std::uint8_t, 64> buffer{};
+  bytes = std::min<std::uint32_t>(bytes, buffer.size());
+  const std::span<std::uint8_t> data(buffer.data(), bytes);
+  if (bit(cmd, info_.layout.read_op_bit)) {
+    flash_->read_data(data);
+    for (std::uint32_t d = 0; d < info_.data_dwords; ++d) {
+      std::uint32_t word = 0;
+      for (std::uint32_t b = 0; b < 4; ++b) word = (word << 8) | buffer[4 * d + b];
+      cr_->poke(info_.data_addr + 4 * d, word);
+    }
+    return;
+  }
+  for (std::uint32_t i = 0; i < bytes; ++i) {
+    const std::uint32_t word = cr_->peek(info_.data_addr + 4 * (i / 4));
+    buffer[i] = static_cast<std::uint8_t>(word >> (24 - 8 * (i % 4)));
+  }
+  flash_->write_data(data);
+}
+
+}  // namespace openflint::sim

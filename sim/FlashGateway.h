@@ -1,0 +1,51 @@
+// FlashGateway: the CR-space flash gateway (CMD/ADDR/DATA, lock, semaphore) in front of a SpiNorFlash.
+#pragma once
+
+#include <cstdint>
+
+#include "core/Result.h"
+#include "devices/FlashGatewayInfo.h"
+#include "sim/CrSpace.h"
+#include "sim/SpiNorFlash.h"
+
+namespace openflint::sim {
+
+// Installs hooks on the gateway registers of `info` inside `cr`. Writing CMD with BUSY set runs
+// one transaction: [CMD_PHASE: opcode] [ADDR_PHASE: 3 or 4 address bytes] [DATA_PHASE: up to
+// 16 bytes in or out of DATA, big-endian in each dword], then chip select is released unless
+// CS_HOLD is set, so a later data-only command continues the same SPI command. BUSY reads back
+// clear at once. Lock: CmdBit31 = a CMD read returns the lock bit and sets it, a CMD write stores
+// bit 31; Semaphore = a read of the semaphore returns its value and sets it, a write stores it.
+// Generations needing the flash-enable bit drop commands that lack it (the chip is not driven).
+class FlashGateway {
+ public:
+  FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlash& flash);
+  FlashGateway(const FlashGateway&) = delete;
+  FlashGateway& operator=(const FlashGateway&) = delete;
+
+  // Fault injection: the nth command from now (1-based) fails with ErrorCode::Io and is not run.
+  void fail_command_at(std::uint64_t nth) { fail_at_ = nth == 0 ? 0 : commands_ + nth; }
+  [[nodiscard]] std::uint64_t commands() const { return commands_; }
+  void set_commands(std::uint64_t n) { commands_ = n; }
+  [[nodiscard]] std::uint64_t pending_failure() const { return fail_at_ > commands_ ? fail_at_ - commands_ : 0; }
+
+  [[nodiscard]] bool locked() const;
+  void set_locked(bool locked);
+  // Power loss: lock and semaphore clear, the command register resets.
+  void reset();
+
+ private:
+  [[nodiscard]] Result<std::uint32_t> read_cmd();
+  [[nodiscard]] Result<void> write_cmd(std::uint32_t value);
+  void execute(std::uint32_t cmd);
+  void transfer_data(std::uint32_t cmd, std::uint32_t bytes);
+  [[nodiscard]] std::uint32_t data_bytes(std::uint32_t cmd) const;
+
+  FlashGatewayInfo info_;
+  CrSpace* cr_;
+  SpiNorFlash* flash_;
+  std::uint64_t commands_ = 0;
+  std::uint64_t fail_at_ = 0;
+};
+
+}  // namespace openflint::sim

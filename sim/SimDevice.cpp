@@ -1,0 +1,109 @@
+// SimDevice: composition of the simulated parts, power state and fault accounting.
+#include "sim/SimDevice.h"
+
+#include <string>
+
+#include "devices/DeviceCatalog.h"
+#include "devices/HexString.h"
+
+namespace openflint::sim {
+
+SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
+    : info_(&info), flash_(chip), gateway_(info.flash_gateway, cr_, flash_) {
+  const std::uint32_t hw_word =
+      info.hw_id | (static_cast<std::uint32_t>(info.hw_revision.value_or(0)) << 16);
+  cr_.add_hook(
+      kHwIdAddr, kHwIdAddr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
+      [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
+}
+
+Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, const FlashChip* chip) {
+  if (!info.flash_gateway.is_spi_gateway()) {
+    return make_error(ErrorCode::NotSupported,
+                      "simulating " + std::string(info.name) + ": flash gateway generation '" +
+                          std::string(to_string(info.flash_gateway.generation)) + "' is not simulated");
+  }
+  if (chip == nullptr) {
+    auto found = find_flash_chip_by_name(info.default_flash_chip);
+    if (!found) return make_error(std::move(found).error().with_context("simulating " + std::string(info.name)));
+    chip = *found;
+  }
+  return std::unique_ptr<SimDevice>(new SimDevice(info, *chip));
+}
+
+Result<std::unique_ptr<SimDevice>> SimDevice::create(std::string_view sim_model) {
+  OF_ASSIGN(const DeviceInfo* info, find_device_by_sim_model(sim_model));
+  return create(*info);
+}
+
+Result<void> SimDevice::check_powered() const {
+  if (powered_) return {};
+  return make_error(ErrorCode::Io, "simulated " + std::string(info_->name) + " is powered off");
+}
+
+std::uint64_t SimDevice::flash_ops() const {
+  return flash_.counters().erases + flash_.counters().programs;
+}
+
+void SimDevice::account_flash_ops(std::uint64_t ops_before) {
+  if (ops_until_power_cut_ == 0) return;
+  const std::uint64_t done = flash_ops() - ops_before;
+  if (done == 0) return;
+  if (done >= ops_until_power_cut_) {
+    ops_until_power_cut_ = 0;
+    powered_ = false;
+    flash_.reset();
+    return;
+  }
+  ops_until_power_cut_ -= done;
+}
+
+Result<std::uint32_t> SimDevice::read32(std::uint32_t address) {
+  OF_TRY(check_powered());
+  ++register_reads_;
+  return cr_.read32(address);
+}
+
+Result<void> SimDevice::write32(std::uint32_t address, std::uint32_t value) {
+  OF_TRY(check_powered());
+  ++register_writes_;
+  const std::uint64_t before = flash_ops();
+  auto result = cr_.write32(address, value);
+  account_flash_ops(before);
+  return result;
+}
+
+void SimDevice::set_faults(const SimFaults& faults) {
+  ops_until_power_cut_ = faults.power_cut_after_ops;
+  gateway_.fail_command_at(faults.fail_gateway_command);
+  flash_.set_busy_polls(faults.flash_busy_polls);
+  flash_.set_stuck_busy(faults.flash_stuck_busy);
+  flash_.set_write_protected(faults.flash_write_protected);
+}
+
+SimFaults SimDevice::faults() const {
+  SimFaults f;
+  f.power_cut_after_ops = ops_until_power_cut_;
+  f.fail_gateway_command = gateway_.pending_failure();
+  f.flash_busy_polls = flash_.busy_polls_per_op();
+  f.flash_stuck_busy = flash_.stuck_busy();
+  f.flash_write_protected = flash_.write_protected();
+  return f;
+}
+
+void SimDevice::power_cycle() {
+  flash_.reset();
+  gateway_.reset();
+  powered_ = true;
+}
+
+SimCounters SimDevice::counters() const {
+  SimCounters c;
+  c.register_reads = register_reads_;
+  c.register_writes = register_writes_;
+  c.gateway_commands = gateway_.commands();
+  c.flash = flash_.counters();
+  return c;
+}
+
+}  // namespace openflint::sim

@@ -1,0 +1,22 @@
+// SimFaults: fault injection settings of a simulated device (the code under test knows nothing of them).
+#pragma once
+
+#include <cstdint>
+
+namespace openflint::sim {
+
+struct SimFaults {
+  // Power is cut right after this many more flash erase/program operations took effect
+  // (0 = never). Afterwards every register access fails with ErrorCode::Io until power_cycle().
+  std::uint64_t power_cut_after_ops = 0;
+  // The nth gateway command from now fails with ErrorCode::Io and is not executed (0 = never).
+  std::uint64_t fail_gateway_command = 0;
+  // Erase/program keep WIP set for this many status polls (slow flash).
+  std::uint32_t flash_busy_polls = 0;
+  // WIP never clears after an erase/program (a chip that never gets ready).
+  bool flash_stuck_busy = false;
+  // The chip ignores erase/program (status-register or WP# protection).
+  bool flash_write_protected = false;
+};
+
+}  // namespace openflint::sim

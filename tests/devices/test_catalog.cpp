@@ -1,0 +1,147 @@
+// Self-check of the device and flash-chip catalogs: every record consistent, lookups agree.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "devices/DeviceCatalog.h"
+#include "devices/FlashChip.h"
+
+namespace openflint {
+namespace {
+
+bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+TEST(DeviceCatalog, HasTheRequiredParts) {
+  for (const char* model : {"mt25204", "connectx3", "connectx4", "spectrum", "spectrum2", "connectx3pro",
+                            "connectib", "connectx4lx", "connectx5", "connectx6", "connectx7", "switchib",
+                            "switchib2", "mt23108", "mt25208", "mt25418", "mt26428", "mt43132", "mt47396",
+                            "switchx"}) {
+    EXPECT_TRUE(find_device_by_sim_model(model).has_value()) << model;
+  }
+  EXPECT_GE(all_devices().size(), 20u);
+}
+
+TEST(DeviceCatalog, RecordsAreUniqueAndComplete) {
+  std::set<std::pair<std::uint16_t, int>> hw_ids;
+  std::set<std::string> models;
+  std::set<std::string> names;
+  std::set<std::uint16_t> pci_ids;
+  for (const DeviceInfo& d : all_devices()) {
+    SCOPED_TRACE(std::string(d.name));
+    EXPECT_TRUE(hw_ids.insert({d.hw_id, d.hw_revision.value_or(-1)}).second) << "duplicate hw id";
+    EXPECT_TRUE(models.insert(std::string(d.sim_model)).second) << "duplicate model";
+    EXPECT_TRUE(names.insert(std::string(d.name)).second) << "duplicate name";
+    EXPECT_TRUE(pci_ids.insert(d.pci_device_id).second) << "duplicate pci id";
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_FALSE(d.part_number.empty());
+    EXPECT_NE(d.hw_id, 0);
+    EXPECT_NE(d.pci_device_id, 0);
+    EXPECT_NE(d.port_count, 0);
+  }
+}
+
+TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
+  for (const DeviceInfo& d : all_devices()) {
+    SCOPED_TRACE(std::string(d.name));
+    const FlashGatewayInfo& g = d.flash_gateway;
+    if (g.generation == GatewayGeneration::FirmwareMediated) continue;
+    ASSERT_NE(g.generation, GatewayGeneration::None);
+    EXPECT_NE(g.cmd_addr, 0u);
+    EXPECT_NE(g.addr_addr, 0u);
+    EXPECT_NE(g.data_addr, 0u);
+    EXPECT_EQ(g.cmd_addr % 4, 0u);
+    EXPECT_EQ(g.data_addr % 4, 0u);
+    EXPECT_NE(g.lock, FlashLockKind::None);
+    if (g.lock == FlashLockKind::Semaphore) {
+      EXPECT_EQ(g.semaphore_addr, kFlashSemaphoreAddr);
+    }
+    if (!g.is_spi_gateway() && g.generation != GatewayGeneration::InfiniHostSpi) continue;
+    EXPECT_GE(g.data_dwords, 1u);
+    EXPECT_LE(g.data_dwords, 4u);
+    auto chip = find_flash_chip_by_name(d.default_flash_chip);
+    ASSERT_TRUE(chip.has_value()) << chip.error().message();
+    if ((*chip)->needs_4byte_address()) {
+      EXPECT_TRUE(g.supports_4byte_address);
+    }
+    if (g.is_spi_gateway()) {
+      // The 16-byte DATA window must not overlap CMD or ADDR.
+      const std::uint32_t data_end = g.data_addr + 4 * g.data_dwords;
+      EXPECT_FALSE(g.cmd_addr >= g.data_addr && g.cmd_addr < data_end);
+      EXPECT_FALSE(g.addr_addr >= g.data_addr && g.addr_addr < data_end);
+    }
+  }
+}
+
+TEST(DeviceCatalog, ImageFormatsFollowTheGenerations) {
+  auto expect_format = [](const char* model, ImageFormatId f) {
+    auto d = find_device_by_sim_model(model);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ((*d)->image_format, f) << model;
+  };
+  expect_format("mt25204", ImageFormatId::Fs1);
+  expect_format("connectx3", ImageFormatId::Fs2);
+  expect_format("connectx4", ImageFormatId::Fs3);
+  expect_format("spectrum", ImageFormatId::Fs3);
+  expect_format("spectrum2", ImageFormatId::Fs4);
+}
+
+TEST(DeviceCatalog, LookupsAgree) {
+  for (const DeviceInfo& d : all_devices()) {
+    SCOPED_TRACE(std::string(d.name));
+    auto by_hw = find_device_by_hw_id(d.hw_id, d.hw_revision.value_or(0));
+    ASSERT_TRUE(by_hw.has_value());
+    EXPECT_EQ(*by_hw, &d);
+    bool recovery = true;
+    auto by_pci = find_device_by_pci_id(d.pci_device_id, &recovery);
+    ASSERT_TRUE(by_pci.has_value());
+    EXPECT_EQ(*by_pci, &d);
+    EXPECT_FALSE(recovery);
+  }
+  bool recovery = false;
+  auto cx3 = find_device_by_pci_id(0x1f6, &recovery);
+  ASSERT_TRUE(cx3.has_value());
+  EXPECT_EQ((*cx3)->name, "ConnectX-3");
+  EXPECT_TRUE(recovery);
+  auto cx4 = find_device_by_hw_id(0x209);
+  ASSERT_TRUE(cx4.has_value());
+  EXPECT_EQ((*cx4)->pci_device_id, 4115);
+  auto unknown = find_device_by_hw_id(0x1234);
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_EQ(unknown.error().code(), ErrorCode::NotFound);
+  EXPECT_NE(unknown.error().message().find("0x1234"), std::string::npos);
+}
+
+TEST(FlashChipCatalog, ChipsAreConsistent) {
+  std::set<std::uint32_t> jedec;
+  std::set<std::string> names;
+  bool has_64k_only = false;
+  bool has_4byte = false;
+  for (const FlashChip& c : all_flash_chips()) {
+    SCOPED_TRACE(std::string(c.name));
+    EXPECT_TRUE(jedec.insert(c.jedec_id).second);
+    EXPECT_TRUE(names.insert(std::string(c.name)).second);
+    EXPECT_TRUE(is_power_of_two(c.size));
+    EXPECT_GE(c.size, 2u * 1024 * 1024);
+    EXPECT_LE(c.size, 64u * 1024 * 1024);
+    EXPECT_EQ(c.page_size, 256u);
+    EXPECT_EQ(c.block_size, 64u * 1024);
+    EXPECT_EQ(c.size % c.block_size, 0u);
+    EXPECT_NE(c.jedec_id >> 16, 0u);
+    EXPECT_EQ(c.needs_4byte_address(), c.size > 16u * 1024 * 1024);
+    has_64k_only = has_64k_only || !c.has_4k_sectors;
+    has_4byte = has_4byte || c.needs_4byte_address();
+    auto found = find_flash_chip_by_jedec(c.jedec_id);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(*found, &c);
+  }
+  EXPECT_TRUE(has_64k_only);
+  EXPECT_TRUE(has_4byte);
+  auto missing = find_flash_chip_by_jedec(0x123456);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotSupported);
+}
+
+}  // namespace
+}  // namespace openflint

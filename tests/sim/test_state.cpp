@@ -1,0 +1,90 @@
+// SimDevice save/load: flash contents, power, faults, counters and lock survive a round trip.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "flash/FlashDriver.h"
+#include "sim/SimDevice.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::sim {
+namespace {
+
+TEST(SimState, SaveLoadRoundTrip) {
+  test::TempDir dir;
+  auto dev = std::move(SimDevice::create("connectx3")).value();
+  {
+    auto flash = FlashDriver::open(*dev, dev->info().flash_gateway);
+    ASSERT_TRUE(flash.has_value());
+    const std::vector<std::uint8_t> data{1, 2, 3, 4, 5};
+    ASSERT_TRUE(flash->program(0x123456, data).has_value());
+  }
+  ASSERT_TRUE(dev->write32(0xf0000, 0x00800000).has_value());  // boot address register
+  SimFaults faults;
+  faults.power_cut_after_ops = 7;
+  faults.flash_busy_polls = 2;
+  dev->set_faults(faults);
+  ASSERT_TRUE(dev->read32(0xf03fc).has_value());  // leave the semaphore taken
+  const SimCounters before = dev->counters();
+  auto saved = dev->save_state(dir.path() / "dev");
+  ASSERT_TRUE(saved.has_value()) << saved.error().message();
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "dev" / "state.json"));
+  EXPECT_EQ(std::filesystem::file_size(dir.path() / "dev" / "flash.bin"), 16u * 1024 * 1024);
+
+  auto loaded = SimDevice::load_state(dir.path() / "dev");
+  ASSERT_TRUE(loaded.has_value()) << loaded.error().message();
+  SimDevice& back = **loaded;
+  EXPECT_EQ(back.info().sim_model, "connectx3");
+  EXPECT_TRUE(std::equal(dev->flash().contents().begin(), dev->flash().contents().end(),
+                         back.flash().contents().begin()));
+  EXPECT_EQ(back.flash().contents()[0x123458], 3);
+  EXPECT_EQ(*back.read32(0xf0000), 0x00800000u);
+  EXPECT_EQ(back.faults().power_cut_after_ops, 7u);
+  EXPECT_EQ(back.faults().flash_busy_polls, 2u);
+  EXPECT_TRUE(back.gateway().locked());
+  EXPECT_EQ(back.counters().flash.programs, before.flash.programs);
+  EXPECT_EQ(back.counters().gateway_commands, before.gateway_commands);
+  EXPECT_TRUE(back.powered());
+}
+
+TEST(SimState, PowerOffStateIsKept) {
+  test::TempDir dir;
+  auto dev = std::move(SimDevice::create("spectrum")).value();
+  SimFaults faults;
+  faults.power_cut_after_ops = 1;
+  dev->set_faults(faults);
+  {
+    auto flash = FlashDriver::open(*dev, dev->info().flash_gateway);
+    ASSERT_TRUE(flash.has_value());
+    EXPECT_FALSE(flash->erase_sector(0).has_value());
+  }
+  EXPECT_FALSE(dev->powered());
+  ASSERT_TRUE(dev->save_state(dir.path()).has_value());
+  auto back = SimDevice::load_state(dir.path());
+  ASSERT_TRUE(back.has_value());
+  EXPECT_FALSE((*back)->powered());
+  EXPECT_FALSE((*back)->read32(0xf0014).has_value());
+}
+
+TEST(SimState, RejectsBrokenState) {
+  test::TempDir dir;
+  auto missing = SimDevice::load_state(dir.path());
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), ErrorCode::Io);
+
+  std::ofstream(dir.path() / "state.json") << "{not json";
+  auto garbage = SimDevice::load_state(dir.path());
+  ASSERT_FALSE(garbage.has_value());
+  EXPECT_EQ(garbage.error().code(), ErrorCode::InvalidArgument);
+
+  auto dev = std::move(SimDevice::create("connectx4")).value();
+  ASSERT_TRUE(dev->save_state(dir.path()).has_value());
+  std::filesystem::resize_file(dir.path() / "flash.bin", 1000);
+  auto truncated = SimDevice::load_state(dir.path());
+  ASSERT_FALSE(truncated.has_value());
+  EXPECT_EQ(truncated.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(truncated.error().message().find("does not fit"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace openflint::sim
