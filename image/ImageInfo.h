@@ -1,6 +1,8 @@
 // ImageInfo: the FS3/FS4 IMAGE_INFO and DEV_INFO sections → ImageQuery fields.
 #pragma once
 
+#include <string>
+
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "image/ImageQuery.h"

@@ -65,7 +65,7 @@ SectionCheck check_fs4(const TocSection& s, std::string name) {
   return c;
 }
 
-// Handles one entry that passed its own CRC; returns false to skip the verify line.
+// Handles one entry that passed its own CRC: bounds, FS4 DEV_INFO signature, CRC line.
 void check_section(Bytes data, TocSection& s, const TocWalkConfig& config, TocWalk& walk) {
   const ByteReader reader(data);
   std::string name = section_type::display_name(s.entry.type);
