@@ -1,0 +1,122 @@
+// Fs3Image: FS3 (Connect-IB .. Spectrum-1) — BOOT2, ITOC search and section walk, as mstflint.
+#include "image/Fs3Image.h"
+
+#include <algorithm>
+
+#include "image/ImageInfo.h"
+#include "image/SectionType.h"
+#include "image/Toc.h"
+#include "image/TocWalk.h"
+
+namespace openflint::fs3 {
+namespace {
+
+constexpr std::uint32_t kMagic[4] = {0x4D544657, 0x8CDFD000, 0xDEAD9270, 0x4154BEEF};
+constexpr std::uint64_t kFormatWord = 0x24;  // [31:24] format (3), [23:16] log2 chunk
+constexpr std::uint64_t kBoot2 = 0x38;
+constexpr std::uint64_t kSector = 0x1000;
+
+bool info_section(std::uint8_t type) {
+  return type == section_type::kImageInfo || type == section_type::kDevInfo ||
+         type == section_type::kMfgInfo;
+}
+bool ini_section(std::uint8_t type) { return type == section_type::kDbgFwIni; }
+
+struct Scan {
+  VerifyReport report;
+  TocWalk toc;
+  bool itoc_found = false;
+};
+
+// BOOT2, then the first 4 KiB-aligned ITOC after it, then its entries.
+Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
+  Scan s;
+  s.report.format = ImageFormat::Fs3;
+  s.report.image_start = start;
+  s.report.layout = "FS3 failsafe image";
+  // mstflint prints BOOT2 at its offset inside the image, the rest at physical addresses.
+  const auto boot2 = check_boot2(data, start + kBoot2, kBoot2, s.report);
+  if (!boot2) return s;
+  if (s.report.sections.back().status != SectionStatus::Ok) return s;  // mstflint stops here
+  std::uint64_t offset = kBoot2 + *boot2;
+  offset = (offset + kSector - 1) / kSector * kSector;
+  for (; start + offset < data.size(); offset += kSector)
+    if (toc_signature_at(data, start + offset, TocKind::Itoc)) break;
+  if (start + offset >= data.size()) {
+    s.report.problems.push_back("no valid ITOC found after BOOT2 (searched from " +
+                                toc_hex(start + kBoot2 + *boot2) + " in 4 KiB steps)");
+    return s;
+  }
+  s.itoc_found = true;
+  const std::uint64_t itoc = start + offset;
+  auto header = toc_block_crc(data, itoc);
+  if (!header) {
+    s.report.problems.push_back("ITOC header at " + toc_hex(itoc) + ": " + header.error().message());
+    return s;
+  }
+  s.report.sections.push_back(
+      make_crc_check("ITOC_HEADER", itoc, kTocHeaderSize, header->stored, header->computed));
+  const TocWalkConfig config{TocKind::Itoc, false, TocAddressing::PerEntryBit, start, wants};
+  s.toc = walk_toc(data, itoc, config);
+  for (auto& c : s.toc.checks) s.report.sections.push_back(std::move(c));
+  s.toc.checks.clear();
+  for (auto& p : s.toc.problems) s.report.problems.push_back(p);
+  if (s.toc.problems.empty() && !s.toc.has_type(section_type::kMfgInfo))
+    s.report.problems.push_back("no MFG_INFO section in the ITOC at " + toc_hex(itoc));
+  return s;
+}
+
+Result<void> scan_error(const Scan& s) {
+  if (!s.report.problems.empty())
+    return make_error(ErrorCode::InvalidImage, "FS3 image: " + s.report.problems.front());
+  for (const auto& c : s.report.sections)
+    if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
+      return make_error(c.status == SectionStatus::WrongCrc ? ErrorCode::Mismatch : ErrorCode::InvalidImage,
+                        "FS3 image: " + c.name + " at " + toc_hex(c.start) + ": " +
+                            to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
+  return {};
+}
+
+}  // namespace
+
+bool probe(Bytes data, std::uint64_t offset) {
+  const ByteReader reader(data);
+  if (!reader.contains(offset, kFormatWord + 4)) return false;
+  for (int i = 0; i < 4; ++i)
+    if (ByteReader::load_be32(data.data() + offset + 4 * i) != kMagic[i]) return false;
+  return (ByteReader::load_be32(data.data() + offset + kFormatWord) >> 24) == 3;
+}
+
+Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
+  const Scan s = scan(data, offset, info_section);
+  OF_TRY(scan_error(s));
+  ImageQuery q;
+  q.format = ImageFormat::Fs3;
+  q.image_start = offset;
+  const TocSection* info = s.toc.find_good(section_type::kImageInfo);
+  if (info == nullptr) return make_error(ErrorCode::InvalidImage, "FS3 image: no IMAGE_INFO section");
+  if (auto r = parse_image_info(info->data, q); !r)
+    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + toc_hex(info->address)));
+  if (const TocSection* dev = s.toc.find_good(section_type::kDevInfo))
+    OF_TRY(parse_dev_info(dev->data, q));
+  for (const auto& sec : s.toc.sections)
+    if (!sec.entry.fs3_device_data() && sec.entry.relative_addr)
+      q.image_size = std::max<std::uint64_t>(q.image_size, sec.entry.flash_addr + sec.entry.size);
+  return q;
+}
+
+Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
+  return scan(data, offset, nullptr).report;
+}
+
+Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
+  const Scan s = scan(data, offset, ini_section);
+  OF_TRY(scan_error(s));
+  const TocSection* ini = s.toc.find_good(section_type::kDbgFwIni);
+  if (ini == nullptr) return make_error(ErrorCode::NotFound, "FS3 image has no DBG_FW_INI section");
+  auto text = inflate_zlib_section(ini->data);
+  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + toc_hex(ini->address)));
+  return text;
+}
+
+}  // namespace openflint::fs3
