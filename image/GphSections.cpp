@@ -114,6 +114,16 @@ std::string section_name(std::uint32_t type) {
   return "UNKNOWN (" + std::to_string(type) + ")";
 }
 
+SectionCheck verify_boot2(Bytes image, std::uint64_t at, std::uint64_t print_base,
+                          const std::string& name) {
+  ChainWalk walk;
+  SoftwareCrc16 unused;
+  walk_boot2(ByteReader(image), at, print_base, unused, walk);
+  SectionCheck check = walk.checks.front();
+  check.name = name;
+  return check;
+}
+
 const WalkedSection* ChainWalk::find(std::uint32_t type) const {
   for (const auto& s : sections)
     if (s.type == type) return &s;

@@ -50,6 +50,10 @@ struct ChainWalk {
 [[nodiscard]] ChainWalk walk_chain(Bytes image, std::uint64_t boot2, std::uint64_t print_base,
                                    SoftwareCrc16 image_crc);
 
+// Checks only a BOOT2 block (FS1 invariant sector); the check is named `name`.
+[[nodiscard]] SectionCheck verify_boot2(Bytes image, std::uint64_t at, std::uint64_t print_base,
+                                        const std::string& name);
+
 // IMG_INFO: a TLV list of `id << 24 | size` tag words.
 enum InfoTag : std::uint32_t {
   kTagFwVersion = 1, kTagBuildTime = 2, kTagDeviceType = 3, kTagPsid = 4, kTagVsd = 5,
