@@ -79,7 +79,7 @@ SectionCheck pointer_sector_check(const Copy& c) {
 }
 
 gph::ChainWalk walk_copy(const Copy& c) {
-  return gph::walk_chain(c.image, kBoot2Offset, c.ps->fi_addr, SoftwareCrc16{});
+  return gph::walk_chain(c.image, kBoot2Offset, c.ps->fi_addr, Crc16{});
 }
 
 Result<Bytes> pointed_payload(Bytes image, std::uint32_t ptr, const char* what) {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "image/SoftwareCrc16.h"
+#include "image/Crc16.h"
 
 namespace openflint::fs1 {
 namespace {
@@ -37,7 +37,7 @@ Result<PointerSector> read_pointer_sector(Bytes data, std::uint64_t at) {
   ps.vsd = unswapped_text(raw->subspan(kPsVsdOffset, kPsPsidOffset - kPsVsdOffset));
   ps.psid = unswapped_text(raw->subspan(kPsPsidOffset, kPsBranchOffset - kPsPsidOffset));
   ps.stored_crc = ByteReader::load_be32(p + kPsCrcOffset);
-  ps.computed_crc = software_crc16(raw->first(kPsCrcOffset));
+  ps.computed_crc = crc16(raw->first(kPsCrcOffset));
   return ps;
 }
 
@@ -50,7 +50,7 @@ std::array<std::uint8_t, kPsSize> make_pointer_sector(std::uint32_t fi_addr, std
   std::copy_n(vsd.begin(), std::min<std::size_t>(vsd.size(), kPsPsidOffset - kPsVsdOffset), ps.begin() + kPsVsdOffset);
   std::copy_n(psid.begin(), std::min<std::size_t>(psid.size(), kPsBranchOffset - kPsPsidOffset), ps.begin() + kPsPsidOffset);
   swap_dwords(ps.data() + kPsVsdOffset, kPsBranchOffset - kPsVsdOffset);
-  store_be32(ps.data() + kPsCrcOffset, software_crc16(Bytes(ps).first(kPsCrcOffset)));
+  store_be32(ps.data() + kPsCrcOffset, crc16(Bytes(ps).first(kPsCrcOffset)));
   return ps;
 }
 

@@ -43,13 +43,13 @@ struct View {
 };
 
 gph::ChainWalk walk_image(Bytes image) {
-  SoftwareCrc16 crc;
+  Crc16 crc;
   if (image.size() >= kBoot2Offset) {
     std::array<std::uint8_t, kBoot2Offset> head{};
     std::copy(image.begin(), image.begin() + kBoot2Offset, head.begin());
     head[kFwIdOffset + 2] = 0xff;  // the image CRC is computed with its own field = 0xffff
     head[kFwIdOffset + 3] = 0xff;
-    crc.add_be(head);
+    crc.update(head);
   }
   return gph::walk_chain(image, kBoot2Offset, 0, crc);
 }

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "image/Fs2Header.h"
-#include "image/SoftwareCrc16.h"
+#include "image/Crc16.h"
 
 namespace openflint {
 namespace {
@@ -101,7 +101,7 @@ Result<std::vector<std::uint8_t>> write_fs2_image(const Fs2ImageSpec& spec) {
   store_be32(p + fs2::kGuidPtrOffset, static_cast<std::uint32_t>(payloads[guid_index]));
   // Whole-image CRC: every dword with this field's low half = 0xffff (each embedded section
   // CRC is already its own 16-bit value, which is what the verifier feeds).
-  store_be32(p + fs2::kFwIdOffset, std::uint32_t{spec.dev_rev} << 24 | software_crc16(image));
+  store_be32(p + fs2::kFwIdOffset, std::uint32_t{spec.dev_rev} << 24 | crc16(image));
 
   if (!spec.striped) return image;
   return stripe_two_copies(image, spec.log2_chunk_size);

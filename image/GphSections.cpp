@@ -24,7 +24,7 @@ std::string crc_detail(std::uint32_t expected, std::uint32_t found) {
 
 // BOOT2: {?, N, N dwords, spare, crc}; returns the offset after it, or nullopt when broken.
 std::optional<std::uint64_t> walk_boot2(const ByteReader& r, std::uint64_t at, std::uint64_t base,
-                                        SoftwareCrc16& image_crc, ChainWalk& walk) {
+                                        Crc16& image_crc, ChainWalk& walk) {
   SectionCheck check{base + at, 0, "BOOT2", SectionStatus::Invalid, {}};
   auto n = r.be32(at + 4);
   if (!n || *n < 4 || *n > kMaxBoot2Dwords) {
@@ -42,14 +42,13 @@ std::optional<std::uint64_t> walk_boot2(const ByteReader& r, std::uint64_t at, s
     walk.checks.push_back(check);
     return std::nullopt;
   }
-  SoftwareCrc16 crc;
-  crc.add_be(body->first(total - 4));
-  crc.finish();
-  image_crc.add_be(body->first(total - 4));
+  Crc16 crc;
+  crc.update(body->first(total - 4));
+  image_crc.update(body->first(total - 4));
   const std::uint32_t stored = ByteReader::load_be32(body->data() + total - 4);
-  image_crc.add(stored);
-  check.status = stored == crc.get() ? SectionStatus::Ok : SectionStatus::WrongCrc;
-  if (check.status != SectionStatus::Ok) check.detail = crc_detail(crc.get(), stored);
+  image_crc.update_dword(stored);
+  check.status = stored == crc.finish() ? SectionStatus::Ok : SectionStatus::WrongCrc;
+  if (check.status != SectionStatus::Ok) check.detail = crc_detail(crc.finish(), stored);
   walk.checks.push_back(check);
   walk.end = at + total;
   return at + total;
@@ -57,7 +56,7 @@ std::optional<std::uint64_t> walk_boot2(const ByteReader& r, std::uint64_t at, s
 
 // One GPH section at `at`; returns its `next` field, or nullopt when the walk must stop.
 std::optional<std::uint32_t> walk_section(const ByteReader& r, std::uint64_t at, std::uint64_t base,
-                                          SoftwareCrc16& image_crc, ChainWalk& walk) {
+                                          Crc16& image_crc, ChainWalk& walk) {
   auto header = r.slice(at, kHeaderSize);
   if (!header) {
     walk.problems.push_back("section header at " + hex(base + at) + " is past the end");
@@ -80,11 +79,10 @@ std::optional<std::uint32_t> walk_section(const ByteReader& r, std::uint64_t at,
     return std::nullopt;
   }
   const Bytes body = r.bytes().subspan(at, kHeaderSize + size);
-  SoftwareCrc16 crc;
-  crc.add_be(body);
-  crc.finish();
-  image_crc.add_be(body);
-  image_crc.add(crc.get());
+  Crc16 crc;
+  crc.update(body);
+  image_crc.update(body);
+  image_crc.update_dword(crc.finish());
   const std::uint32_t stored = ByteReader::load_be32(body.data() + body.size());
   const bool blank_guids = type == kGuid && stored == 0xffff && size >= 8 &&
                            ByteReader::load_be32(body.data() + kHeaderSize) == 0xffffffff &&
@@ -92,11 +90,11 @@ std::optional<std::uint32_t> walk_section(const ByteReader& r, std::uint64_t at,
   if (blank_guids) {
     check.status = SectionStatus::CrcIgnored;
     check.detail = "blank crc (0xffff)";
-  } else if (stored == crc.get()) {
+  } else if (stored == crc.finish()) {
     check.status = SectionStatus::Ok;
   } else {
     check.status = SectionStatus::WrongCrc;
-    check.detail = crc_detail(crc.get(), stored);
+    check.detail = crc_detail(crc.finish(), stored);
   }
   walk.checks.push_back(check);
   walk.sections.push_back({type, at, at + kHeaderSize, size, check.status != SectionStatus::WrongCrc});
@@ -117,7 +115,7 @@ std::string section_name(std::uint32_t type) {
 SectionCheck verify_boot2(Bytes image, std::uint64_t at, std::uint64_t print_base,
                           const std::string& name) {
   ChainWalk walk;
-  SoftwareCrc16 unused;
+  Crc16 unused;
   walk_boot2(ByteReader(image), at, print_base, unused, walk);
   SectionCheck check = walk.checks.front();
   check.name = name;
@@ -131,7 +129,7 @@ const WalkedSection* ChainWalk::find(std::uint32_t type) const {
 }
 
 ChainWalk walk_chain(Bytes image, std::uint64_t boot2, std::uint64_t print_base,
-                     SoftwareCrc16 image_crc) {
+                     Crc16 image_crc) {
   ChainWalk walk;
   const ByteReader r(image);
   auto next = walk_boot2(r, boot2, print_base, image_crc, walk);
@@ -155,8 +153,7 @@ ChainWalk walk_chain(Bytes image, std::uint64_t boot2, std::uint64_t print_base,
     if (!following) break;
     at = *following;
   }
-  image_crc.finish();
-  walk.image_crc = image_crc.get();
+  walk.image_crc = image_crc.finish();
   return walk;
 }
 
@@ -182,7 +179,7 @@ void append_boot2(std::vector<std::uint8_t>& out, Bytes code) {
   append_be32(out, static_cast<std::uint32_t>(code.size() / 4));
   out.insert(out.end(), code.begin(), code.begin() + static_cast<std::ptrdiff_t>(code.size() / 4 * 4));
   append_be32(out, 0);
-  append_be32(out, software_crc16(Bytes(out).subspan(start)));
+  append_be32(out, crc16(Bytes(out).subspan(start)));
 }
 
 std::vector<std::uint64_t> append_chain(std::vector<std::uint8_t>& out,
@@ -200,7 +197,7 @@ std::vector<std::uint64_t> append_chain(std::vector<std::uint8_t>& out,
     payloads.push_back(out.size());
     out.insert(out.end(), s.data.begin(), s.data.end());
     out.resize(start + kHeaderSize + padded, 0);
-    append_be32(out, software_crc16(Bytes(out).subspan(start)));
+    append_be32(out, crc16(Bytes(out).subspan(start)));
   }
   return payloads;
 }

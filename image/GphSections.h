@@ -9,7 +9,7 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "image/ImageQuery.h"
-#include "image/SoftwareCrc16.h"
+#include "image/Crc16.h"
 #include "image/VerifyReport.h"
 
 namespace openflint::gph {
@@ -48,7 +48,7 @@ struct ChainWalk {
 // with whatever precedes BOOT2 (FS2: the header dwords). Never fails: what it cannot read
 // becomes an Invalid check or a problem.
 [[nodiscard]] ChainWalk walk_chain(Bytes image, std::uint64_t boot2, std::uint64_t print_base,
-                                   SoftwareCrc16 image_crc);
+                                   Crc16 image_crc);
 
 // Checks only a BOOT2 block (FS1 invariant sector); the check is named `name`.
 [[nodiscard]] SectionCheck verify_boot2(Bytes image, std::uint64_t at, std::uint64_t print_base,
