@@ -34,6 +34,7 @@ class InbandFabricFixture : public ::testing::Test {
   void TearDown() override {
     if (!fabric_) return;
     const auto pids = fabric_->pids();
+    const auto dir = fabric_->dir();
     auto down = fabric_->shutdown();
     EXPECT_TRUE(down) << down.error().message();
     for (pid_t pid : pids) {
@@ -41,6 +42,7 @@ class InbandFabricFixture : public ::testing::Test {
       EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
     }
     fabric_.reset();
+    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
   }
 
   // Runs mtcr-tool on Hca1 against `device`.
