@@ -1,0 +1,172 @@
+// SimFabric: process orchestration for an ibsim fabric in a private temp dir.
+#include "inband/SimFabric.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace openflint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string hex4(std::uint16_t v) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%04x", v);
+  return buf;
+}
+
+std::string unique_name() {
+  static std::atomic<unsigned> counter{0};
+  return "ofsim" + std::to_string(::getpid()) + "x" + std::to_string(counter++) + "x" +
+         std::to_string(Clock::now().time_since_epoch().count() % 1000000);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
+  if (options.hcas == 0 || options.hcas > 30)
+    return make_error(ErrorCode::InvalidArgument, "sim fabric: between 1 and 30 hcas");
+  std::unique_ptr<SimFabric> fabric(new SimFabric(options));
+  std::string tmpl = (fs::temp_directory_path() / "openflint-fabric-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) return make_error(ErrorCode::Io, "sim fabric: cannot create temp dir");
+  fabric->dir_ = tmpl;
+  fabric->socket_ = unique_name();
+  auto booted = fabric->boot();
+  if (!booted) return make_error(std::move(booted).error().with_context("sim fabric in " + fabric->dir_.string()));
+  return fabric;
+}
+
+std::string SimFabric::topology() const {
+  std::ostringstream t;
+  t << "vendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.switch_device_id) << "\n";
+  t << "Switch " << options_.hcas + 1 << " \"" << kSwitch << "\"\n";
+  for (std::size_t i = 1; i <= options_.hcas; ++i) t << "[" << i << "] \"" << hca(i) << "\"[1]\n";
+  for (std::size_t i = 1; i <= options_.hcas; ++i) {
+    t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.hca_device_id) << "\n";
+    t << "Hca 1 \"" << hca(i) << "\"\n[1] \"" << kSwitch << "\"[" << i << "]\n";
+  }
+  return t.str();
+}
+
+std::string SimFabric::dr_path(const std::string& node) {
+  if (node == kSwitch) return "0.1";
+  return "0.1." + node.substr(3);  // "HcaI" sits on switch port I
+}
+
+bool SimFabric::socket_listening() const {
+  return read_text("/proc/net/unix").find("@" + socket_ + ":ctl") != std::string::npos;
+}
+
+std::map<std::string, std::string> SimFabric::client_env(const std::string& node) const {
+  return {{"LD_PRELOAD", options_.preload.string()}, {"SIM_HOST", node}, {"IBSIM_SOCKNAME", socket_},
+          {"OSM_CACHE_DIR", dir_.string()}};
+}
+
+Result<void> SimFabric::boot() {
+  if (!fs::exists(options_.preload))
+    return make_error(ErrorCode::NotFound, "umad2sim preload " + options_.preload.string() + " is missing");
+  {
+    std::ofstream topo(dir_ / "topology");
+    topo << topology();
+    if (!topo) return make_error(ErrorCode::Io, "cannot write the topology file");
+  }
+  // Never -r: that would listen on UDP on every interface.
+  SpawnSpec sim{{"ibsim", "-s", "-n", (dir_ / "topology").string()}, {{"IBSIM_SOCKNAME", socket_}}, dir_,
+                dir_ / "ibsim.log"};
+  OF_ASSIGN(auto ibsim, ChildProcess::spawn(sim));
+  pids_.push_back(ibsim.pid());
+  ibsim_.emplace(std::move(ibsim));
+  const auto deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
+  while (!socket_listening()) {
+    if (!ibsim_->running())
+      return make_error(ErrorCode::Io, "ibsim exited at start: " + read_text(dir_ / "ibsim.log"));
+    if (Clock::now() > deadline) return make_error(ErrorCode::Timeout, "ibsim socket did not appear");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  // One opensm pass assigns LIDs and programs the switch, then exits.
+  OF_ASSIGN(auto sm, run(hca(1), {"opensm", "-o", "-f", (dir_ / "opensm.log").string()}, options_.start_timeout_ms));
+  if (sm.exit_code != 0)
+    return make_error(ErrorCode::Io, "opensm -o failed (exit " + std::to_string(sm.exit_code) + "): " + sm.err);
+  return {};
+}
+
+Result<CapturedRun> SimFabric::run(const std::string& node, const std::vector<std::string>& argv,
+                                   int timeout_ms) const {
+  // The preload writes ./sys-<pid>: run in the fabric dir so nothing lands elsewhere.
+  return ChildProcess::run(SpawnSpec{argv, client_env(node), dir_, {}}, timeout_ms);
+}
+
+Result<pid_t> SimFabric::start_responder(const std::string& node, const std::vector<std::string>& argv) {
+  if (responders_.count(node) != 0) return make_error(ErrorCode::Busy, "a responder already serves " + node);
+  const fs::path log = dir_ / ("responder-" + node + ".log");
+  OF_ASSIGN(auto child, ChildProcess::spawn(SpawnSpec{argv, client_env(node), dir_, log}));
+  const pid_t pid = child.pid();
+  pids_.push_back(pid);
+  auto& entry = responders_.emplace(node, std::move(child)).first->second;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
+  while (read_text(log).find("ready\n") == std::string::npos) {
+    if (!entry.running()) return make_error(ErrorCode::Io, "responder for " + node + " exited: " + read_text(log));
+    if (Clock::now() > deadline) return make_error(ErrorCode::Timeout, "responder for " + node + " never got ready");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return pid;
+}
+
+std::string SimFabric::responder_output(const std::string& node) const {
+  return read_text(dir_ / ("responder-" + node + ".log"));
+}
+
+Result<std::uint16_t> SimFabric::lid_of(const std::string& node) const {
+  OF_ASSIGN(auto r, run(node, {"ibaddr"}, 10000));
+  // "GID fe80::10:1 LID start 0x1 end 0x1"
+  const std::size_t at = r.out.find("LID start ");
+  if (r.exit_code != 0 || at == std::string::npos)
+    return make_error(ErrorCode::NotFound, "ibaddr for " + node + " failed: " + r.out + r.err);
+  return static_cast<std::uint16_t>(std::strtoul(r.out.c_str() + at + 10, nullptr, 0));
+}
+
+Result<void> SimFabric::shutdown() {
+  if (shut_down_) return {};
+  shut_down_ = true;
+  std::string problems;
+  for (auto& [node, child] : responders_) {
+    if (child.stop(3000) != 0) problems += "responder for " + node + " did not exit cleanly; ";
+  }
+  responders_.clear();
+  if (ibsim_) {
+    (void)ibsim_->stop(3000);  // ibsim dies from SIGTERM itself: its status is a signal
+    ibsim_.reset();
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    if (entry.path().filename().string().starts_with("sys-"))
+      problems += "left-over preload dir " + entry.path().filename().string() + "; ";
+  }
+  if (!problems.empty()) return make_error(ErrorCode::Internal, "sim fabric shutdown: " + problems);
+  return {};
+}
+
+SimFabric::~SimFabric() {
+  (void)shutdown();
+  std::error_code ec;
+  if (!dir_.empty() && std::getenv("OPENFLINT_KEEP_FABRIC") == nullptr) fs::remove_all(dir_, ec);
+}
+
+}  // namespace openflint

@@ -1,0 +1,74 @@
+// SimFabric: an ibsim fabric (one switch + N HCAs) with opensm run once and device responders.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+#include "inband/ChildProcess.h"
+
+namespace openflint {
+
+class SimFabric {
+ public:
+  struct Options {
+    std::size_t hcas = 2;                 // nodes "Hca1".."HcaN", HcaI on switch port I
+    std::uint16_t vendor_id = 0x02c9;
+    std::uint16_t switch_device_id = 0xcb84;
+    std::uint16_t hca_device_id = 0x1013;
+    std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+    int start_timeout_ms = 10000;
+  };
+  static constexpr const char* kSwitch = "Switch1";
+
+  // Creates the temp dir and topology, starts ibsim, runs opensm once. Needs ibsim and opensm.
+  [[nodiscard]] static Result<std::unique_ptr<SimFabric>> start(const Options& options);
+  [[nodiscard]] static Result<std::unique_ptr<SimFabric>> start() { return start(Options{}); }
+  ~SimFabric();
+  SimFabric(const SimFabric&) = delete;
+  SimFabric& operator=(const SimFabric&) = delete;
+
+  [[nodiscard]] static std::string hca(std::size_t index) { return "Hca" + std::to_string(index); }
+  // Directed route from Hca1 to `node`, as used in ibdr-... names ("0.1" switch, "0.1.I" HcaI).
+  [[nodiscard]] static std::string dr_path(const std::string& node);
+
+  // Starts a responder process attached to `node`; waits for its "ready" line.
+  [[nodiscard]] Result<pid_t> start_responder(const std::string& node, const std::vector<std::string>& argv);
+  // Runs a client under the preload as `node` (cwd = the fabric dir) and captures its output.
+  [[nodiscard]] Result<CapturedRun> run(const std::string& node, const std::vector<std::string>& argv,
+                                        int timeout_ms = 60000) const;
+  // The LID opensm gave `node`'s port 1.
+  [[nodiscard]] Result<std::uint16_t> lid_of(const std::string& node) const;
+  // Everything a responder printed so far.
+  [[nodiscard]] std::string responder_output(const std::string& node) const;
+
+  [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+  [[nodiscard]] const std::string& socket_name() const { return socket_; }
+  // Pids of the long-lived processes (ibsim and responders) started so far.
+  [[nodiscard]] std::vector<pid_t> pids() const { return pids_; }
+  // Stops responders, then ibsim (SIGTERM + wait); fails if a process needed SIGKILL or a
+  // preload sys-<pid> dir was left behind. The temp dir is removed on destruction.
+  [[nodiscard]] Result<void> shutdown();
+
+ private:
+  explicit SimFabric(Options options) : options_(std::move(options)) {}
+  [[nodiscard]] Result<void> boot();
+  [[nodiscard]] std::string topology() const;
+  [[nodiscard]] std::map<std::string, std::string> client_env(const std::string& node) const;
+  [[nodiscard]] bool socket_listening() const;
+
+  Options options_;
+  std::filesystem::path dir_;
+  std::string socket_;
+  std::optional<ChildProcess> ibsim_;
+  std::map<std::string, ChildProcess> responders_;
+  std::vector<pid_t> pids_;
+  bool shut_down_ = false;
+};
+
+}  // namespace openflint

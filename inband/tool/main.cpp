@@ -1,0 +1,92 @@
+// mtcr-tool: minimal in-band CR-space client for tests (read/write/readblock/swreset/regaccess/bench).
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "mtcr/InbandAccess.h"
+
+namespace {
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: mtcr-tool -d DEVICE [--timeout MS] [--retries N] COMMAND\n"
+               "  read ADDR | write ADDR VALUE | readblock ADDR DWORDS | writeblock ADDR V...\n"
+               "  swreset [SECONDS] | regaccess BYTE... | bench BYTES\n");
+}
+
+bool parse_u32(const std::string& text, std::uint32_t& out) {
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+  if (text.empty() || *end != '\0' || v > 0xffffffffUL) return false;
+  out = static_cast<std::uint32_t>(v);
+  return true;
+}
+
+int fail(const openflint::Error& e) {
+  std::fprintf(stderr, "mtcr-tool: %s: %s\n", std::string(openflint::to_string(e.code())).c_str(), e.message().c_str());
+  return e.code() == openflint::ErrorCode::Timeout ? 3 : 1;
+}
+
+int run(openflint::InbandAccess& dev, const std::vector<std::string>& cmd) {
+  std::vector<std::uint32_t> nums;
+  for (std::size_t i = 1; i < cmd.size(); ++i) {
+    std::uint32_t v = 0;
+    if (!parse_u32(cmd[i], v)) { usage(); return 2; }
+    nums.push_back(v);
+  }
+  const std::string& op = cmd[0];
+  if (op == "read" && nums.size() == 1) {
+    auto v = dev.read32(nums[0]);
+    if (!v) return fail(v.error());
+    std::printf("0x%08x\n", *v);
+  } else if (op == "write" && nums.size() == 2) {
+    if (auto r = dev.write32(nums[0], nums[1]); !r) return fail(r.error());
+  } else if (op == "readblock" && nums.size() == 2) {
+    auto v = dev.read_block(nums[0], nums[1]);
+    if (!v) return fail(v.error());
+    for (std::uint32_t w : *v) std::printf("0x%08x\n", w);
+  } else if (op == "writeblock" && nums.size() >= 2) {
+    std::vector<std::uint32_t> values(nums.begin() + 1, nums.end());
+    if (auto r = dev.write_block(nums[0], values); !r) return fail(r.error());
+  } else if (op == "swreset" && nums.size() <= 1) {
+    if (auto r = dev.sw_reset(static_cast<std::uint8_t>(nums.empty() ? 15 : nums[0])); !r) return fail(r.error());
+  } else if (op == "regaccess") {
+    std::vector<std::uint8_t> payload(nums.begin(), nums.end());
+    auto r = dev.access_register(payload);
+    if (!r) return fail(r.error());
+    for (std::uint8_t b : *r) std::printf("%02x", b);
+    std::printf("\n");
+  } else if (op == "bench" && nums.size() == 1) {
+    const auto start = std::chrono::steady_clock::now();
+    auto v = dev.read_block(0, nums[0] / 4);
+    if (!v) return fail(v.error());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    std::printf("bytes=%u mads=%llu ms=%.1f\n", nums[0], static_cast<unsigned long long>(dev.mads_sent()), ms);
+  } else {
+    usage();
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string device;
+  openflint::InbandAccess::Options options;
+  std::vector<std::string> cmd;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    std::uint32_t v = 0;
+    if (arg == "-d" && i + 1 < argc) { device = argv[++i]; continue; }
+    if (arg == "--timeout" && i + 1 < argc && parse_u32(argv[i + 1], v)) { options.timeout_ms = static_cast<int>(v); ++i; continue; }
+    if (arg == "--retries" && i + 1 < argc && parse_u32(argv[i + 1], v)) { options.retries = static_cast<int>(v); ++i; continue; }
+    cmd.push_back(arg);
+  }
+  if (device.empty() || cmd.empty()) { usage(); return 2; }
+  auto dev = openflint::InbandAccess::open(device, options);
+  if (!dev) return fail(dev.error());
+  return run(*dev, cmd);
+}

@@ -1,0 +1,264 @@
+// InbandAccess: ConfigSpaceAccess / AccessRegister / SwReset MADs over a raw umad port.
+#include "mtcr/InbandAccess.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+namespace openflint {
+
+namespace {
+
+constexpr std::uint32_t kQp1Qkey = 0x80010000;
+constexpr std::uint16_t kPermissiveLid = 0xffff;
+
+using Clock = std::chrono::steady_clock;
+
+// See Options::usable_mad_bytes.
+std::size_t usable_mad_bytes(std::size_t requested) {
+  if (requested != 0) return std::min(requested, mad::kMadSize);
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload != nullptr && std::strstr(preload, "umad2sim") != nullptr ? 224 : mad::kMadSize;
+}
+
+std::string hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
+  return buf;
+}
+
+ErrorCode code_for_status(std::uint16_t status) {
+  switch ((status >> 2) & 7u) {
+    case 0: return (status & mad::kStatusBusy) != 0 ? ErrorCode::Busy : ErrorCode::Io;
+    case 1:
+    case 2:
+    case 3: return ErrorCode::NotSupported;
+    case 7: return ErrorCode::InvalidArgument;
+    default: return ErrorCode::Io;
+  }
+}
+
+}  // namespace
+
+InbandAccess::InbandAccess(UmadPort port, InbandDeviceName device, Options options)
+    : port_(std::move(port)), device_(std::move(device)), options_(options) {
+  std::random_device rd;
+  next_tid_ = rd() ^ static_cast<std::uint32_t>(::getpid());
+}
+
+Result<InbandAccess> InbandAccess::open(std::string_view device, Options options) {
+  OF_ASSIGN(auto name, parse_inband_device_name(device));
+  return open(std::move(name), options);
+}
+
+Result<InbandAccess> InbandAccess::open(InbandDeviceName device, Options options) {
+  if (options.timeout_ms <= 0 || options.retries < 0)
+    return make_error(ErrorCode::InvalidArgument, "in-band: timeout must be positive and retries not negative");
+  options.usable_mad_bytes = usable_mad_bytes(options.usable_mad_bytes);
+  if (options.usable_mad_bytes < mad::kOffSmpData + mad::kSmpDataSize)
+    return make_error(ErrorCode::InvalidArgument, "in-band: usable mad size below 128 bytes");
+  auto port = UmadPort::open(device.ca, device.port);
+  if (!port) return make_error(std::move(port).error().with_context("opening " + device.to_string()));
+  for (std::uint8_t cls : {mad::kClassSmpLid, mad::kClassSmpDirected, mad::kClassVendorA}) {
+    auto agent = port->register_class(cls, false);
+    if (!agent) return make_error(std::move(agent).error().with_context("opening " + device.to_string()));
+  }
+  return InbandAccess(std::move(*port), std::move(device), options);
+}
+
+std::size_t InbandAccess::max_block_dwords() const {
+  if (uses_smp()) return mad::kSmpCrDwords;
+  return std::min(mad::kGmpCrDwords, (options_.usable_mad_bytes - mad::kOffVendorData - mad::kCrKeySize) / 4);
+}
+
+std::size_t InbandAccess::max_mode2_records() const {
+  if (uses_smp()) return mad::kSmpMode2Records;
+  return std::min(mad::kGmpMode2Records,
+                  (options_.usable_mad_bytes - mad::kOffVendorData - mad::kCrKeySize) / mad::kMode2RecordSize);
+}
+
+std::size_t InbandAccess::payload_offset(std::uint8_t mgmt_class) const {
+  return mgmt_class == mad::kClassVendorA ? mad::kOffVendorData : mad::kOffSmpData;
+}
+
+InbandAccess::Mad InbandAccess::make_request(const Request& req) {
+  Mad m{};
+  m[mad::kOffBaseVersion] = 1;
+  m[mad::kOffClass] = req.mgmt_class;
+  m[mad::kOffClassVersion] = 1;
+  m[mad::kOffMethod] = req.method;
+  // umad2sim and ibsim keep routing state in the upper TID bits: ours live in the low 32.
+  mad::put64(m.data(), mad::kOffTid, ++next_tid_);
+  mad::put16(m.data(), mad::kOffAttrId, req.attr);
+  mad::put32(m.data(), mad::kOffAttrMod, req.attr_mod);
+  if (req.mgmt_class == mad::kClassVendorA) {
+    mad::put64(m.data(), mad::kOffVendorData, options_.key);  // VS_Key
+    return m;
+  }
+  mad::put64(m.data(), mad::kOffSmpMkey, options_.key);
+  mad::put64(m.data(), mad::kOffSmpData, options_.key);  // the CR-access payload repeats the key
+  if (req.mgmt_class == mad::kClassSmpDirected) {
+    m[mad::kOffHopCount] = static_cast<std::uint8_t>(device_.hop_count());
+    mad::put16(m.data(), mad::kOffDrSlid, kPermissiveLid);
+    mad::put16(m.data(), mad::kOffDrDlid, kPermissiveLid);
+    for (std::size_t i = 0; i < device_.path.size(); ++i) m[mad::kOffDrInitialPath + i] = device_.path[i];
+  }
+  return m;
+}
+
+std::string InbandAccess::describe(const Request& req) const {
+  return device_.to_string() + " class " + hex(req.mgmt_class) + " attr " + hex(req.attr) + " mod " +
+         hex(req.attr_mod) + (req.method == mad::kMethodGet ? " get" : " set");
+}
+
+Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
+  const int agent = port_.agent_for(req.mgmt_class);
+  std::uint16_t dlid = device_.lid;
+  std::uint32_t dqp = 0;
+  std::uint32_t qkey = 0;
+  if (req.mgmt_class == mad::kClassVendorA) {
+    dqp = 1;
+    qkey = kQp1Qkey;
+  } else if (req.mgmt_class == mad::kClassSmpDirected) {
+    dlid = kPermissiveLid;
+  }
+  const std::uint32_t tid = static_cast<std::uint32_t>(mad::get64(mad.data(), mad::kOffTid));
+  std::string last_failure = "no answer within " + std::to_string(options_.timeout_ms) + " ms";
+  for (int attempt = 0; attempt <= options_.retries; ++attempt) {
+    auto sent = port_.send(agent, mad, dlid, dqp, qkey);
+    if (!sent) return make_error(std::move(sent).error().with_context(describe(req)));
+    ++mads_sent_;
+    const auto deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+    while (true) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) break;
+      OF_ASSIGN(auto in, port_.recv(static_cast<int>(left)));
+      if (!in) break;
+      const std::uint8_t* r = in->mad.data();
+      if (static_cast<std::uint32_t>(mad::get64(r, mad::kOffTid)) != tid || r[mad::kOffClass] != req.mgmt_class)
+        continue;  // a stale answer to an earlier attempt
+      if (in->umad_status != 0) {
+        // The fabric bounced our own request back: nobody on that port handles it.
+        last_failure = "request bounced (umad status " + std::to_string(in->umad_status) + ")";
+        break;
+      }
+      if ((r[mad::kOffMethod] & mad::kResponseBit) == 0) continue;
+      std::uint16_t status = mad::get16(r, mad::kOffStatus);
+      if (req.mgmt_class == mad::kClassSmpDirected) status &= 0x7fff;  // bit 15 is the D bit
+      if (status != 0)
+        return make_error(code_for_status(status), describe(req) + ": mad status " + mad::describe_status(status));
+      return in->mad;
+    }
+  }
+  return make_error(ErrorCode::Timeout, describe(req) + ": no response after " +
+                                            std::to_string(options_.retries + 1) + " attempts (" + last_failure + ")");
+}
+
+Result<void> InbandAccess::cr_chunk(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data,
+                                    bool mode2) {
+  Request req{uses_smp() ? (device_.route == InbandDeviceName::Route::SmpDirected ? mad::kClassSmpDirected
+                                                                                     : mad::kClassSmpLid)
+                         : mad::kClassVendorA,
+              method, uses_smp() ? mad::kAttrCrAccessSmp : mad::kAttrCrAccessGmp,
+              mode2 ? mad::cr_attr_mod_mode2(data.size()) : mad::cr_attr_mod_mode0(address, data.size())};
+  Mad m = make_request(req);
+  const std::size_t base = payload_offset(req.mgmt_class) + mad::kCrKeySize;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (mode2) {
+      const std::size_t rec = base + i * mad::kMode2RecordSize;
+      mad::put32(m.data(), rec, address + static_cast<std::uint32_t>(i * 4));
+      mad::put32(m.data(), rec + 4, method == mad::kMethodSet ? data[i] : 0);
+      mad::put32(m.data(), rec + 8, method == mad::kMethodSet ? 0xffffffffu : 0);
+    } else if (method == mad::kMethodSet) {
+      mad::put32(m.data(), base + i * 4, data[i]);
+    }
+  }
+  OF_ASSIGN(const Mad answer, transact(req, m));
+  if (method == mad::kMethodGet) {
+    for (std::size_t i = 0; i < data.size(); ++i)
+      data[i] = mad::get32(answer.data(), mode2 ? base + i * mad::kMode2RecordSize + 4 : base + i * 4);
+  }
+  return {};
+}
+
+Result<void> InbandAccess::cr_access(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data) {
+  if (address % 4 != 0) return make_error(ErrorCode::InvalidArgument, "in-band: address " + hex(address) + " is not dword aligned");
+  if (std::uint64_t{address} + data.size() * 4 > 0x100000000ull)
+    return make_error(ErrorCode::InvalidArgument, "in-band: access past the end of the 32-bit address space");
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const std::uint32_t at = address + static_cast<std::uint32_t>(done * 4);
+    std::size_t n = std::min(max_block_dwords(), data.size() - done);
+    bool mode2 = false;
+    if (mad::needs_mode2(at, n)) {
+      const std::size_t fit = at <= mad::kMode0MaxAddress ? (mad::kMode0MaxAddress - at) / 4 : 0;
+      if (fit > 0) {
+        n = fit;  // finish the mode-0 range first
+      } else {
+        mode2 = true;
+        n = std::min(n, max_mode2_records());
+      }
+    }
+    auto r = cr_chunk(method, at, data.subspan(done, n), mode2);
+    if (!r) return make_error(std::move(r).error().with_context(std::string(method == mad::kMethodGet ? "reading" : "writing") +
+                                                                 " cr-space " + hex(at)));
+    done += n;
+  }
+  return {};
+}
+
+Result<std::uint32_t> InbandAccess::read32(std::uint32_t address) {
+  std::uint32_t v = 0;
+  OF_TRY(cr_access(mad::kMethodGet, address, std::span<std::uint32_t>(&v, 1)));
+  return v;
+}
+
+Result<void> InbandAccess::write32(std::uint32_t address, std::uint32_t value) {
+  return cr_access(mad::kMethodSet, address, std::span<std::uint32_t>(&value, 1));
+}
+
+Result<void> InbandAccess::read_block(std::uint32_t address, std::span<std::uint32_t> out) {
+  return cr_access(mad::kMethodGet, address, out);
+}
+
+Result<std::vector<std::uint32_t>> InbandAccess::read_block(std::uint32_t address, std::size_t dwords) {
+  std::vector<std::uint32_t> out(dwords);
+  OF_TRY(read_block(address, std::span<std::uint32_t>(out)));
+  return out;
+}
+
+Result<void> InbandAccess::write_block(std::uint32_t address, std::span<const std::uint32_t> values) {
+  std::vector<std::uint32_t> copy(values.begin(), values.end());
+  return cr_access(mad::kMethodSet, address, copy);
+}
+
+Result<void> InbandAccess::sw_reset(std::uint8_t seconds) {
+  if (device_.route == InbandDeviceName::Route::SmpDirected)
+    return make_error(ErrorCode::NotSupported, "sw reset: needs a lid (lid-N or iblid-N), not a directed route");
+  Request req{mad::kClassVendorA, mad::kMethodSet, mad::kAttrSwReset, seconds};
+  Mad m = make_request(req);
+  OF_TRY(transact(req, m));
+  return {};
+}
+
+Result<std::vector<std::uint8_t>> InbandAccess::access_register(std::span<const std::uint8_t> payload,
+                                                                std::uint8_t method) {
+  if (payload.size() > mad::kSmpDataSize)
+    return make_error(ErrorCode::InvalidArgument, "access register: payload of " + std::to_string(payload.size()) +
+                                                      " bytes exceeds the 64-byte smp data area");
+  const bool dr = device_.route == InbandDeviceName::Route::SmpDirected;
+  Request req{dr ? mad::kClassSmpDirected : mad::kClassSmpLid, method, mad::kAttrRegAccessSmp, 0};
+  Mad m = make_request(req);
+  std::memset(m.data() + mad::kOffSmpData, 0, mad::kSmpDataSize);
+  std::memcpy(m.data() + mad::kOffSmpData, payload.data(), payload.size());
+  OF_ASSIGN(const Mad answer, transact(req, m));
+  return std::vector<std::uint8_t>(answer.begin() + mad::kOffSmpData,
+                                   answer.begin() + mad::kOffSmpData + mad::kSmpDataSize);
+}
+
+}  // namespace openflint

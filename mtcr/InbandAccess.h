@@ -1,0 +1,82 @@
+// InbandAccess: CR-space and register access to a remote device over InfiniBand vendor MADs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/Result.h"
+#include "mtcr/InbandDeviceName.h"
+#include "mtcr/MadFormat.h"
+#include "mtcr/UmadPort.h"
+
+namespace openflint {
+
+class InbandAccess {
+ public:
+  struct Options {
+    int timeout_ms = 200;    // per attempt
+    int retries = 2;         // extra attempts after the first; a bounce or timeout is retried
+    std::uint64_t key = 0;   // VS_Key (GMP) / M_Key (SMP)
+    // Bytes of each MAD the transport delivers intact. 0 = auto: 256, except under the ibsim
+    // umad2sim preload, which hands receivers only the first 224 bytes of a MAD (its receive
+    // buffer is sized for its own packet struct), so vendor GMPs then carry 48 dwords, not 56.
+    std::size_t usable_mad_bytes = 0;
+  };
+
+  [[nodiscard]] static Result<InbandAccess> open(std::string_view device, Options options);
+  [[nodiscard]] static Result<InbandAccess> open(std::string_view device) { return open(device, Options{}); }
+  [[nodiscard]] static Result<InbandAccess> open(InbandDeviceName device, Options options);
+
+  [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t address);
+  [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value);
+  // Reads out.size() dwords from `address` (dword aligned), splitting into MAD-sized chunks.
+  [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out);
+  [[nodiscard]] Result<std::vector<std::uint32_t>> read_block(std::uint32_t address, std::size_t dwords);
+  [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values);
+  // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim), 14 on SMP.
+  [[nodiscard]] std::size_t max_block_dwords() const;
+
+  // Switch software reset: vendor attribute 0x12 with AttrMod = seconds (vendor GMP, needs a LID).
+  [[nodiscard]] Result<void> sw_reset(std::uint8_t seconds = 15);
+  // Raw register access: sends `payload` (at most 64 bytes) in an SMP attribute 0xff52 and
+  // returns the 64-byte payload of the answer. Interpreting it (operation TLV, register) is
+  // the caller's business.
+  [[nodiscard]] Result<std::vector<std::uint8_t>> access_register(std::span<const std::uint8_t> payload,
+                                                                  std::uint8_t method = mad::kMethodSet);
+
+  // MADs put on the wire so far (every attempt counts).
+  [[nodiscard]] std::uint64_t mads_sent() const { return mads_sent_; }
+  [[nodiscard]] const InbandDeviceName& device() const { return device_; }
+
+ private:
+  using Mad = std::array<std::uint8_t, mad::kMadSize>;
+  struct Request {
+    std::uint8_t mgmt_class;
+    std::uint8_t method;
+    std::uint16_t attr;
+    std::uint32_t attr_mod;
+  };
+  InbandAccess(UmadPort port, InbandDeviceName device, Options options);
+
+  [[nodiscard]] bool uses_smp() const { return device_.route != InbandDeviceName::Route::VendorGmp; }
+  [[nodiscard]] std::size_t payload_offset(std::uint8_t mgmt_class) const;
+  [[nodiscard]] Mad make_request(const Request& req);
+  // Sends, waits for the matching answer (retrying), and checks its MAD status.
+  [[nodiscard]] Result<Mad> transact(const Request& req, Mad& mad);
+  [[nodiscard]] Result<void> cr_access(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data);
+  [[nodiscard]] Result<void> cr_chunk(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data,
+                                      bool mode2);
+  [[nodiscard]] std::string describe(const Request& req) const;
+  [[nodiscard]] std::size_t max_mode2_records() const;
+
+  UmadPort port_;
+  InbandDeviceName device_;
+  Options options_;
+  std::uint32_t next_tid_ = 0;
+  std::uint64_t mads_sent_ = 0;
+};
+
+}  // namespace openflint
