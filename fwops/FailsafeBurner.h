@@ -1,0 +1,56 @@
+// FailsafeBurner: burns an image into a device's flash so that a power cut at any point leaves
+// a bootable copy (the old or the new one), following the image format's burn order.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "devices/DeviceInfo.h"
+#include "image/ImageQuery.h"
+#include "mtcr/RegisterAccess.h"
+
+namespace openflint {
+
+// What the CLI needs to decide whether to ask, refuse or go ahead.
+struct BurnPreflight {
+  std::optional<ImageQuery> current;  // image found on flash; nullopt when the flash holds none
+  ImageQuery incoming;
+  bool hw_id_supported = true;  // the image's supported hw ids include the device's (or none listed)
+  bool psid_changes = false;    // current PSID differs from the incoming one
+  int version_order = 1;        // incoming vs current FW version: <0 older, 0 same, >0 newer
+};
+
+struct BurnProgress {
+  std::string_view stage;  // "reading", "erasing", "writing", "verifying", ...
+  std::uint64_t done = 0;
+  std::uint64_t total = 0;
+};
+
+struct BurnOptions {
+  bool failsafe = true;            // false = --nofs: write the image in place at 0
+  bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
+  std::function<void(const BurnProgress&)> progress;
+};
+
+struct BurnReport {
+  std::uint64_t new_copy_address = 0;  // where the new image now lives in flash
+  std::uint64_t sectors_erased = 0;
+  std::uint64_t sectors_unchanged = 0;
+  std::uint64_t pages_programmed = 0;
+  std::uint64_t bytes_programmed = 0;
+};
+
+// Reads the flash image (if any) and compares it with `image`. No writes.
+[[nodiscard]] Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& info,
+                                                   Bytes image);
+
+// Refuses (InvalidArgument / Mismatch) an image whose hw ids exclude the device, or a PSID
+// change without allow_psid_change; version questions are the CLI's (use preflight_burn).
+[[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info,
+                                            Bytes image, const BurnOptions& options);
+
+}  // namespace openflint
