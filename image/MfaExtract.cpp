@@ -45,8 +45,19 @@ Result<void> deliver(const std::vector<Wanted>& wanted, const std::vector<MfaArc
   return {};
 }
 
+// When the wanted bytes reach the end of DATA, drives the decoder to the end of the stream
+// so that the xz integrity check (verified after the last byte) is not skipped.
+Result<void> finish_stream(XzStream& xz) {
+  std::uint8_t extra = 0;
+  OF_ASSIGN(const std::size_t n, xz.read(std::span(&extra, 1)));
+  if (n != 0 || !xz.finished())
+    return make_error(ErrorCode::InvalidImage, "the stream is longer than its index says");
+  return {};
+}
+
 // Decodes (or copies) DATA from its start up to `stop`, handing wanted ranges to their sinks.
-Result<void> stream_data(Bytes payload, bool is_xz, const std::vector<Wanted>& wanted,
+Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
+                         const std::vector<Wanted>& wanted,
                          const std::vector<MfaArchive::Sink>& sinks, std::uint64_t stop,
                          const MfaArchive::Progress& progress) {
   constexpr std::size_t kChunkSize = MfaArchive::kChunkSize;
@@ -76,6 +87,7 @@ Result<void> stream_data(Bytes payload, bool is_xz, const std::vector<Wanted>& w
     pos += chunk.size();
     if (progress) progress(pos, stop);
   }
+  if (xz && stop == unpacked_size && stop > 0) OF_TRY(finish_stream(*xz));
   return {};
 }
 
@@ -159,7 +171,8 @@ Result<void> MfaArchive::extract_many(const std::vector<const MfaBoard*>& boards
     wanted.push_back({fw->data_offset, fw->data_offset + fw->data_size, i, boards[i]->psid});
     if (fw->data_size > 0) stop = std::max(stop, fw->data_offset + fw->data_size);
   }
-  auto done = stream_data(Bytes(archive_).subspan(data_offset_, data_size_), data_xz_, wanted,
+  auto done = stream_data(Bytes(archive_).subspan(data_offset_, data_size_), data_xz_,
+                          data_unpacked_size_, wanted,
                           sinks, stop, progress);
   if (!done) return make_error(std::move(done).error().with_context("extracting from DATA"));
   return {};
