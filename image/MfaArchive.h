@@ -1,6 +1,7 @@
 // MfaArchive: MFA v1 ("MFAR") multi-board firmware bundles — list boards, stream one out.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,7 +21,9 @@ struct MfaImageRef {
   std::uint16_t image_type = 0;  // 1 = firmware
   std::uint8_t group_id = 0;
   std::string select_tag;
-  std::uint64_t data_offset = 0;  // into the unpacked DATA stream
+  std::uint32_t toc_offset = 0;      // of its TOC entry, from the start of the TOC payload
+  std::uint16_t subimage_type = 0;   // TOC entry field (1 on every real archive)
+  std::uint64_t data_offset = 0;  // into the unpacked DATA stream (48 bits: msb << 32 | lsb)
   std::uint32_t data_size = 0;
   std::optional<FwVersion> version;
   std::map<std::string, std::string> metadata;  // TOC metadata key=value
@@ -47,10 +50,15 @@ class MfaArchive {
   [[nodiscard]] const std::vector<MfaBoard>& boards() const { return boards_; }
   [[nodiscard]] Result<const MfaBoard*> find_board(std::string_view psid) const;
   [[nodiscard]] std::uint32_t stored_crc() const { return stored_crc_; }
+  // Size of the unpacked DATA stream (from the xz index; nothing is decoded).
+  [[nodiscard]] std::uint64_t data_unpacked_size() const { return data_unpacked_size_; }
+  // Size of each chunk handed to a Sink (at most).
+  static constexpr std::size_t kChunkSize = std::size_t{1} << 20;
 
-  // Receives the unpacked image in order, in chunks of at most a few MiB.
+  // Receives the unpacked image in order, in chunks of at most kChunkSize bytes.
   using Sink = std::function<Result<void>(Bytes chunk)>;
-  // Called with (bytes done, bytes total) now and then.
+  // Called with (bytes done, bytes total) now and then: DATA bytes decoded so far out of
+  // those that must be decoded (up to the end of the last wanted image).
   using Progress = std::function<void(std::uint64_t, std::uint64_t)>;
 
   // Streams the board's firmware image to `sink` without holding the whole DATA stream or
@@ -58,10 +66,13 @@ class MfaArchive {
   [[nodiscard]] Result<void> extract(const MfaBoard& board, const Sink& sink,
                                      const Progress& progress = {}) const;
   // Streams several boards' images in one pass over DATA; sinks[i] receives boards[i]'s.
+  // Decoding stops as soon as the last wanted byte is out. A board without a firmware
+  // image gives NotFound; a sink's error stops the pass and is returned with context.
   [[nodiscard]] Result<void> extract_many(const std::vector<const MfaBoard*>& boards,
                                           const std::vector<Sink>& sinks,
                                           const Progress& progress = {}) const;
-  // Convenience: extract into a file (created with a temp name, renamed when complete).
+  // Convenience: extract into a file (written as PATH.tmp-XXXXXX, renamed when complete;
+  // nothing is left behind on error).
   [[nodiscard]] Result<void> extract_to_file(const MfaBoard& board, const std::string& path,
                                              const Progress& progress = {}) const;
 
@@ -69,9 +80,13 @@ class MfaArchive {
   std::vector<std::uint8_t> archive_;
   std::uint64_t data_offset_ = 0;  // of the DATA section payload in archive_
   std::uint64_t data_size_ = 0;
+  std::uint64_t data_unpacked_size_ = 0;
   bool data_xz_ = true;
   std::uint32_t stored_crc_ = 0;
   std::vector<MfaBoard> boards_;
+
+  [[nodiscard]] Result<void> parse();  // everything open() checks, on archive_
+  [[nodiscard]] Result<void> parse_boards(Bytes map, Bytes toc);
 };
 
 }  // namespace openflint

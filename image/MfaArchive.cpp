@@ -1,0 +1,266 @@
+// MfaArchive: opening an MFA v1 archive — header, sections, CRC32 trailer, MAP and TOC.
+#include "image/MfaArchive.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "core/MappedFile.h"
+#include "image/MfaFormat.h"
+#include "image/XzStream.h"
+
+namespace openflint {
+namespace {
+
+constexpr std::uint64_t kMaxArchiveSize = std::uint64_t{1} << 30;
+
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+const char* section_name(std::uint8_t type) {
+  switch (type) {
+    case mfa::kSectionMap: return "MAP";
+    case mfa::kSectionToc: return "TOC";
+    case mfa::kSectionData: return "DATA";
+    default: return "unknown";
+  }
+}
+
+struct Section {
+  std::uint8_t flags = 0;
+  std::uint64_t offset = 0;  // of the payload in the archive
+  std::uint32_t size = 0;
+  bool present = false;
+};
+
+// Walks the section headers between the file header and the CRC trailer.
+Result<void> read_sections(const ByteReader& file, Section (&sections)[4]) {
+  const std::uint64_t end = file.size() - mfa::kCrcSize;
+  std::uint64_t pos = mfa::kHeaderSize;
+  while (pos < end) {
+    if (end - pos < mfa::kSectionHeaderSize)
+      return make_error(ErrorCode::InvalidImage,
+                        "section header at " + hex(pos) + " runs into the CRC trailer at " + hex(end));
+    OF_ASSIGN(const std::uint8_t type, file.u8(pos));
+    OF_ASSIGN(const std::uint8_t flags, file.u8(pos + 3));
+    OF_ASSIGN(const std::uint32_t size, file.be32(pos + 4));
+    const std::string what = std::string("section ") + section_name(type) + " (type " +
+                             std::to_string(type) + ") at " + hex(pos);
+    if (type < mfa::kSectionMap || type > mfa::kSectionData)
+      return make_error(ErrorCode::InvalidImage, what + ": unknown section type");
+    if (sections[type].present)
+      return make_error(ErrorCode::InvalidImage, what + ": duplicate section");
+    if ((flags & ~mfa::kSectionFlagXz) != 0)
+      return make_error(ErrorCode::NotSupported, what + ": unknown flags " + hex(flags));
+    const std::uint64_t payload = pos + mfa::kSectionHeaderSize;
+    if (size > end - payload)
+      return make_error(ErrorCode::InvalidImage,
+                        what + ": payload of " + std::to_string(size) + " bytes runs past " +
+                            hex(end) + " (file is " + std::to_string(file.size()) + " bytes)");
+    sections[type] = Section{flags, payload, size, true};
+    pos = payload + size;
+  }
+  for (std::uint8_t type = mfa::kSectionMap; type <= mfa::kSectionData; ++type)
+    if (!sections[type].present)
+      return make_error(ErrorCode::InvalidImage,
+                        std::string("section ") + section_name(type) + " is missing");
+  return {};
+}
+
+// The payload of MAP or TOC, decompressed when flagged.
+Result<std::vector<std::uint8_t>> table_payload(const ByteReader& file, const Section& section,
+                                                std::uint8_t type) {
+  OF_ASSIGN(const Bytes raw, file.slice(section.offset, section.size));
+  if ((section.flags & mfa::kSectionFlagXz) == 0) return std::vector<std::uint8_t>(raw.begin(), raw.end());
+  auto unpacked = xz_decompress(raw, mfa::kMaxTableSize);
+  if (!unpacked) return make_error(std::move(unpacked).error().with_context(
+      std::string("section ") + section_name(type) + " at " + hex(section.offset)));
+  return unpacked;
+}
+
+// NUL-terminated string at `pos` in [pos, end); the terminator is optional at `end`.
+std::string c_string(Bytes block, std::uint64_t& pos) {
+  std::string out;
+  while (pos < block.size() && block[pos] != 0) out.push_back(static_cast<char>(block[pos++]));
+  if (pos < block.size()) ++pos;  // the NUL
+  return out;
+}
+
+Result<std::map<std::string, std::string>> parse_metadata(Bytes block) {
+  std::map<std::string, std::string> out;
+  if (block.empty()) return out;
+  const ByteReader reader(block);
+  OF_ASSIGN(const std::uint16_t count, reader.be16(2));
+  std::uint64_t pos = mfa::kMetadataHeaderSize;
+  for (std::uint16_t i = 0; i < count; ++i) {
+    if (pos >= block.size())
+      return make_error(ErrorCode::InvalidImage,
+                        "metadata announces " + std::to_string(count) + " pairs, only " +
+                            std::to_string(i) + " fit in " + std::to_string(block.size()) + " bytes");
+    std::string key = c_string(block, pos);
+    std::string value = c_string(block, pos);  // may be cut at the block end (seen in real files)
+    out.emplace(std::move(key), std::move(value));
+  }
+  return out;
+}
+
+std::optional<FwVersion> version_of(const std::uint16_t (&fields)[4], std::uint8_t count) {
+  if (count == 0) return std::nullopt;
+  FwVersion v;
+  v.major = fields[0];
+  if (count > 1) v.minor = fields[1];
+  if (count > 2) v.subminor = fields[2];
+  return v;
+}
+
+// Fills the TOC-derived fields of `image` from the entry at image.toc_offset.
+Result<void> parse_toc_entry(const ByteReader& toc, MfaImageRef& image) {
+  const std::uint64_t at = image.toc_offset;
+  if (!toc.contains(at, mfa::kTocEntryHeaderSize))
+    return make_error(ErrorCode::InvalidImage,
+                      "TOC entry at " + hex(at) + " is past the end of the TOC (" +
+                          std::to_string(toc.size()) + " bytes)");
+  OF_ASSIGN(const std::uint32_t offset_lsb, toc.be32(at));
+  OF_ASSIGN(image.data_size, toc.be32(at + 4));
+  OF_ASSIGN(image.subimage_type, toc.be16(at + 8));
+  OF_ASSIGN(const std::uint8_t nver, toc.u8(at + 11));
+  std::uint16_t fields[4] = {};
+  for (std::uint64_t i = 0; i < mfa::kMaxVersionFields; ++i) {
+    OF_ASSIGN(fields[i], toc.be16(at + 12 + 2 * i));
+  }
+  OF_ASSIGN(const std::uint16_t offset_msb, toc.be16(at + 20));
+  OF_ASSIGN(const std::uint16_t md_size, toc.be16(at + 22));
+  if (nver > mfa::kMaxVersionFields)
+    return make_error(ErrorCode::InvalidImage, "TOC entry at " + hex(at) + ": " +
+                                                   std::to_string(nver) + " version fields (max 4)");
+  image.data_offset = (std::uint64_t{offset_msb} << 32) | offset_lsb;
+  image.version = version_of(fields, nver);
+  auto md = toc.slice(at + mfa::kTocEntryHeaderSize, md_size);
+  if (!md) return make_error(std::move(md).error().with_context("TOC entry at " + hex(at) + " metadata"));
+  auto metadata = parse_metadata(*md);
+  if (!metadata) return make_error(std::move(metadata).error().with_context("TOC entry at " + hex(at)));
+  image.metadata = std::move(*metadata);
+  return {};
+}
+
+// One MAP entry at `pos`; advances `pos` past it.
+Result<MfaBoard> parse_map_entry(const ByteReader& map, const ByteReader& toc, std::uint64_t& pos) {
+  MfaBoard board;
+  OF_ASSIGN(board.psid, map.fixed_string(pos, mfa::kPsidSize));
+  OF_ASSIGN(const std::uint8_t nimages, map.u8(pos + 32));
+  OF_ASSIGN(const std::uint16_t md_size, map.be16(pos + 34));
+  OF_ASSIGN(const Bytes md, map.slice(pos + mfa::kMapEntryHeaderSize, md_size));
+  OF_ASSIGN(board.metadata, parse_metadata(md));
+  if (auto it = board.metadata.find("PN"); it != board.metadata.end()) board.part_number = it->second;
+  if (auto it = board.metadata.find("DESCRIPTION"); it != board.metadata.end())
+    board.description = it->second;
+  pos += mfa::kMapEntryHeaderSize + md_size;
+  for (std::uint8_t i = 0; i < nimages; ++i, pos += mfa::kMapImageSize) {
+    MfaImageRef image;
+    OF_ASSIGN(image.toc_offset, map.be32(pos));
+    OF_ASSIGN(image.image_type, map.be16(pos + 4));
+    OF_ASSIGN(image.group_id, map.u8(pos + 7));
+    OF_ASSIGN(image.select_tag, map.fixed_string(pos + 8, mfa::kSelectTagSize));
+    auto toc_ok = parse_toc_entry(toc, image);
+    if (!toc_ok) return make_error(std::move(toc_ok).error().with_context("image " + std::to_string(i)));
+    board.images.push_back(std::move(image));
+  }
+  if (const MfaImageRef* fw = board.firmware()) board.fw_version = fw->version;
+  return board;
+}
+
+}  // namespace
+
+const MfaImageRef* MfaBoard::firmware() const {
+  for (const auto& image : images)
+    if (image.image_type == mfa::kImageTypeFirmware && image.select_tag.empty()) return &image;
+  return nullptr;
+}
+
+Result<MfaArchive> MfaArchive::open(const std::string& path) {
+  OF_ASSIGN(MappedFile file, MappedFile::open(path));
+  if (file.size() > kMaxArchiveSize)
+    return make_error(ErrorCode::InvalidArgument,
+                      path + ": " + std::to_string(file.size()) + " bytes is too large for an MFA archive");
+  auto archive = from_bytes(std::vector<std::uint8_t>(file.bytes().begin(), file.bytes().end()));
+  if (!archive) return make_error(std::move(archive).error().with_context(path));
+  return archive;
+}
+
+Result<MfaArchive> MfaArchive::from_bytes(std::vector<std::uint8_t> archive) {
+  MfaArchive out;
+  out.archive_ = std::move(archive);
+  OF_TRY(out.parse());
+  return out;
+}
+
+Result<void> MfaArchive::parse() {
+  const ByteReader file(archive_);
+  if (file.size() < mfa::kHeaderSize + mfa::kCrcSize)
+    return make_error(ErrorCode::InvalidImage,
+                      "too small for an MFA archive (" + std::to_string(file.size()) + " bytes)");
+  if (std::memcmp(archive_.data(), mfa::kMagic, sizeof mfa::kMagic) != 0)
+    return make_error(ErrorCode::InvalidImage, "no MFAR magic at 0x0: not an MFA archive");
+  OF_ASSIGN(const std::uint32_t version, file.be32(4));
+  if (version != mfa::kVersion)
+    return make_error(ErrorCode::NotSupported, "MFA version " + std::to_string(version) +
+                                                   " (only version 1 is supported)");
+  Section sections[4];
+  OF_TRY(read_sections(file, sections));
+  const std::uint64_t crc_at = file.size() - mfa::kCrcSize;
+  OF_ASSIGN(stored_crc_, file.be32(crc_at));
+  const auto computed = static_cast<std::uint32_t>(
+      crc32_z(crc32_z(0, nullptr, 0), archive_.data(), static_cast<z_size_t>(crc_at)));
+  if (computed != stored_crc_)
+    return make_error(ErrorCode::Mismatch, "archive CRC32 mismatch: stored " + hex(stored_crc_) +
+                                               ", computed " + hex(computed));
+  OF_ASSIGN(const std::vector<std::uint8_t> map, table_payload(file, sections[mfa::kSectionMap], mfa::kSectionMap));
+  OF_ASSIGN(const std::vector<std::uint8_t> toc, table_payload(file, sections[mfa::kSectionToc], mfa::kSectionToc));
+  const Section& data = sections[mfa::kSectionData];
+  data_offset_ = data.offset;
+  data_size_ = data.size;
+  data_xz_ = (data.flags & mfa::kSectionFlagXz) != 0;
+  data_unpacked_size_ = data_size_;
+  if (data_xz_) {
+    auto unpacked = xz_uncompressed_size(file.bytes().subspan(data_offset_, data_size_));
+    if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex(data_offset_)));
+    data_unpacked_size_ = *unpacked;
+  }
+  return parse_boards(map, toc);
+}
+
+Result<void> MfaArchive::parse_boards(Bytes map_bytes, Bytes toc_bytes) {
+  const ByteReader map(map_bytes);
+  const ByteReader toc(toc_bytes);
+  std::uint64_t pos = 0;
+  while (pos < map.size()) {
+    const std::uint64_t entry_at = pos;
+    auto board = parse_map_entry(map, toc, pos);
+    if (!board)
+      return make_error(std::move(board).error().with_context(
+          "MAP entry " + std::to_string(boards_.size()) + " at " + hex(entry_at)));
+    for (const auto& image : board->images) {
+      if (image.data_offset > data_unpacked_size_ ||
+          image.data_size > data_unpacked_size_ - image.data_offset)
+        return make_error(ErrorCode::InvalidImage,
+                          "board " + board->psid + ": image at DATA offset " + hex(image.data_offset) +
+                              " + " + hex(image.data_size) + " bytes is past the end of DATA (" +
+                              hex(data_unpacked_size_) + " bytes unpacked)");
+    }
+    boards_.push_back(std::move(*board));
+  }
+  return {};
+}
+
+Result<const MfaBoard*> MfaArchive::find_board(std::string_view psid) const {
+  for (const auto& board : boards_)
+    if (board.psid == psid) return &board;
+  return make_error(ErrorCode::NotFound, "no board with PSID " + std::string(psid) + " in the archive");
+}
+
+}  // namespace openflint

@@ -1,0 +1,188 @@
+// MfaArchive extraction: one streaming pass over the DATA section, copying wanted ranges out.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#include "image/MfaArchive.h"
+#include "image/XzStream.h"
+
+namespace openflint {
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// One requested range of the unpacked DATA stream and who receives it.
+struct Wanted {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+  std::size_t sink = 0;
+  std::string psid;
+};
+
+// Hands the part of `chunk` (which starts at DATA offset `pos`) that each range wants to
+// its sink.
+Result<void> deliver(const std::vector<Wanted>& wanted, const std::vector<MfaArchive::Sink>& sinks,
+                     std::uint64_t pos, Bytes chunk) {
+  const std::uint64_t chunk_end = pos + chunk.size();
+  for (const auto& w : wanted) {
+    const std::uint64_t from = std::max(w.begin, pos);
+    const std::uint64_t to = std::min(w.end, chunk_end);
+    if (from >= to) continue;
+    auto sent = sinks[w.sink](chunk.subspan(from - pos, to - from));
+    if (!sent) return make_error(std::move(sent).error().with_context("board " + w.psid));
+  }
+  return {};
+}
+
+// When the wanted bytes reach the end of DATA, drives the decoder to the end of the stream
+// so that the xz integrity check (verified after the last byte) is not skipped.
+Result<void> finish_stream(XzStream& xz) {
+  std::uint8_t extra = 0;
+  OF_ASSIGN(const std::size_t n, xz.read(std::span(&extra, 1)));
+  if (n != 0 || !xz.finished())
+    return make_error(ErrorCode::InvalidImage, "the stream is longer than its index says");
+  return {};
+}
+
+// Decodes (or copies) DATA from its start up to `stop`, handing wanted ranges to their sinks.
+Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
+                         const std::vector<Wanted>& wanted,
+                         const std::vector<MfaArchive::Sink>& sinks, std::uint64_t stop,
+                         const MfaArchive::Progress& progress) {
+  constexpr std::size_t kChunkSize = MfaArchive::kChunkSize;
+  std::optional<XzStream> xz;
+  if (is_xz) {
+    OF_ASSIGN(XzStream decoder, XzStream::decoder(payload));
+    xz.emplace(std::move(decoder));
+  }
+  std::vector<std::uint8_t> buffer(is_xz ? kChunkSize : 0);
+  std::uint64_t pos = 0;
+  if (progress) progress(0, stop);
+  while (pos < stop) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkSize, stop - pos));
+    Bytes chunk;
+    if (xz) {
+      OF_ASSIGN(const std::size_t n, xz->read(std::span(buffer).first(want)));
+      if (n == 0)
+        return make_error(ErrorCode::InvalidImage, "the stream ends at " + hex(pos) +
+                                                       ", before the wanted end " + hex(stop));
+      chunk = Bytes(buffer).first(n);
+    } else {
+      if (pos + want > payload.size())
+        return make_error(ErrorCode::InvalidImage, "wanted end " + hex(stop) + " is past the section");
+      chunk = payload.subspan(pos, want);
+    }
+    OF_TRY(deliver(wanted, sinks, pos, chunk));
+    pos += chunk.size();
+    if (progress) progress(pos, stop);
+  }
+  if (xz && stop == unpacked_size && stop > 0) OF_TRY(finish_stream(*xz));
+  return {};
+}
+
+// A file written under a temporary name next to `path`, renamed over `path` by commit();
+// removed when dropped uncommitted.
+class TempFile {
+ public:
+  static Result<TempFile> create(const std::string& path) {
+    std::string tmp = path + ".tmp-XXXXXX";
+    const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+    if (fd < 0)
+      return make_error(errno == EACCES ? ErrorCode::PermissionDenied : ErrorCode::Io,
+                        "cannot create " + tmp + ": " + std::strerror(errno));
+    return TempFile(fd, std::move(tmp), path);
+  }
+  TempFile(TempFile&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), tmp_(std::move(other.tmp_)),
+        path_(std::move(other.path_)), committed_(std::exchange(other.committed_, true)) {}
+  TempFile& operator=(TempFile&&) = delete;
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!committed_) ::unlink(tmp_.c_str());
+  }
+
+  Result<void> write(Bytes bytes) {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return make_error(ErrorCode::Io, "cannot write " + tmp_ + ": " + std::strerror(errno));
+      bytes = bytes.subspan(static_cast<std::size_t>(n));
+    }
+    return {};
+  }
+
+  Result<void> commit() {
+    if (::fchmod(fd_, 0644) != 0 || ::fsync(fd_) != 0)
+      return make_error(ErrorCode::Io, "cannot flush " + tmp_ + ": " + std::strerror(errno));
+    const int rc = ::close(std::exchange(fd_, -1));
+    if (rc != 0) return make_error(ErrorCode::Io, "cannot close " + tmp_ + ": " + std::strerror(errno));
+    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+      return make_error(ErrorCode::Io, "cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno));
+    committed_ = true;
+    return {};
+  }
+
+ private:
+  TempFile(int fd, std::string tmp, std::string path)
+      : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string tmp_;
+  std::string path_;
+  bool committed_ = false;
+};
+
+}  // namespace
+
+Result<void> MfaArchive::extract(const MfaBoard& board, const Sink& sink,
+                                 const Progress& progress) const {
+  return extract_many({&board}, {sink}, progress);
+}
+
+Result<void> MfaArchive::extract_many(const std::vector<const MfaBoard*>& boards,
+                                      const std::vector<Sink>& sinks,
+                                      const Progress& progress) const {
+  if (boards.size() != sinks.size())
+    return make_error(ErrorCode::InvalidArgument,
+                      std::to_string(boards.size()) + " boards but " + std::to_string(sinks.size()) + " sinks");
+  std::vector<Wanted> wanted;
+  std::uint64_t stop = 0;  // DATA offset just past the last wanted byte
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    if (boards[i] == nullptr || !sinks[i])
+      return make_error(ErrorCode::InvalidArgument, "extract: null board or sink at " + std::to_string(i));
+    const MfaImageRef* fw = boards[i]->firmware();
+    if (fw == nullptr)
+      return make_error(ErrorCode::NotFound, "board " + boards[i]->psid + " has no firmware image");
+    if (fw->data_offset > data_unpacked_size_ || fw->data_size > data_unpacked_size_ - fw->data_offset)
+      return make_error(ErrorCode::InvalidArgument,
+                        "board " + boards[i]->psid + ": image range is past the end of DATA");
+    wanted.push_back({fw->data_offset, fw->data_offset + fw->data_size, i, boards[i]->psid});
+    if (fw->data_size > 0) stop = std::max(stop, fw->data_offset + fw->data_size);
+  }
+  auto done = stream_data(Bytes(archive_).subspan(data_offset_, data_size_), data_xz_,
+                          data_unpacked_size_, wanted,
+                          sinks, stop, progress);
+  if (!done) return make_error(std::move(done).error().with_context("extracting from DATA"));
+  return {};
+}
+
+Result<void> MfaArchive::extract_to_file(const MfaBoard& board, const std::string& path,
+                                         const Progress& progress) const {
+  OF_ASSIGN(TempFile file, TempFile::create(path));
+  OF_TRY(extract(board, [&file](Bytes chunk) { return file.write(chunk); }, progress));
+  return file.commit();
+}
+
+}  // namespace openflint
