@@ -42,8 +42,10 @@ struct MfaBoard {
 
 class MfaArchive {
  public:
-  // Reads and checks the header, the CRC32 trailer, MAP and TOC. The DATA stream is not
-  // unpacked here. The archive file is small (the DATA stream is highly compressed).
+  // Reads and checks the header, the section layout, the CRC32 trailer (Mismatch when wrong),
+  // MAP and TOC (xz-compressed when flagged), and the DATA stream's xz index: every image
+  // range must lie within the unpacked DATA size. DATA itself is not unpacked here. The
+  // archive file is small (the DATA stream is highly compressed).
   [[nodiscard]] static Result<MfaArchive> open(const std::string& path);
   [[nodiscard]] static Result<MfaArchive> from_bytes(std::vector<std::uint8_t> archive);
 
