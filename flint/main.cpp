@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the command: `flint -i X q --json`
   Options options;
   app.add_option("-i,--image", options.image, "firmware image file, or an .mfa archive (with --psid)");
   app.add_option("-d,--device", options.device, "device to operate on (e.g. sim:PATH, lid-3)");
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
 
   auto* archive = app.add_subcommand("archive", "MFA archive commands: list, extract");
   archive->require_subcommand(1);
+  archive->fallthrough();
   auto* list = archive->add_subcommand("list", "one line per board: PSID, part number, FW version, description");
   list->callback([&] { run = [&] { return openflint::cli::run_archive_list(options); }; });
   std::string extract_out;

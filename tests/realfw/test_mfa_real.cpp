@@ -1,5 +1,6 @@
 // Tests: every real vendor MFA archive opens, lists the expected boards and yields the
-// expected first/last board images (sha256 computed independently, see expected.tsv).
+// expected first/last board images (sha256 computed independently, see expected.tsv), and on
+// those images our flint agrees with the real mstflint (query, verify, corrupted MAIN_CODE).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "image/MfaArchive.h"
+#include "tests/realfw/MstflintParity.h"
 #include "tests/realfw/RealFirmware.h"
 #include "tests/support/TestSupport.h"
 
@@ -89,7 +91,19 @@ TEST_P(MfaRealArchive, OpensListsAndExtractsFirstAndLastBoard) {
   EXPECT_EQ(fs::file_size(extracted->last_path), archive->boards().back().firmware()->data_size);
   EXPECT_EQ(sha256sum(extracted->first_path), expected.first_sha256) << extracted->first_psid;
   EXPECT_EQ(sha256sum(extracted->last_path), expected.last_sha256) << extracted->last_psid;
-  // Integrator hook: mstflint parity checks on extracted->first_path / last_path go here.
+  // Parity with the reference tool on both boards.
+  if (!have_program("mstflint")) {
+    ADD_FAILURE() << "mstflint is not installed (scripts/setup.sh installs it): parity not checked";
+    return;
+  }
+  {
+    SCOPED_TRACE("first board " + extracted->first_psid);
+    expect_mstflint_parity(extracted->first_path, dir.path());
+  }
+  {
+    SCOPED_TRACE("last board " + extracted->last_psid);
+    expect_mstflint_parity(extracted->last_path, dir.path());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Real, MfaRealArchive, ::testing::ValuesIn(archive_params()), test_name);
