@@ -1,0 +1,133 @@
+// ImageGenerator: maps description + board config onto the FS1/FS2/FS3 writer specs.
+#include "burn/ImageGenerator.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "devices/DeviceCatalog.h"
+#include "devices/FlashChip.h"
+#include "image/Fs1Writer.h"
+#include "image/Fs2Writer.h"
+#include "image/Fs3Writer.h"
+
+namespace openflint::burn {
+namespace {
+
+std::vector<gph::GphSection> gph_sections(const FirmwareDescription& d) {
+  std::vector<gph::GphSection> out;
+  for (const auto& s : d.sections) out.push_back({s.type, s.data, s.param});
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> generate_fs1(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs1ImageSpec spec;
+  spec.fw_version = c.fw_version;
+  spec.release_date = c.release_date;
+  spec.psid = c.psid;
+  spec.vsd = c.vsd;
+  spec.product_version = c.product_version;
+  spec.device_id = d.device->pci_device_id;
+  spec.supported_hw_ids = c.supported_hw_ids;
+  spec.base_guid = c.base_guid;
+  spec.ini = c.ini_text;
+  spec.boot2_code = d.boot2;
+  spec.sections = gph_sections(d);
+  if (c.log2_sector_size) spec.log2_sector_size = *c.log2_sector_size;
+  return write_fs1_image(spec);
+}
+
+Result<std::vector<std::uint8_t>> generate_fs2(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs2ImageSpec spec;
+  spec.fw_version = c.fw_version;
+  spec.release_date = c.release_date;
+  spec.psid = c.psid;
+  spec.vsd = c.vsd;
+  spec.product_version = c.product_version;
+  spec.device_id = d.device->pci_device_id;
+  spec.supported_hw_ids = c.supported_hw_ids;
+  spec.base_guid = c.base_guid;
+  spec.base_mac = c.base_mac;
+  spec.ini = c.ini_text;
+  spec.boot2_code = d.boot2;
+  spec.sections = gph_sections(d);
+  if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
+  return write_fs2_image(spec);
+}
+
+Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs3ImageSpec spec;
+  spec.fw_version = c.fw_version;
+  spec.release_date = c.release_date;
+  spec.psid = c.psid;
+  spec.vsd = c.vsd;
+  spec.description = c.description;
+  spec.part_number = c.part_number;
+  spec.pci_device_id = d.device->pci_device_id;
+  spec.supported_hw_ids = c.supported_hw_ids;
+  spec.base_guid = c.base_guid;
+  spec.base_mac = c.base_mac;
+  spec.guid_count = c.guid_count;
+  spec.mac_count = c.mac_count;
+  spec.ini = c.ini_text;
+  spec.boot2_code = d.boot2;
+  for (const auto& s : d.sections) spec.sections.push_back({static_cast<std::uint8_t>(s.type), s.data});
+  if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
+  if (c.flash_size) {
+    spec.flash_size = *c.flash_size;
+  } else if (!d.device->default_flash_chip.empty()) {
+    OF_ASSIGN(const FlashChip* chip, find_flash_chip_by_name(d.device->default_flash_chip));
+    spec.flash_size = chip->size;
+  }
+  return write_fs3_image(spec);
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& d, const BoardConfig& c) {
+  Result<std::vector<std::uint8_t>> image = make_error(ErrorCode::Internal, "no format");
+  switch (d.format) {
+    case ImageFormatId::Fs1: image = generate_fs1(d, c); break;
+    case ImageFormatId::Fs2: image = generate_fs2(d, c); break;
+    case ImageFormatId::Fs3: image = generate_fs3(d, c); break;
+    case ImageFormatId::Fs4:
+      return make_error(ErrorCode::NotSupported, d.file + ": FS4 image generation (device " +
+                                                     std::string(d.device->name) + ") is not implemented");
+  }
+  if (!image) return make_error(std::move(image).error().with_context("generating " + std::string(to_string(d.format)) + " image"));
+  return image;
+}
+
+Result<std::vector<std::uint8_t>> generate_image_from_files(const std::filesystem::path& description,
+                                                            const std::filesystem::path& ini) {
+  OF_ASSIGN(const FirmwareDescription d, load_firmware_description(description));
+  OF_ASSIGN(const BoardConfig c, load_board_config(ini, d));
+  return generate_image(d, c);
+}
+
+Result<void> write_file_atomically(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+  const std::filesystem::path temp = path.string() + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(ErrorCode::Io, "cannot create " + temp.string() + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  int saved = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) { saved = errno; break; }
+    done += static_cast<std::size_t>(n);
+  }
+  if (saved == 0 && ::fsync(fd) != 0) saved = errno;
+  if (::close(fd) != 0 && saved == 0) saved = errno;
+  if (saved == 0 && std::rename(temp.c_str(), path.c_str()) != 0) saved = errno;
+  if (saved != 0) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return make_error(ErrorCode::Io, "cannot write " + path.string() + ": " + std::strerror(saved));
+  }
+  return {};
+}
+
+}  // namespace openflint::burn

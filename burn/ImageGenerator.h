@@ -1,0 +1,29 @@
+// ImageGenerator: builds the image bytes for a firmware description plus a board configuration.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "burn/BoardConfig.h"
+#include "burn/FirmwareDescription.h"
+#include "core/Result.h"
+
+namespace openflint::burn {
+
+// FS1 (Fs1Writer), FS2 (Fs2Writer, contiguous file image) and FS3 (Fs3Writer); FS4 gives
+// NotSupported. The INI text is stored compressed (FS1/FS2 FW_CONF, FS3 DBG_FW_INI).
+// Same inputs -> same bytes.
+[[nodiscard]] Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& description,
+                                                               const BoardConfig& config);
+
+// Loads both files and generates; errors carry the failing file's name.
+[[nodiscard]] Result<std::vector<std::uint8_t>> generate_image_from_files(
+    const std::filesystem::path& description, const std::filesystem::path& ini);
+
+// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so `path`
+// is either untouched or complete. Io on failure (the temporary file is removed).
+[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path,
+                                                 const std::vector<std::uint8_t>& bytes);
+
+}  // namespace openflint::burn

@@ -1,0 +1,92 @@
+// Arguments: a small hand-written parser, because mlxburn's options are single-dash long names.
+#include "burn/cli/Arguments.h"
+
+#include <array>
+#include <utility>
+
+namespace openflint::burn::cli {
+namespace {
+
+Result<void> check_combination(const Arguments& a) {
+  if (a.help) return {};
+  if (!a.image.empty()) {
+    if (!a.fw.empty() || !a.conf.empty())
+      return make_error(ErrorCode::InvalidArgument, "-image excludes -fw and -conf");
+    if (a.dev.empty()) return make_error(ErrorCode::InvalidArgument, "-image needs -dev DEVICE");
+    if (!a.wrimage.empty()) return make_error(ErrorCode::InvalidArgument, "-wrimage needs -fw and -conf, not -image");
+    return {};
+  }
+  if (a.fw.empty() || a.conf.empty())
+    return make_error(ErrorCode::InvalidArgument, "give -fw DESC and -conf INI (or -image IMG -dev DEVICE)");
+  if (a.wrimage.empty() && a.dev.empty())
+    return make_error(ErrorCode::InvalidArgument, "nothing to do: give -wrimage OUT and/or -dev DEVICE");
+  return {};
+}
+
+}  // namespace
+
+const char* usage_text() {
+  return R"(fwburn: generate firmware images from a firmware description and a board INI, and burn them
+
+Usage:
+  fwburn -fw DESC -conf INI -wrimage OUT     generate the image into OUT (nothing written on error)
+  fwburn -fw DESC -conf INI -dev DEVICE      generate the image and burn it (failsafe)
+  fwburn -image IMG -dev DEVICE              burn an existing image (failsafe)
+
+Options (one or two leading dashes; "-opt=VALUE" also works):
+  -fw DESC             firmware description (formats: docs/fwburn.md)
+  -conf INI            board configuration INI (PSID, FW version, GUIDs/MACs, ...)
+  -wrimage OUT         write the generated image to OUT
+  -dev DEVICE          device to burn: sim:PATH (a simulator state folder)
+  -image IMG           image file to burn
+  -nofs                burn without failsafe
+  -allow_psid_change   allow burning an image whose PSID differs from the device's
+  -h, -help            this text
+
+Exit codes: 0 ok; 2 usage error or bad description/INI; 3 bad image; 4 file or device i/o
+error; 5 device busy or timeout; 6 not supported; 70 internal error.
+)";
+}
+
+Result<Arguments> parse_arguments(const std::vector<std::string>& args) {
+  Arguments a;
+  const std::array<std::pair<const char*, std::string*>, 5> valued{{
+      {"fw", &a.fw}, {"conf", &a.conf}, {"wrimage", &a.wrimage}, {"dev", &a.dev}, {"image", &a.image}}};
+  const std::array<std::pair<const char*, bool*>, 4> flags{{
+      {"nofs", &a.nofs}, {"allow_psid_change", &a.allow_psid_change}, {"help", &a.help}, {"h", &a.help}}};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string name = args[i];
+    if (name.size() < 2 || name[0] != '-')
+      return make_error(ErrorCode::InvalidArgument, "unexpected argument '" + name + "'");
+    name.erase(0, name.starts_with("--") ? 2 : 1);
+    std::string value;
+    bool inline_value = false;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+      inline_value = true;
+    }
+    bool known = false;
+    for (auto& [flag, target] : flags) {
+      if (name != flag) continue;
+      if (inline_value) return make_error(ErrorCode::InvalidArgument, "-" + name + " takes no value");
+      *target = known = true;
+    }
+    for (auto& [option, target] : valued) {
+      if (name != option) continue;
+      if (!inline_value) {
+        if (i + 1 >= args.size()) return make_error(ErrorCode::InvalidArgument, "-" + name + " needs a value");
+        value = args[++i];
+      }
+      if (value.empty()) return make_error(ErrorCode::InvalidArgument, "-" + name + ": empty value");
+      if (!target->empty()) return make_error(ErrorCode::InvalidArgument, "-" + name + " given twice");
+      *target = value;
+      known = true;
+    }
+    if (!known) return make_error(ErrorCode::InvalidArgument, "unknown option '" + args[i] + "' (see -help)");
+  }
+  OF_TRY(check_combination(a));
+  return a;
+}
+
+}  // namespace openflint::burn::cli

@@ -1,0 +1,28 @@
+// Arguments: fwburn's mlxburn-style command line (-fw DESC -conf INI -wrimage OUT -dev DEV ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+
+namespace openflint::burn::cli {
+
+struct Arguments {
+  std::string fw;        // -fw DESC: firmware description
+  std::string conf;      // -conf INI: board configuration
+  std::string wrimage;   // -wrimage OUT: write the generated image
+  std::string dev;       // -dev DEVICE: burn into a device (sim:PATH)
+  std::string image;     // -image IMG: burn an existing image
+  bool nofs = false;                // -nofs: burn without failsafe
+  bool allow_psid_change = false;   // -allow_psid_change
+  bool help = false;                // -h, -help, --help
+};
+
+// Options take one dash or two ("-fw X", "--fw X", "-fw=X"). InvalidArgument for unknown
+// options, missing values and combinations that make no sense.
+[[nodiscard]] Result<Arguments> parse_arguments(const std::vector<std::string>& args);
+
+[[nodiscard]] const char* usage_text();
+
+}  // namespace openflint::burn::cli

@@ -1,0 +1,80 @@
+// fwburn: command-line entry point — generate an image (-wrimage) and/or burn it (-dev).
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "burn/ImageGenerator.h"
+#include "burn/cli/Arguments.h"
+#include "burn/cli/DeviceBurn.h"
+#include "core/MappedFile.h"
+#include "flint/ExitCode.h"
+#include "image/FirmwareImage.h"
+
+namespace {
+
+using namespace openflint;
+
+int fail(const Error& error) {
+  std::cerr << "-E- " << error.message() << '\n';
+  return cli::exit_code_for(error.code());
+}
+
+void print_generated(const std::vector<std::uint8_t>& image, const std::string& out) {
+  auto q = query_image(image);
+  std::cout << "-I- Generated " << (q ? std::string(to_string(q->format)) : "?") << " image, "
+            << image.size() << " bytes";
+  if (q && q->fw_version) std::cout << ", FW " << q->fw_version->to_string();
+  if (q) std::cout << ", PSID " << q->psid;
+  std::cout << (out.empty() ? "" : " -> " + out) << '\n';
+}
+
+int burn(const burn::cli::Arguments& args, Bytes image) {
+  BurnOptions options;
+  options.failsafe = !args.nofs;
+  options.allow_psid_change = args.allow_psid_change;
+  options.progress = [](const BurnProgress& p) {
+    if (p.total != 0 && p.done == p.total) std::cout << "-I- " << p.stage << ": done\n";
+  };
+  auto report = burn::cli::burn_to_device(args.dev, image, options);
+  if (!report) return fail(report.error());
+  std::cout << "-I- Burned " << image.size() << " bytes into " << args.dev << " (copy at 0x" << std::hex
+            << report->new_copy_address << std::dec << ", " << report->sectors_erased << " sectors erased, "
+            << report->sectors_unchanged << " unchanged)\n";
+  return cli::kOk;
+}
+
+int run(const burn::cli::Arguments& args) {
+  if (!args.image.empty()) {
+    auto file = MappedFile::open(args.image);
+    if (!file) return fail(file.error());
+    if (auto q = query_image(file->bytes()); !q) return fail(q.error().with_context(args.image));
+    return burn(args, file->bytes());
+  }
+  auto image = burn::generate_image_from_files(args.fw, args.conf);
+  if (!image) return fail(image.error());
+  if (!args.wrimage.empty()) {
+    if (auto written = burn::write_file_atomically(args.wrimage, *image); !written) return fail(written.error());
+  }
+  print_generated(*image, args.wrimage);
+  return args.dev.empty() ? cli::kOk : burn(args, *image);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> raw(argv + 1, argv + argc);
+  if (raw.empty()) {
+    std::cerr << burn::cli::usage_text();
+    return cli::kUsage;
+  }
+  auto args = burn::cli::parse_arguments(raw);
+  if (!args) {
+    std::cerr << "-E- " << args.error().message() << "\n\n" << burn::cli::usage_text();
+    return cli::kUsage;
+  }
+  if (args->help) {
+    std::cout << burn::cli::usage_text();
+    return cli::kOk;
+  }
+  return run(*args);
+}
