@@ -11,14 +11,13 @@ FlashView::FlashView(std::uint64_t size, Reader reader)
       reader_(std::move(reader)) {}
 
 FlashView FlashView::of_bytes(Bytes bytes) {
-  FlashView view(bytes.size(), nullptr);
-  std::copy(bytes.begin(), bytes.end(), view.data_.begin());
-  std::fill(view.loaded_.begin(), view.loaded_.end(), true);
+  FlashView view(0, nullptr);
+  view.borrowed_ = bytes;
   return view;
 }
 
 Result<void> FlashView::ensure(std::uint64_t address, std::uint64_t length) {
-  if (address >= data_.size() || length == 0) return {};
+  if (!borrowed_.empty() || address >= data_.size() || length == 0) return {};
   const std::uint64_t end = std::min<std::uint64_t>(data_.size(), address + length);
   std::uint64_t block = address / kBlock;
   const std::uint64_t last = (end - 1) / kBlock;
@@ -42,8 +41,9 @@ Result<void> FlashView::ensure(std::uint64_t address, std::uint64_t length) {
 
 Result<std::uint32_t> FlashView::be32(std::uint64_t address) {
   OF_TRY(ensure(address, 4));
-  if (address + 4 > data_.size()) return 0xffffffffu;
-  return ByteReader::load_be32(data_.data() + address);
+  const Bytes b = bytes();
+  if (address + 4 > b.size()) return 0xffffffffu;
+  return ByteReader::load_be32(b.data() + address);
 }
 
 }  // namespace openflint

@@ -14,7 +14,7 @@
 namespace openflint {
 namespace {
 
-constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy};
+constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy, true};
 
 struct Incoming {
   std::vector<std::uint8_t> copy;  // logical (de-striped) image bytes

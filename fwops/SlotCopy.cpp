@@ -1,14 +1,22 @@
 // SlotCopy: candidate scan and magic invalidation shared by the FS2/FS3/FS4 burners.
 #include "fwops/SlotCopy.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 namespace openflint {
 
-bool slot_copy_valid(const SlotFormat& format, FlashView& view, std::uint64_t address) {
-  auto report = format.verify(view.bytes(), address);
-  return report && report->bootable() && format.query(view.bytes(), address).has_value();
+bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address) {
+  auto report = format.verify(flash, address);
+  return report && report->bootable() && format.query(flash, address).has_value();
+}
+
+Bytes copy_span(const SlotFormat& format, Bytes flash, const CopyLayout& layout) {
+  if (!format.striped_chunks || layout.slot_size == 0) return flash;
+  const std::uint64_t chunk = layout.slot_size;
+  const std::uint64_t chunks = (layout.length + chunk - 1) / chunk;
+  return flash.first(std::min<std::uint64_t>(flash.size(), std::max(2 * chunks * chunk, layout.start + chunk)));
 }
 
 Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format) {
@@ -27,8 +35,9 @@ Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const Sl
       if (layout.error().code() == ErrorCode::InvalidImage) continue;  // a broken copy
       return make_error(std::move(layout).error().with_context("reading the copy at flash start"));
     }
-    if (!slot_copy_valid(format, view, at)) continue;
-    return std::optional<CurrentCopy>(CurrentCopy{*layout, *format.query(view.bytes(), at)});
+    const Bytes span = copy_span(format, view.bytes(), *layout);
+    if (!slot_copy_valid(format, span, at)) continue;
+    return std::optional<CurrentCopy>(CurrentCopy{*layout, *format.query(span, at)});
   }
   return std::optional<CurrentCopy>{};
 }

@@ -1,11 +1,13 @@
 // BootRom: the simulated boot ROM's copy selection (FS1 pointer sectors, FS2-FS4 boot address + scan).
 #include "sim/BootRom.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
 #include "image/Fs1Image.h"
 #include "image/Fs1PointerSector.h"
+#include "image/Fs2Header.h"
 #include "image/Fs2Image.h"
 #include "image/Fs3Image.h"
 #include "image/Fs4Image.h"
@@ -95,8 +97,18 @@ BootState boot_fs1(const DeviceInfo& info, Bytes flash) {
   return state;
 }
 
+// FS2 verify de-stripes everything it is given: hand it only the chunks both copies can use.
+Bytes fs2_span(Bytes flash, std::uint64_t offset) {
+  auto header = fs2::read_header(flash.subspan(offset));
+  if (!header || !header->failsafe) return flash;
+  const std::uint64_t chunk = std::uint64_t{1} << header->log2_chunk;
+  const std::uint64_t chunks = (std::uint64_t{header->image_size} + chunk - 1) / chunk;
+  return flash.first(std::min<std::uint64_t>(flash.size(), std::max(2 * chunks * chunk, offset + chunk)));
+}
+
 bool generic_bootable(const FormatRules& rules, Bytes flash, std::uint64_t offset) {
   if (offset >= flash.size() || !rules.probe(flash, offset)) return false;
+  if (rules.format == ImageFormatId::Fs2) flash = fs2_span(flash, offset);
   auto report = rules.verify(flash, offset);
   return report && report->bootable() && rules.query(flash, offset).has_value();
 }
@@ -123,7 +135,7 @@ BootState run_boot_rom(const DeviceInfo& info, Bytes flash, std::optional<std::u
     if (!generic_bootable(*rules, flash, at)) continue;
     state.recovery = false;
     state.booted_address = at;
-    state.running = *rules->query(flash, at);
+    state.running = *rules->query(rules->format == ImageFormatId::Fs2 ? fs2_span(flash, at) : flash, at);
     state.pci_device_id = info.pci_device_id;
     return state;
   }
