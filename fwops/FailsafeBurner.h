@@ -40,6 +40,7 @@ struct BurnReport {
   std::uint64_t new_copy_address = 0;  // where the new image now lives in flash
   std::uint64_t sectors_erased = 0;
   std::uint64_t sectors_unchanged = 0;
+  std::uint64_t sectors_program_only = 0;  // changed by clearing bits only: programmed, not erased
   std::uint64_t pages_programmed = 0;
   std::uint64_t bytes_programmed = 0;
 };

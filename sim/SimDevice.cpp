@@ -5,6 +5,7 @@
 
 #include "devices/DeviceCatalog.h"
 #include "devices/HexString.h"
+#include "sim/BootRom.h"
 
 namespace openflint::sim {
 
@@ -15,6 +16,23 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
   cr_.add_hook(
       kHwIdAddr, kHwIdAddr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
       [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
+  run_boot_rom();  // power-on
+}
+
+void SimDevice::run_boot_rom() {
+  std::optional<std::uint64_t> hint;
+  const BootAddressRegister& reg = info_->boot_address;
+  if (reg.address != 0) hint = std::uint64_t{cr_.peek(reg.address)} >> reg.shift;
+  boot_ = sim::run_boot_rom(*info_, flash_.contents(), hint);
+}
+
+const BootState& SimDevice::reset() {
+  std::lock_guard guard(bus_);
+  if (!powered_) return boot_;
+  flash_.reset();
+  gateway_.reset();
+  run_boot_rom();
+  return boot_;
 }
 
 Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, const FlashChip* chip) {
@@ -58,13 +76,13 @@ void SimDevice::account_flash_ops(std::uint64_t ops_before) {
   ops_until_power_cut_ -= done;
 }
 
-Result<std::uint32_t> SimDevice::read32(std::uint32_t address) {
+Result<std::uint32_t> SimDevice::read32_locked(std::uint32_t address) {
   OF_TRY(check_powered());
   ++register_reads_;
   return cr_.read32(address);
 }
 
-Result<void> SimDevice::write32(std::uint32_t address, std::uint32_t value) {
+Result<void> SimDevice::write32_locked(std::uint32_t address, std::uint32_t value) {
   OF_TRY(check_powered());
   ++register_writes_;
   const std::uint64_t before = flash_ops();
@@ -73,7 +91,34 @@ Result<void> SimDevice::write32(std::uint32_t address, std::uint32_t value) {
   return result;
 }
 
+Result<std::uint32_t> SimDevice::read32(std::uint32_t address) {
+  std::lock_guard guard(bus_);
+  return read32_locked(address);
+}
+
+Result<void> SimDevice::write32(std::uint32_t address, std::uint32_t value) {
+  std::lock_guard guard(bus_);
+  return write32_locked(address, value);
+}
+
+Result<void> SimDevice::read_block(std::uint32_t address, std::span<std::uint32_t> out) {
+  std::lock_guard guard(bus_);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    OF_ASSIGN(out[i], read32_locked(address + static_cast<std::uint32_t>(4 * i)));
+  }
+  return {};
+}
+
+Result<void> SimDevice::write_block(std::uint32_t address, std::span<const std::uint32_t> values) {
+  std::lock_guard guard(bus_);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    OF_TRY(write32_locked(address + static_cast<std::uint32_t>(4 * i), values[i]));
+  }
+  return {};
+}
+
 void SimDevice::set_faults(const SimFaults& faults) {
+  std::lock_guard guard(bus_);
   ops_until_power_cut_ = faults.power_cut_after_ops;
   gateway_.fail_command_at(faults.fail_gateway_command);
   flash_.set_busy_polls(faults.flash_busy_polls);
@@ -92,9 +137,12 @@ SimFaults SimDevice::faults() const {
 }
 
 void SimDevice::power_cycle() {
+  std::lock_guard guard(bus_);
   flash_.reset();
   gateway_.reset();
+  if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
+  run_boot_rom();
 }
 
 SimCounters SimDevice::counters() const {

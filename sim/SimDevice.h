@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string_view>
 
 #include "core/Result.h"
@@ -11,6 +12,7 @@
 #include "devices/FlashChip.h"
 #include "mtcr/RegisterAccess.h"
 #include "sim/CrSpace.h"
+#include "sim/BootState.h"
 #include "sim/FlashGateway.h"
 #include "sim/SimFaults.h"
 #include "sim/SpiNorFlash.h"
@@ -29,6 +31,10 @@ struct SimCounters {
 // generations (ConnectX, Gen5, Gen6) are simulated; others give ErrorCode::NotSupported.
 // Powered-off behaviour: every access returns ErrorCode::Io ("device is powered off"), which is
 // what a transport reports when a device drops off the bus; contents survive for the next power-on.
+// Boot: creation, power_cycle() and reset() run the boot ROM (sim/BootRom.h) over the flash
+// array; the running firmware (boot_state()) changes only then, never when the flash is written.
+// Register accesses are serialized (one at a time, like a bus), so several threads may drive
+// one device; the flash lock decides who may use the gateway.
 class SimDevice final : public RegisterAccess {
  public:
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> create(const DeviceInfo& info,
@@ -41,6 +47,8 @@ class SimDevice final : public RegisterAccess {
 
   [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t address) override;
   [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value) override;
+  [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
+  [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
   [[nodiscard]] std::size_t max_block_dwords() const override { return 64; }
 
   [[nodiscard]] const DeviceInfo& info() const { return *info_; }
@@ -52,17 +60,32 @@ class SimDevice final : public RegisterAccess {
   void set_faults(const SimFaults& faults);
   [[nodiscard]] SimFaults faults() const;
   [[nodiscard]] bool powered() const { return powered_; }
-  // Power comes back: latches, locks and any half-done SPI command are gone; the array stays.
+  // Power comes back: latches, locks, any half-done SPI command and the (volatile) boot-address
+  // register are gone; the array stays; the boot ROM runs (the boot-address register being
+  // clear, it scans the candidate starts).
   void power_cycle();
+  // Warm reset (what a firmware reset / mstfwreset does): the boot ROM runs again with the
+  // boot-address register as the burner left it. No effect while powered off. Returns the
+  // new boot state.
+  const BootState& reset();
+  // What the boot ROM chose at the last power-on/reset: recovery mode, the booted copy's
+  // address and its query (FW version, PSID, GUIDs of the firmware that runs).
+  [[nodiscard]] const BootState& boot_state() const { return boot_; }
+  // The PCI device id the device shows now (the recovery id in recovery mode).
+  [[nodiscard]] std::uint16_t pci_device_id() const { return boot_.pci_device_id; }
   [[nodiscard]] SimCounters counters() const;
 
-  // PATH/state.json (model, chip, power, faults, counters, lock) + PATH/flash.bin (the array).
+  // PATH/state.json (model, chip, power, faults, counters, lock, boot state) + PATH/flash.bin
+  // (the array). A loaded device keeps the saved boot state until its next reset/power cycle.
   [[nodiscard]] Result<void> save_state(const std::filesystem::path& dir) const;
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state(const std::filesystem::path& dir);
 
  private:
   SimDevice(const DeviceInfo& info, const FlashChip& chip);
   [[nodiscard]] Result<void> check_powered() const;
+  void run_boot_rom();
+  [[nodiscard]] Result<std::uint32_t> read32_locked(std::uint32_t address);
+  [[nodiscard]] Result<void> write32_locked(std::uint32_t address, std::uint32_t value);
   void account_flash_ops(std::uint64_t ops_before);
   [[nodiscard]] std::uint64_t flash_ops() const;
 
@@ -71,6 +94,8 @@ class SimDevice final : public RegisterAccess {
   SpiNorFlash flash_;
   FlashGateway gateway_;
   bool powered_ = true;
+  BootState boot_;
+  mutable std::mutex bus_;  // one register access at a time
   std::uint64_t ops_until_power_cut_ = 0;  // 0 = not armed
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;

@@ -44,6 +44,70 @@ SimFaults faults_from_json(const json& j) {
   return f;
 }
 
+json uid_to_json(const std::optional<UidRange>& r) {
+  if (!r) return nullptr;
+  return json{{"base", r->base}, {"count", r->count}};
+}
+
+std::optional<UidRange> uid_from_json(const json& j) {
+  if (!j.is_object()) return std::nullopt;
+  return UidRange{j.value("base", std::uint64_t{0}), j.value("count", std::uint32_t{0})};
+}
+
+// The running firmware's identity: what a CLI shows for the device until its next reset.
+json query_to_json(const ImageQuery& q) {
+  json j{{"format", std::string(to_string(q.format))},
+         {"image_start", q.image_start},
+         {"psid", q.psid},
+         {"description", q.description},
+         {"product_version", q.product_version},
+         {"name", q.name},
+         {"image_size", q.image_size},
+         {"base_guid", uid_to_json(q.base_guid)},
+         {"base_mac", uid_to_json(q.base_mac)}};
+  if (q.fw_version) j["fw_version"] = {q.fw_version->major, q.fw_version->minor, q.fw_version->subminor};
+  if (q.pci_device_id) j["pci_device_id"] = *q.pci_device_id;
+  if (q.security_version) j["security_version"] = *q.security_version;
+  return j;
+}
+
+ImageQuery query_from_json(const json& j) {
+  ImageQuery q;
+  const std::string format = j.value("format", std::string("FS3"));
+  for (ImageFormat f : {ImageFormat::Fs1, ImageFormat::Fs2, ImageFormat::Fs3, ImageFormat::Fs4})
+    if (to_string(f) == format) q.format = f;
+  q.image_start = j.value("image_start", std::uint64_t{0});
+  q.psid = j.value("psid", std::string());
+  q.description = j.value("description", std::string());
+  q.product_version = j.value("product_version", std::string());
+  q.name = j.value("name", std::string());
+  q.image_size = j.value("image_size", std::uint64_t{0});
+  q.base_guid = uid_from_json(j.value("base_guid", json()));
+  q.base_mac = uid_from_json(j.value("base_mac", json()));
+  if (j.contains("fw_version") && j["fw_version"].is_array() && j["fw_version"].size() == 3)
+    q.fw_version = FwVersion{j["fw_version"][0].get<std::uint16_t>(), j["fw_version"][1].get<std::uint16_t>(),
+                             j["fw_version"][2].get<std::uint16_t>()};
+  if (j.contains("pci_device_id")) q.pci_device_id = j["pci_device_id"].get<std::uint16_t>();
+  if (j.contains("security_version")) q.security_version = j["security_version"].get<std::uint32_t>();
+  return q;
+}
+
+json boot_to_json(const BootState& b) {
+  return json{{"recovery", b.recovery},
+              {"booted_address", b.booted_address},
+              {"pci_device_id", b.pci_device_id},
+              {"running", b.running ? query_to_json(*b.running) : json()}};
+}
+
+BootState boot_from_json(const json& j) {
+  BootState b;
+  b.recovery = j.value("recovery", true);
+  b.booted_address = j.value("booted_address", std::uint64_t{0});
+  b.pci_device_id = j.value("pci_device_id", std::uint16_t{0});
+  if (j.contains("running") && j["running"].is_object()) b.running = query_from_json(j["running"]);
+  return b;
+}
+
 Result<std::string> read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(ErrorCode::Io, "cannot open " + path.string());
@@ -99,6 +163,7 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
          {"flash_locked", gateway_.locked()},
          {"faults", faults_to_json(faults())},
          {"counters", counters_to_json(counters())},
+         {"boot", boot_to_json(boot_)},
          {"registers", registers}};
   const auto contents = flash_.contents();
   OF_TRY(write_bytes(dir / "flash.bin", reinterpret_cast<const char*>(contents.data()), contents.size()));
@@ -141,6 +206,13 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   dev->set_faults(faults_from_json(j.contains("faults") ? j["faults"] : json::object()));
   dev->gateway_.set_locked(j.value("flash_locked", false));
   dev->powered_ = j.value("powered", true);
+  // The running firmware is what booted before the save (the flash may hold a newer burn);
+  // a state without it (older files) boots now.
+  if (j.contains("boot") && j["boot"].is_object()) {
+    dev->boot_ = boot_from_json(j["boot"]);
+  } else {
+    dev->run_boot_rom();
+  }
   return dev;
 }
 

@@ -93,6 +93,16 @@ void SpiNorFlash::read_data(std::span<std::uint8_t> out) {
     std::fill(out.begin(), out.end(), 0xff);
     return;
   }
+  if (is_read(opcode_) && has_address_) {  // hot path: array reads, wrapping at the end
+    std::size_t done = 0;
+    while (done < out.size()) {
+      const std::size_t n = std::min<std::size_t>(out.size() - done, memory_.size() - cursor_);
+      std::copy_n(memory_.begin() + cursor_, n, out.begin() + static_cast<std::ptrdiff_t>(done));
+      done += n;
+      cursor_ = static_cast<std::uint32_t>((cursor_ + n) % memory_.size());
+    }
+    return;
+  }
   for (std::uint8_t& b : out) {
     if (opcode_ == spi::kReadStatus) {
       b = page_buffer_[0];

@@ -1,0 +1,58 @@
+// BurnSession: differential writes with accounting, the boot-address register.
+#include "fwops/BurnSession.h"
+
+#include <string>
+
+#include "devices/HexString.h"
+
+namespace openflint {
+
+BurnSession::BurnSession(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
+                         const BurnOptions& options)
+    : access_(&access),
+      info_(&info),
+      driver_(&driver),
+      options_(&options),
+      flash_(driver.size(), [&driver](std::uint64_t address, std::span<std::uint8_t> out) {
+        return driver.read_into(address, out);
+      }) {}
+
+void BurnSession::progress(std::string_view stage, std::uint64_t done, std::uint64_t total) const {
+  if (options_->progress) options_->progress(BurnProgress{stage, done, total});
+}
+
+Result<void> BurnSession::write(std::uint64_t address, Bytes bytes, std::string_view stage) {
+  const FlashProgress report_progress = [this, stage](std::uint64_t done, std::uint64_t total) {
+    progress(stage, done, total);
+  };
+  auto stats = driver_->write_sectors_that_differ(address, bytes, report_progress);
+  if (!stats) {
+    return make_error(std::move(stats).error().with_context(std::string(stage) + " at " + hex_string(address)));
+  }
+  report_.sectors_erased += stats->sectors_erased;
+  report_.sectors_unchanged += stats->sectors_unchanged;
+  report_.sectors_program_only += stats->sectors_program_only;
+  report_.pages_programmed += stats->pages_programmed;
+  report_.bytes_programmed += stats->bytes_programmed;
+  return {};
+}
+
+Result<void> BurnSession::set_boot_address(std::uint64_t address) {
+  const BootAddressRegister& reg = info_->boot_address;
+  if (reg.address == 0) return {};
+  const std::uint64_t value = address << reg.shift;
+  if (value > 0xffffffffu)
+    return make_error(ErrorCode::InvalidArgument, "boot address " + hex_string(address) + " does not fit the register");
+  if (auto r = access_->write32(reg.address, static_cast<std::uint32_t>(value)); !r)
+    return make_error(std::move(r).error().with_context("updating the boot address register"));
+  return {};
+}
+
+Result<std::optional<std::uint64_t>> BurnSession::boot_address() {
+  const BootAddressRegister& reg = info_->boot_address;
+  if (reg.address == 0) return std::optional<std::uint64_t>{};
+  OF_ASSIGN(const std::uint32_t value, access_->read32(reg.address));
+  return std::optional<std::uint64_t>{std::uint64_t{value} >> reg.shift};
+}
+
+}  // namespace openflint

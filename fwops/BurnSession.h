@@ -1,0 +1,53 @@
+// BurnSession: the state one burn shares between its steps (device, locked flash, options, report).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "devices/DeviceInfo.h"
+#include "flash/FlashDriver.h"
+#include "fwops/CopyLayout.h"
+#include "fwops/FailsafeBurner.h"
+#include "fwops/FlashView.h"
+#include "image/ImageQuery.h"
+
+namespace openflint {
+
+// The copy a device would boot now, as found on its flash.
+struct CurrentCopy {
+  CopyLayout layout;
+  ImageQuery query;
+};
+
+class BurnSession {
+ public:
+  BurnSession(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver, const BurnOptions& options);
+
+  [[nodiscard]] RegisterAccess& access() { return *access_; }
+  [[nodiscard]] const DeviceInfo& info() const { return *info_; }
+  [[nodiscard]] FlashDriver& driver() { return *driver_; }
+  [[nodiscard]] const BurnOptions& options() const { return *options_; }
+  [[nodiscard]] FlashView& flash() { return flash_; }
+  [[nodiscard]] BurnReport& report() { return report_; }
+
+  // write_sectors_that_differ + verify, counted in the report, progress under `stage`.
+  [[nodiscard]] Result<void> write(std::uint64_t address, Bytes bytes, std::string_view stage);
+  // Points the boot-address register (catalog) at `address`; no-op when the device has none.
+  [[nodiscard]] Result<void> set_boot_address(std::uint64_t address);
+  // The boot-address register's copy address, when the device has one.
+  [[nodiscard]] Result<std::optional<std::uint64_t>> boot_address();
+  void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) const;
+
+ private:
+  RegisterAccess* access_;
+  const DeviceInfo* info_;
+  FlashDriver* driver_;
+  const BurnOptions* options_;
+  FlashView flash_;
+  BurnReport report_;
+};
+
+}  // namespace openflint

@@ -1,0 +1,85 @@
+// FailsafeBurner: preflight (flash vs image identity) and the burn entry point; formats via a table.
+#include "fwops/FailsafeBurner.h"
+
+#include <algorithm>
+#include <string>
+
+#include "devices/HexString.h"
+#include "flash/FlashDriver.h"
+#include "fwops/BurnSession.h"
+#include "fwops/FormatBurner.h"
+#include "image/FirmwareImage.h"
+
+namespace openflint {
+namespace {
+
+Result<ImageQuery> incoming_query(const FormatBurner& burner, const DeviceInfo& info, Bytes image) {
+  auto q = query_image(image);
+  if (!q) return make_error(std::move(q).error().with_context("reading the image to burn"));
+  if (q->format != burner.image_format)
+    return make_error(ErrorCode::Mismatch, "image format " + std::string(to_string(q->format)) + " does not fit " +
+                                               std::string(info.name) + ", which runs " +
+                                               std::string(to_string(info.image_format)) + " images");
+  return q;
+}
+
+Result<BurnPreflight> compare(BurnSession& session, const FormatBurner& burner, Bytes image,
+                              std::optional<CurrentCopy>& current) {
+  BurnPreflight p;
+  OF_ASSIGN(p.incoming, incoming_query(burner, session.info(), image));
+  session.progress("reading", 0, 1);
+  auto found = burner.find_current(session);
+  if (!found) return make_error(std::move(found).error().with_context("reading the flash"));
+  current = *found;
+  session.progress("reading", 1, 1);
+  if (current) p.current = current->query;
+  auto hw = session.access().read32(kHwIdAddr);
+  if (!hw) return make_error(std::move(hw).error().with_context("reading the hw id"));
+  const std::uint32_t device_hw = *hw & 0xffff;
+  const auto& ids = p.incoming.supported_hw_ids;
+  p.hw_id_supported = ids.empty() || std::any_of(ids.begin(), ids.end(), [&](std::uint32_t id) {
+                        return (id & 0xffff) == device_hw;
+                      });
+  p.psid_changes = p.current && p.current->psid != p.incoming.psid;
+  if (p.current && p.current->fw_version && p.incoming.fw_version) {
+    const auto order = *p.incoming.fw_version <=> *p.current->fw_version;
+    p.version_order = order < 0 ? -1 : (order == 0 ? 0 : 1);
+  }
+  return p;
+}
+
+Result<FlashDriver> open_flash(RegisterAccess& access, const DeviceInfo& info) {
+  auto driver = FlashDriver::open(access, info.flash_gateway);
+  if (!driver) return make_error(std::move(driver).error().with_context("opening the flash of " + std::string(info.name)));
+  return driver;
+}
+
+}  // namespace
+
+Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& info, Bytes image) {
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  OF_ASSIGN(FlashDriver driver, open_flash(access, info));
+  const BurnOptions options;
+  BurnSession session(access, info, driver, options);
+  std::optional<CurrentCopy> current;
+  return compare(session, *burner, image, current);
+}
+
+Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Bytes image, const BurnOptions& options) {
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  OF_ASSIGN(FlashDriver driver, open_flash(access, info));  // the lock is held until we return
+  BurnSession session(access, info, driver, options);
+  std::optional<CurrentCopy> current;
+  OF_ASSIGN(const BurnPreflight p, compare(session, *burner, image, current));
+  if (!p.hw_id_supported)
+    return make_error(ErrorCode::Mismatch, "the image does not support " + std::string(info.name) + " (hw id " +
+                                               hex_string(info.hw_id) + ")");
+  if (p.psid_changes && !options.allow_psid_change)
+    return make_error(ErrorCode::InvalidArgument, "the image's PSID " + p.incoming.psid + " differs from the device's " +
+                                                      p.current->psid + " (allow a PSID change to burn it)");
+  OF_TRY(burner->burn(session, image, current));
+  session.progress("done", 1, 1);
+  return session.report();
+}
+
+}  // namespace openflint

@@ -1,0 +1,107 @@
+// Fs2Burn: FS2 burns — the new copy into the other (striped) chunk set, magic last.
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "devices/HexString.h"
+#include "fwops/FormatBurner.h"
+#include "fwops/SlotCopy.h"
+#include "image/FirmwareImage.h"
+#include "image/Fs2Header.h"
+#include "image/Fs2Image.h"
+
+namespace openflint {
+namespace {
+
+constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy, true};
+
+struct Incoming {
+  std::vector<std::uint8_t> copy;  // logical (de-striped) image bytes
+  fs2::Header header;
+};
+
+Result<Incoming> read_incoming(Bytes image) {
+  OF_ASSIGN(const ImageLocation loc, locate_image(image));
+  Incoming in;
+  OF_ASSIGN(in.header, fs2::read_header(image.subspan(loc.offset)));
+  const std::uint64_t size = in.header.image_size;
+  const std::uint64_t chunk = std::uint64_t{1} << in.header.log2_chunk;
+  if (size < fs2::kBoot2Offset) return make_error(ErrorCode::InvalidImage, "FS2 image size " + hex_string(size) + " is too small");
+  if (loc.offset == 0 && in.header.failsafe && fs2::has_magic(image, chunk)) {  // a striped flash dump
+    in.copy = fs2::destripe(image, false, in.header.log2_chunk);
+  } else {
+    in.copy.assign(image.begin() + static_cast<std::ptrdiff_t>(loc.offset), image.end());
+  }
+  if (in.copy.size() < size) return make_error(ErrorCode::InvalidImage, "FS2 image file ends before its size " + hex_string(size));
+  in.copy.resize(size);
+  return in;
+}
+
+// Physical pieces of a copy of `size` logical bytes at `start` (striped when failsafe).
+std::vector<ByteRange> pieces(std::uint64_t start, std::uint64_t size, bool failsafe, unsigned log2_chunk) {
+  std::vector<ByteRange> out;
+  const std::uint64_t chunk = std::uint64_t{1} << log2_chunk;
+  if (!failsafe || (start != 0 && start != chunk)) return {{start, size}};
+  for (std::uint64_t logical = 0; logical < size; logical += chunk)
+    out.push_back({fs2::striped_address(logical, start != 0, log2_chunk), std::min(chunk, size - logical)});
+  return out;
+}
+
+Result<void> write_pieces(BurnSession& s, const std::vector<ByteRange>& where, Bytes copy, std::string_view stage) {
+  std::uint64_t logical = 0;
+  for (const auto& piece : where) {
+    if (logical >= copy.size()) break;
+    const std::uint64_t n = std::min<std::uint64_t>(piece.length, copy.size() - logical);
+    OF_TRY(s.write(piece.start, copy.subspan(logical, n), stage));
+    logical += n;
+  }
+  return {};
+}
+
+Result<void> check_fits(const std::vector<ByteRange>& where, const std::vector<ByteRange>& keep, std::uint64_t flash_size) {
+  for (const auto& p : where) {
+    if (p.end() > flash_size)
+      return make_error(ErrorCode::InvalidArgument, "FS2 copy piece at " + hex_string(p.start) + " runs past the flash end");
+    for (const auto& k : keep)
+      if (p.overlaps(k))
+        return make_error(ErrorCode::InvalidArgument, "new copy at " + hex_string(p.start) + " would overwrite the running copy");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::optional<CurrentCopy>> fs2_find_current(BurnSession& session) { return find_slot_copy(session, kFs2); }
+
+Result<void> fs2_burn(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
+  OF_ASSIGN(Incoming in, read_incoming(image));
+  const fs2::Header& h = in.header;
+  if (s.options().failsafe && !h.failsafe)
+    return make_error(ErrorCode::InvalidArgument, "the image is not failsafe: burn it with failsafe off (--nofs)");
+  const std::uint64_t chunk = std::uint64_t{1} << h.log2_chunk;
+  const bool failsafe = s.options().failsafe && current.has_value();
+  const std::uint64_t target = failsafe && current->layout.start == 0 ? chunk : 0;
+  const auto where = pieces(target, in.copy.size(), h.failsafe, h.log2_chunk);
+  std::vector<ByteRange> keep;
+  if (failsafe) {
+    const unsigned cur_log2 = current->layout.slot_size != 0
+                                  ? static_cast<unsigned>(std::countr_zero(current->layout.slot_size)) : 16;
+    keep = pieces(current->layout.start, current->layout.length, current->layout.slot_size != 0, cur_log2);
+  }
+  OF_TRY(check_fits(where, keep, s.flash().size()));
+  if (failsafe) {
+    std::vector<std::uint8_t> body = in.copy;
+    std::fill_n(body.begin(), kMagicSize, 0xff);
+    OF_TRY(write_pieces(s, where, body, "writing"));
+    OF_TRY(s.write(where.front().start, Bytes(in.copy).first(kMagicSize), "writing the magic"));
+  } else {
+    OF_TRY(write_pieces(s, where, in.copy, "writing"));
+  }
+  OF_TRY(s.set_boot_address(target));
+  if (current && current->layout.start != target) OF_TRY(invalidate_magic(s, current->layout.start));
+  s.report().new_copy_address = target;
+  return {};
+}
+
+}  // namespace openflint

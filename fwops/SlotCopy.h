@@ -1,0 +1,36 @@
+// SlotCopy: finding and invalidating magic-started copies (FS2, FS3, FS4) in their flash slots.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "fwops/BurnSession.h"
+#include "image/VerifyReport.h"
+
+namespace openflint {
+
+struct SlotFormat {
+  bool (*probe)(Bytes, std::uint64_t);
+  Result<ImageQuery> (*query)(Bytes, std::uint64_t);
+  Result<VerifyReport> (*verify)(Bytes, std::uint64_t);
+  Result<CopyLayout> (*load)(FlashView&, std::uint64_t);
+  // FS2: verify/query see only the striped chunks of both copies (they de-stripe what they get).
+  bool striped_chunks = false;
+};
+
+inline constexpr std::uint64_t kMagicSize = 16;
+
+// The boot ROM's choice, read through the flash driver: the copy at the boot-address register
+// when it verifies, else the first candidate start (0, then powers of two from 64 KiB to half
+// the flash) holding a verifying copy.
+[[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format);
+// Whether a copy at `address` of `view` verifies and queries (its bytes must be loaded).
+[[nodiscard]] bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address);
+// The part of `flash` the format's verify/query need for a copy laid out as `layout`.
+[[nodiscard]] Bytes copy_span(const SlotFormat& format, Bytes flash, const CopyLayout& layout);
+// Zeroes the 16-byte magic at `address` (program-only: bits go 1 -> 0).
+[[nodiscard]] Result<void> invalidate_magic(BurnSession& session, std::uint64_t address);
+
+}  // namespace openflint

@@ -1,0 +1,124 @@
+// PowerCutHarness: restore "A burned", arm a power cut after k flash ops, burn B, power-cycle.
+#include "tests/powercut/PowerCutHarness.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "devices/DeviceCatalog.h"
+#include "fwops/FailsafeBurner.h"
+#include "image/FirmwareImage.h"
+#include "sim/SimDevice.h"
+
+namespace openflint::test {
+namespace {
+
+using sim::SimDevice;
+
+std::uint64_t flash_ops(const SimDevice& dev) {
+  const auto c = dev.counters().flash;
+  return c.erases + c.programs;
+}
+
+struct Snapshot {
+  std::vector<std::uint8_t> flash;
+  std::uint32_t boot_register = 0;
+};
+
+Snapshot take(SimDevice& dev) {
+  Snapshot s;
+  const auto c = dev.flash().contents();
+  s.flash.assign(c.begin(), c.end());
+  if (dev.info().boot_address.address != 0) s.boot_register = dev.cr_space().peek(dev.info().boot_address.address);
+  return s;
+}
+
+void restore(SimDevice& dev, const Snapshot& s) {
+  dev.power_cycle();
+  ASSERT_TRUE(dev.flash().set_contents(s.flash).has_value());
+  if (dev.info().boot_address.address != 0) dev.cr_space().poke(dev.info().boot_address.address, s.boot_register);
+  dev.reset();
+}
+
+std::string version_of(Bytes image) {
+  auto q = query_image(image);
+  return q && q->fw_version ? q->fw_version->to_string() : "?";
+}
+
+std::string running_version(const SimDevice& dev) {
+  const auto& boot = dev.boot_state();
+  if (boot.recovery || !boot.running || !boot.running->fw_version) return "recovery";
+  return boot.running->fw_version->to_string();
+}
+
+}  // namespace
+
+PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every) {
+  PowerCutOutcome out;
+  auto created = SimDevice::create(model);
+  if (!created) {
+    out.failures.push_back("create: " + created.error().message());
+    return out;
+  }
+  SimDevice& dev = **created;
+  const std::string va = version_of(a), vb = version_of(b);
+  BurnOptions options;
+  auto first = burn_image(dev, dev.info(), a, options);
+  if (!first) {
+    out.failures.push_back("burn A: " + first.error().message());
+    return out;
+  }
+  dev.reset();
+  if (running_version(dev) != va) out.failures.push_back("after burning A the device runs " + running_version(dev));
+  const Snapshot with_a = take(dev);
+
+  const std::uint64_t before = flash_ops(dev);
+  auto clean = burn_image(dev, dev.info(), b, options);
+  if (!clean) {
+    out.failures.push_back("unfaulted burn B: " + clean.error().message());
+    return out;
+  }
+  out.total_ops = flash_ops(dev) - before;
+  dev.reset();
+  if (running_version(dev) != vb) out.failures.push_back("after an unfaulted burn of B the device runs " + running_version(dev));
+
+  std::set<std::uint64_t> cuts;
+  const std::uint64_t n = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_points));
+  for (std::uint64_t i = 0; i < n; ++i) cuts.insert(1 + i * (out.total_ops - 1) / (n - 1));
+  int index = 0;
+  for (const std::uint64_t k : cuts) {
+    restore(dev, with_a);
+    sim::SimFaults faults;
+    faults.power_cut_after_ops = k;
+    dev.set_faults(faults);
+    auto cut = burn_image(dev, dev.info(), b, options);
+    dev.set_faults({});
+    dev.power_cycle();
+    ++out.cut_points;
+    const std::string runs = running_version(dev);
+    if (runs == va) {
+      ++out.booted_a;
+    } else if (runs == vb) {
+      ++out.booted_b;
+    } else {
+      ++out.recovery;
+      if (out.failures.size() < 5) out.failures.push_back("cut after " + std::to_string(k) + " ops: device runs " + runs);
+    }
+    if (cut && k < out.total_ops && out.failures.size() < 5)
+      out.failures.push_back("cut after " + std::to_string(k) + " ops: the burn reported success");
+    if (reburn_every > 0 && index++ % reburn_every == 0) {
+      auto again = burn_image(dev, dev.info(), b, options);
+      dev.reset();
+      if (!again || running_version(dev) != vb) {
+        ++out.reburn_failures;
+        if (out.failures.size() < 5)
+          out.failures.push_back("re-burn after cut " + std::to_string(k) + ": " +
+                                 (again ? "device runs " + running_version(dev) : again.error().message()));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace openflint::test
