@@ -5,14 +5,11 @@
 
 namespace openflint::burn::cli {
 
-bool device_burn_available() { return OPENFLINT_HAVE_FAILSAFE_BURNER != 0; }
-
 Result<BurnReport> burn_to_device(const std::string& device, Bytes image, const BurnOptions& options) {
   constexpr std::string_view kSim = "sim:";
   if (!device.starts_with(kSim))
     return make_error(ErrorCode::NotSupported,
                       "device '" + device + "': fwburn opens simulated devices (sim:PATH) only");
-#if OPENFLINT_HAVE_FAILSAFE_BURNER
   const std::string path = device.substr(kSim.size());
   auto sim = sim::SimDevice::load_state(path);
   if (!sim) return make_error(std::move(sim).error().with_context("opening " + device));
@@ -22,12 +19,6 @@ Result<BurnReport> burn_to_device(const std::string& device, Bytes image, const 
   if (!report) return make_error(std::move(report).error().with_context("burning " + device));
   if (!saved) return make_error(std::move(saved).error().with_context("saving " + device));
   return report;
-#else
-  (void)image;
-  (void)options;
-  return make_error(ErrorCode::NotSupported,
-                    "device burning is not available in this build: fwops has no burn_image() yet");
-#endif
 }
 
 }  // namespace openflint::burn::cli

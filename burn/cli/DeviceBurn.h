@@ -9,12 +9,9 @@
 
 namespace openflint::burn::cli {
 
-// Whether this build can burn at all (fwops burn_image linked in).
-[[nodiscard]] bool device_burn_available();
-
 // Opens `device` (only "sim:PATH", a saved simulator state folder, for now), burns `image`
-// through burn_image() and saves the simulator state back. NotSupported when the build has no
-// burn_image() or the device name is not a sim: path.
+// through burn_image() and saves the simulator state back. NotSupported when the device name
+// is not a sim: path.
 [[nodiscard]] Result<BurnReport> burn_to_device(const std::string& device, Bytes image,
                                                 const BurnOptions& options);
 
