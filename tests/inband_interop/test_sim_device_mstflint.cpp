@@ -2,6 +2,7 @@
 #include <regex>
 
 #include "image/Fs2Writer.h"
+#include "image/MfaArchive.h"
 #include "tests/images/SyntheticImage.h"
 #include "tests/inband/SimDeviceFabricFixture.h"
 
@@ -108,6 +109,21 @@ TEST_F(MstflintSimDevice, QueryAndVerifyConnectX4Fs3) {
   if (HasFatalFailure() || IsSkipped()) return;
   expect_query("12.1000.1100", "MT_0000000001");
   expect_verify();
+}
+
+TEST_F(MstflintSimDevice, QueryRealSpectrumImage) {
+  const auto real = real_firmware_dir();
+  if (!real) GTEST_SKIP() << "real firmware (../shared/firmware/real) is absent";
+  auto archive = MfaArchive::open((*real / "fw-SPC-rel-13_1910_0618-EVB.mfa").string());
+  ASSERT_TRUE(archive) << archive.error().message();
+  const auto extracted = dir_.path() / "spectrum.bin";
+  auto x = archive->extract_to_file(archive->boards().front(), extracted.string());
+  ASSERT_TRUE(x) << x.error().message();
+  ocr_ = true;
+  serve("spectrum", read_file(extracted));
+  if (HasFatalFailure() || IsSkipped()) return;
+  // Query only: verify reads all 16 MB through the gateway (~1.6 million MADs, ~4 minutes).
+  expect_query("13.1910.0618", archive->boards().front().psid);
 }
 
 TEST_F(MstflintSimDevice, BurnNewerFs2ImageThenQueryShowsIt) {
