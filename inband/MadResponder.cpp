@@ -45,8 +45,10 @@ Result<bool> MadResponder::serve_one(int timeout_ms) {
   const bool smp = cls == mad::kClassSmpLid || cls == mad::kClassSmpDirected;
   const std::size_t off = smp ? mad::kOffSmpData : mad::kOffVendorData;
   const std::size_t len = smp ? mad::kSmpDataSize : mad::kVendorDataSize;
-  const std::uint16_t status = dispatch(cls, method, mad::get16(m.data(), mad::kOffAttrId),
-                                        mad::get32(m.data(), mad::kOffAttrMod), std::span(m).subspan(off, len));
+  const std::uint16_t attr = mad::get16(m.data(), mad::kOffAttrId);
+  const std::uint32_t attr_mod = mad::get32(m.data(), mad::kOffAttrMod);
+  const std::uint16_t status = dispatch(cls, method, attr, attr_mod, std::span(m).subspan(off, len));
+  if (hooks_.trace) hooks_.trace(cls, method, attr, attr_mod, status);
   // Method stays 7 bits; the response flag is its own bit. The TID is echoed unchanged.
   m[mad::kOffMethod] = static_cast<std::uint8_t>(method | mad::kResponseBit);
   std::uint16_t dlid = in->slid;

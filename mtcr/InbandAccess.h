@@ -10,11 +10,13 @@
 #include "core/Result.h"
 #include "mtcr/InbandDeviceName.h"
 #include "mtcr/MadFormat.h"
+#include "mtcr/RegisterAccess.h"
 #include "mtcr/UmadPort.h"
 
 namespace openflint {
 
-class InbandAccess {
+// A RegisterAccess: block transfers split into MADs of max_block_dwords() dwords.
+class InbandAccess final : public RegisterAccess {
  public:
   struct Options {
     int timeout_ms = 200;    // per attempt
@@ -30,14 +32,19 @@ class InbandAccess {
   [[nodiscard]] static Result<InbandAccess> open(std::string_view device) { return open(device, Options{}); }
   [[nodiscard]] static Result<InbandAccess> open(InbandDeviceName device, Options options);
 
-  [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t address);
-  [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value);
+  InbandAccess(InbandAccess&&) noexcept = default;
+  InbandAccess& operator=(InbandAccess&&) noexcept = default;
+  ~InbandAccess() override = default;
+
+  [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t address) override;
+  [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value) override;
   // Reads out.size() dwords from `address` (dword aligned), splitting into MAD-sized chunks.
-  [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out);
+  [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
   [[nodiscard]] Result<std::vector<std::uint32_t>> read_block(std::uint32_t address, std::size_t dwords);
-  [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values);
-  // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim), 14 on SMP.
-  [[nodiscard]] std::size_t max_block_dwords() const;
+  [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
+  // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim, whose
+  // receivers get only 224 bytes of each MAD), 14 on SMP.
+  [[nodiscard]] std::size_t max_block_dwords() const override;
 
   // Switch software reset: vendor attribute 0x12 with AttrMod = seconds (vendor GMP, needs a LID).
   [[nodiscard]] Result<void> sw_reset(std::uint8_t seconds = 15);

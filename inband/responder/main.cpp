@@ -1,12 +1,14 @@
-// ibsim-responder: serves an in-memory CR-space over vendor MADs on an ibsim node (run under umad2sim).
+// ibsim-responder: serves a CR-space (plain memory or a saved SimDevice) over vendor MADs on an ibsim node.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "inband/MadResponder.h"
 #include "inband/MemoryCrSpace.h"
+#include "inband/SimDeviceResponder.h"
 
 namespace {
 
@@ -15,8 +17,13 @@ void on_signal(int) { g_stop.store(true); }
 
 void usage() {
   std::fprintf(stderr,
-               "usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N]\n"
-               "  serves CR-space reads/writes (hw id at 0xf0014); prints 'ready' once attached\n");
+               "usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
+               "       ibsim-responder --sim DIR [--ca NAME] [--port N] [--trace]\n"
+               "  memory mode: serves a plain CR-space array (hw id at 0xf0014)\n"
+               "  --sim DIR: serves the simulated device saved in DIR (SimDevice::save_state) and saves\n"
+               "             it back there on SIGTERM/SIGINT\n"
+               "  --trace: one stderr line per answered MAD\n"
+               "  prints 'ready' once attached\n");
 }
 
 bool parse_u32(const char* text, std::uint32_t& out) {
@@ -27,32 +34,33 @@ bool parse_u32(const char* text, std::uint32_t& out) {
   return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Args {
   std::uint32_t hw_id = 0x209;
   std::uint32_t size = 16u << 20;
   std::uint32_t port = 0;
   std::string ca;
+  std::string sim_dir;
   bool echo_registers = false;
+  bool trace = false;
+};
+
+bool parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
-    if (arg == "--hw-id" && has_value && parse_u32(argv[i + 1], hw_id)) { ++i; continue; }
-    if (arg == "--size" && has_value && parse_u32(argv[i + 1], size)) { ++i; continue; }
-    if (arg == "--port" && has_value && parse_u32(argv[i + 1], port)) { ++i; continue; }
-    if (arg == "--ca" && has_value) { ca = argv[++i]; continue; }
-    if (arg == "--echo-registers") { echo_registers = true; continue; }
-    usage();
-    return 2;
+    if (arg == "--hw-id" && has_value && parse_u32(argv[i + 1], a.hw_id)) { ++i; continue; }
+    if (arg == "--size" && has_value && parse_u32(argv[i + 1], a.size)) { ++i; continue; }
+    if (arg == "--port" && has_value && parse_u32(argv[i + 1], a.port)) { ++i; continue; }
+    if (arg == "--ca" && has_value) { a.ca = argv[++i]; continue; }
+    if (arg == "--sim" && has_value) { a.sim_dir = argv[++i]; continue; }
+    if (arg == "--echo-registers") { a.echo_registers = true; continue; }
+    if (arg == "--trace") { a.trace = true; continue; }
+    return false;
   }
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGTERM, &sa, nullptr);
-  sigaction(SIGINT, &sa, nullptr);
+  return true;
+}
 
-  openflint::MemoryCrSpace crspace(size, hw_id);
+openflint::ResponderHooks memory_hooks(bool echo_registers) {
   openflint::ResponderHooks hooks;
   hooks.sw_reset = [](std::uint32_t seconds) -> openflint::Result<void> {
     std::printf("sw-reset seconds=%u\n", seconds);
@@ -67,18 +75,58 @@ int main(int argc, char** argv) {
       return {};
     };
   }
-  auto responder = openflint::MadResponder::attach(crspace, std::move(hooks), ca, static_cast<int>(port));
-  if (!responder) {
-    std::fprintf(stderr, "ibsim-responder: %s\n", responder.error().message().c_str());
-    return 1;
+  return hooks;
+}
+
+int fail(const openflint::Error& e) {
+  std::fprintf(stderr, "ibsim-responder: %s\n", e.message().c_str());
+  return 1;
+}
+
+int serve(openflint::CrSpaceBackend& backend, openflint::ResponderHooks hooks, const Args& a) {
+  if (a.trace) {
+    hooks.trace = [](std::uint8_t cls, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,
+                     std::uint16_t status) {
+      std::fprintf(stderr, "mad class=0x%02x method=%u attr=0x%04x mod=0x%08x status=0x%04x\n", cls, method, attr,
+                   attr_mod, status);
+    };
   }
+  auto responder = openflint::MadResponder::attach(backend, std::move(hooks), a.ca, static_cast<int>(a.port));
+  if (!responder) return fail(responder.error());
   std::printf("ready\n");
   std::fflush(stdout);
   auto served = responder->serve(g_stop);
-  if (!served) {
-    std::fprintf(stderr, "ibsim-responder: %s\n", served.error().message().c_str());
-    return 1;
-  }
+  if (!served) return fail(served.error());
   std::printf("stopped after %llu answers\n", static_cast<unsigned long long>(responder->answered()));
+  std::fflush(stdout);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!parse_args(argc, argv, a)) {
+    usage();
+    return 2;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+
+  if (a.sim_dir.empty()) {
+    openflint::MemoryCrSpace crspace(a.size, a.hw_id);
+    return serve(crspace, memory_hooks(a.echo_registers), a);
+  }
+  auto device = openflint::SimDeviceResponder::load(a.sim_dir);
+  if (!device) return fail(device.error());
+  auto hooks = (*device)->hooks();
+  hooks.sw_reset = memory_hooks(false).sw_reset;
+  const int rc = serve((*device)->backend(), std::move(hooks), a);
+  auto saved = (*device)->save();
+  if (!saved) return fail(saved.error());
+  std::printf("saved state to %s\n", a.sim_dir.c_str());
+  return rc;
 }

@@ -1,10 +1,13 @@
-// mtcr-tool: minimal in-band CR-space client for tests (read/write/readblock/swreset/regaccess/bench).
+// mtcr-tool: minimal in-band CR-space client for tests (read/write/readblock/swreset/regaccess/bench/flash).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "devices/DeviceCatalog.h"
+#include "flash/FlashDriver.h"
 #include "mtcr/InbandAccess.h"
 
 namespace {
@@ -13,7 +16,8 @@ void usage() {
   std::fprintf(stderr,
                "usage: mtcr-tool -d DEVICE [--timeout MS] [--retries N] COMMAND\n"
                "  read ADDR | write ADDR VALUE | readblock ADDR DWORDS | writeblock ADDR V...\n"
-               "  swreset [SECONDS] | regaccess BYTE... | bench BYTES\n");
+               "  swreset [SECONDS] | regaccess BYTE... | bench BYTES\n"
+               "  flashread OFFSET LENGTH FILE  (flash gateway of the catalog device named by the hw id)\n");
 }
 
 bool parse_u32(const std::string& text, std::uint32_t& out) {
@@ -29,7 +33,33 @@ int fail(const openflint::Error& e) {
   return e.code() == openflint::ErrorCode::Timeout ? 3 : 1;
 }
 
+// Reads flash through the device's own gateway (found in the catalog by the hw id at 0xf0014).
+int flash_read(openflint::InbandAccess& dev, std::uint32_t offset, std::uint32_t length, const std::string& file) {
+  const auto start = std::chrono::steady_clock::now();
+  auto hw = dev.read32(0xf0014);
+  if (!hw) return fail(hw.error());
+  auto info = openflint::find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>(*hw >> 16));
+  if (!info) return fail(info.error());
+  auto driver = openflint::FlashDriver::open(dev, (*info)->flash_gateway);
+  if (!driver) return fail(driver.error());
+  auto bytes = driver->read(offset, length);
+  if (!bytes) return fail(bytes.error());
+  std::ofstream out(file, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+  if (!out) return fail(openflint::Error(openflint::ErrorCode::Io, "cannot write " + file));
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("hw_id=0x%x jedec=0x%06x bytes=%u mads=%llu ms=%.1f\n", *hw & 0xffff, driver->jedec_id(), length,
+              static_cast<unsigned long long>(dev.mads_sent()), ms);
+  return 0;
+}
+
 int run(openflint::InbandAccess& dev, const std::vector<std::string>& cmd) {
+  if (cmd[0] == "flashread" && cmd.size() == 4) {
+    std::uint32_t offset = 0;
+    std::uint32_t length = 0;
+    if (!parse_u32(cmd[1], offset) || !parse_u32(cmd[2], length)) { usage(); return 2; }
+    return flash_read(dev, offset, length, cmd[3]);
+  }
   std::vector<std::uint32_t> nums;
   for (std::size_t i = 1; i < cmd.size(); ++i) {
     std::uint32_t v = 0;
