@@ -172,9 +172,14 @@ int run_ri(const Options& options, const std::string& out_path) {
     if (!all) return report_error(options, all.error().with_context(device.name()));
     auto query = query_image(*all);
     if (!query) return report_error(options, query.error().with_context(device.name() + ": no image to read"));
+    // From the image start to the end of its last section, device-data sections (NV_DATA,
+    // DEV_INFO, MFG_INFO, ...) included, so the file verifies on its own.
     const std::uint64_t start = query->image_start;
-    const std::uint64_t size = query->image_size != 0 ? std::min(query->image_size, all->size() - start)
-                                                      : all->size() - start;
+    std::uint64_t end = query->image_size != 0 ? start + query->image_size : all->size();
+    if (auto report = verify_image(*all); report) {
+      for (const auto& s : report->sections) end = std::max<std::uint64_t>(end, s.start + s.size);
+    }
+    const std::uint64_t size = std::min<std::uint64_t>(end, all->size()) - start;
     std::vector<std::uint8_t> image(all->begin() + static_cast<std::ptrdiff_t>(start),
                                     all->begin() + static_cast<std::ptrdiff_t>(start + size));
     if (auto w = write_whole_file(out_path, image); !w) return report_error(options, w.error());

@@ -139,6 +139,14 @@ int main(int argc, char** argv) {
   add_archive(app, options, run, args);
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
+  // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
+  std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
+    for (CLI::App* sub : parent->get_subcommands({})) {
+      sub->fallthrough();
+      fall_through(sub);
+    }
+  };
+  fall_through(&app);
 
   try {
     app.parse(argc, argv);
