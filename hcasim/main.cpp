@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
 
   auto* show = app.add_subcommand("show", "power, boot mode, running FW, PSID, ids, flash counters");
   show->add_option("PATH", path, "device directory")->required();
-  show->add_flag("--json", json, "print a JSON document on stdout");
   show->callback([&] { run = [&] { return hs::run_show(path, json); }; });
 
+  for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
