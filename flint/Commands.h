@@ -14,6 +14,20 @@ int run_dump_config(const Options& options, const std::string& out_path);
 int run_archive_list(const Options& options);
 int run_archive_extract(const Options& options, const std::string& out_path);
 
+// On -d DEVICE (DeviceCommands.cpp, FlashCommands.cpp).
+int run_device_query(const Options& options);
+int run_device_verify(const Options& options);
+int run_device_reset(const Options& options);
+int run_erase(const Options& options, const std::string& address);
+int run_rw(const Options& options, const std::string& address);
+int run_ww(const Options& options, const std::string& address, const std::string& data);
+int run_wwne(const Options& options, const std::string& address, const std::string& data);
+int run_rb(const Options& options, const std::string& address, const std::string& size, const std::string& out_path);
+int run_wb(const Options& options, const std::string& in_path, const std::string& address);
+int run_ri(const Options& options, const std::string& out_path);
+// flint -d DEVICE -i IMAGE burn (BurnCommand.cpp; built only when fwops has the failsafe burner).
+int run_burn(const Options& options);
+
 // Prints an error ("-E- ..." on stderr, or a JSON document on stdout with --json) and
 // returns the exit code that goes with it.
 int report_error(const Options& options, const Error& error);

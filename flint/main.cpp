@@ -13,18 +13,97 @@
 namespace {
 
 using openflint::cli::Options;
+using Runner = std::function<int()>;
+namespace cli = openflint::cli;
 
 constexpr const char* kFooter = R"(
+Devices (-d): sim:PATH (a simulated device, see 'hcasim --help'), lid-N[,ca[,port]], iblid-N,
+ibdr-a.b.c. A device is locked while flint uses it; another flint waits up to --lock-timeout
+milliseconds, then fails with exit code 5 ("device busy").
+
 Exit codes: 0 ok; 1 the answer is "no" (e.g. image not bootable); 2 usage error;
-3 bad image or archive; 4 file or device i/o error; 5 device busy or timeout;
-6 not supported; 7 declined by the user; 70 internal error.
+3 bad image or archive (or the flash holds none); 4 file or device i/o error (missing file,
+powered-off device); 5 device busy or timeout; 6 not supported (e.g. a write that cannot be
+done power-cut safely without --force); 7 declined by the user; 70 internal error.
 
 Examples:
   flint -i fw.bin query              show the image's version, PSID and more
   flint -i fw.bin verify             check every section's CRC
   flint -i fw.mfa archive list       list the boards of an MFA archive
   flint -i fw.mfa --psid MT_0000000199 q
-  flint -i fw.mfa archive extract --psid MT_0000000199 -o fw.bin)";
+  flint -i fw.mfa archive extract --psid MT_0000000199 -o fw.bin
+  flint -d sim:/tmp/cx4 q            flash and running FW version, PSID, GUIDs, device, flash chip
+  flint -d sim:/tmp/cx4 ww 0x1000 0x12345678    write one dword (power-cut safe, docs/flash-writes.md)
+  flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn)";
+
+// query/verify work on -d DEVICE when given, else on -i IMAGE.
+void add_query_verify(CLI::App& app, Options& options, Runner& run) {
+  auto* query = app.add_subcommand("query", "show firmware version, PSID, GUIDs and more (of -d DEVICE or -i IMAGE)")
+                    ->alias("q");
+  query->callback([&] {
+    run = [&] { return options.device.empty() ? cli::run_query(options) : cli::run_device_query(options); };
+  });
+  auto* verify = app.add_subcommand("verify", "check every section; exit 0 only if bootable")->alias("v");
+  verify->callback([&] {
+    run = [&] { return options.device.empty() ? cli::run_verify(options) : cli::run_device_verify(options); };
+  });
+}
+
+void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
+  std::string& dc_out = a[2];
+  auto* dc = app.add_subcommand("dc", "dump the image's INI configuration (to OUT or stdout)");
+  dc->add_option("OUT", dc_out, "output file");
+  dc->callback([&] { run = [&] { return cli::run_dump_config(options, dc_out); }; });
+
+  auto* archive = app.add_subcommand("archive", "MFA archive commands: list, extract");
+  archive->require_subcommand(1);
+  auto* list = archive->add_subcommand("list", "one line per board: PSID, part number, FW version, description");
+  list->callback([&] { run = [&] { return cli::run_archive_list(options); }; });
+  std::string& extract_out = a[2];
+  auto* extract = archive->add_subcommand("extract", "write one board's firmware image to a file");
+  extract->add_option("--psid", options.psid, "board PSID")->required();
+  extract->add_option("-o,--output", extract_out, "output image file")->required();
+  extract->callback([&] { run = [&] { return cli::run_archive_extract(options, extract_out); }; });
+}
+
+// Raw flash commands on -d DEVICE; positional arguments land in `a` (sized 3 by main).
+void add_flash_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
+  auto sub = [&](const char* name, const char* help) { return app.add_subcommand(name, help); };
+  auto* erase = sub("erase", "erase the flash sector holding ADDR");
+  erase->add_option("ADDR", a[0], "flash address")->required();
+  erase->callback([&] { run = [&] { return cli::run_erase(options, a[0]); }; });
+  auto* rw = sub("rw", "read one dword of flash at ADDR");
+  rw->add_option("ADDR", a[0], "dword-aligned flash address")->required();
+  rw->callback([&] { run = [&] { return cli::run_rw(options, a[0]); }; });
+  auto* ww = sub("ww", "write one dword at ADDR, keeping the rest of its sector even if power is cut");
+  ww->add_option("ADDR", a[0], "dword-aligned flash address")->required();
+  ww->add_option("DATA", a[1], "32-bit value (stored big-endian)")->required();
+  ww->callback([&] { run = [&] { return cli::run_ww(options, a[0], a[1]); }; });
+  auto* wwne = sub("wwne", "write one dword at ADDR without erasing (bits can only go 1 -> 0)");
+  wwne->add_option("ADDR", a[0], "dword-aligned flash address")->required();
+  wwne->add_option("DATA", a[1], "32-bit value (stored big-endian)")->required();
+  wwne->callback([&] { run = [&] { return cli::run_wwne(options, a[0], a[1]); }; });
+  auto* rb = sub("rb", "read SIZE bytes of flash at ADDR into file OUT");
+  rb->add_option("ADDR", a[0], "flash address")->required();
+  rb->add_option("SIZE", a[1], "bytes")->required();
+  rb->add_option("OUT", a[2], "output file")->required();
+  rb->callback([&] { run = [&] { return cli::run_rb(options, a[0], a[1], a[2]); }; });
+  auto* wb = sub("wb", "write FILE to flash at ADDR (power-cut safe like ww)");
+  wb->add_option("FILE", a[2], "input file")->required();
+  wb->add_option("ADDR", a[0], "flash address")->required();
+  wb->callback([&] { run = [&] { return cli::run_wb(options, a[2], a[0]); }; });
+  auto* ri = sub("ri", "read the firmware image from flash into file OUT");
+  ri->add_option("OUT", a[2], "output file")->required();
+  ri->callback([&] { run = [&] { return cli::run_ri(options, a[2]); }; });
+  auto* reset = sub("reset", "reboot the device; 'query' then shows the new running FW");
+  reset->callback([&] { run = [&] { return cli::run_device_reset(options); }; });
+}
+
+void add_burn(CLI::App& app, Options& options, Runner& run) {
+  auto* burn = app.add_subcommand("burn", "burn -i IMAGE into -d DEVICE (failsafe unless --nofs)")->alias("b");
+  burn->add_flag("--allow_psid_change", options.allow_psid_change, "allow an image with another PSID");
+  burn->callback([&] { run = [&] { return cli::run_burn(options); }; });
+}
 
 }  // namespace
 
@@ -32,38 +111,32 @@ int main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
   app.footer(kFooter);
   app.require_subcommand(1);
-  app.fallthrough();  // global options may follow the command: `flint -i X q --json`
   Options options;
   app.add_option("-i,--image", options.image, "firmware image file, or an .mfa archive (with --psid)");
-  app.add_option("-d,--device", options.device, "device to operate on (e.g. sim:PATH, lid-3)");
+  app.add_option("-d,--device", options.device, "device to operate on (sim:PATH, lid-N, iblid-N, ibdr-a.b.c)");
   app.add_option("--psid", options.psid, "board PSID to pick from an .mfa archive");
   app.add_flag("--json", options.json, "print a JSON document on stdout (schema: docs/json.md)");
   app.add_flag("-y,--yes", options.yes, "answer yes to every question");
   app.add_flag("--no", options.no, "answer no to every question");
   app.add_flag("--nofs", options.nofs, "burn without failsafe");
+  app.add_flag("--force", options.force, "ww/wb: rewrite a sector in place when it cannot be done power-cut safely");
+  app.add_option("--lock-timeout", options.lock_timeout_ms, "milliseconds to wait for a busy device (default 5000)")
+      ->check(CLI::NonNegativeNumber);
 
-  std::function<int()> run;
-  auto* query = app.add_subcommand("query", "show firmware version, PSID, GUIDs and more")->alias("q");
-  query->callback([&] { run = [&] { return openflint::cli::run_query(options); }; });
-
-  auto* verify = app.add_subcommand("verify", "check every section; exit 0 only if bootable")->alias("v");
-  verify->callback([&] { run = [&] { return openflint::cli::run_verify(options); }; });
-
-  std::string dc_out;
-  auto* dc = app.add_subcommand("dc", "dump the image's INI configuration (to OUT or stdout)");
-  dc->add_option("OUT", dc_out, "output file");
-  dc->callback([&] { run = [&] { return openflint::cli::run_dump_config(options, dc_out); }; });
-
-  auto* archive = app.add_subcommand("archive", "MFA archive commands: list, extract");
-  archive->require_subcommand(1);
-  archive->fallthrough();
-  auto* list = archive->add_subcommand("list", "one line per board: PSID, part number, FW version, description");
-  list->callback([&] { run = [&] { return openflint::cli::run_archive_list(options); }; });
-  std::string extract_out;
-  auto* extract = archive->add_subcommand("extract", "write one board's firmware image to a file");
-  extract->add_option("--psid", options.psid, "board PSID")->required();
-  extract->add_option("-o,--output", extract_out, "output image file")->required();
-  extract->callback([&] { run = [&] { return openflint::cli::run_archive_extract(options, extract_out); }; });
+  Runner run;
+  std::vector<std::string> args(3);  // positional arguments; only one subcommand runs
+  add_query_verify(app, options, run);
+  add_archive(app, options, run, args);
+  add_flash_commands(app, options, run, args);
+  add_burn(app, options, run);
+  // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
+  std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
+    for (CLI::App* sub : parent->get_subcommands({})) {
+      sub->fallthrough();
+      fall_through(sub);
+    }
+  };
+  fall_through(&app);
 
   try {
     app.parse(argc, argv);
@@ -73,11 +146,11 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
-    return openflint::cli::kUsage;
+    return cli::kUsage;
   }
   if (options.yes && options.no) {
     std::cerr << "-E- --yes and --no exclude each other\n";
-    return openflint::cli::kUsage;
+    return cli::kUsage;
   }
-  return run ? run() : openflint::cli::kUsage;
+  return run ? run() : cli::kUsage;
 }

@@ -9,12 +9,41 @@
 #include "image/FirmwareImage.h"
 #include "image/Fs3Image.h"
 #include "image/Fs4Image.h"
+#include "image/SectionType.h"
+#include "image/Toc.h"
 
 namespace openflint {
 namespace {
 
-constexpr SlotFormat kFs3{fs3::probe, fs3::query, fs3::verify, load_fs3_copy};
+constexpr SlotFormat kFs3{fs3::probe, fs3::query, fs3::verify, load_fs3_copy, false, true};
 constexpr SlotFormat kFs4{fs4::probe, fs4::query, fs4::verify, load_fs4_copy};
+
+// FS3 lists the board's device data (MFG_INFO, DEV_INFO, NV_DATA, VPD) in each copy's ITOC while
+// the data itself stays on flash. A kept board therefore needs the new copy's device-data
+// entries to describe what the flash holds (size, CRC), not what the file carried: they are
+// taken from the running copy's ITOC, matched by type in order, each with its own entry CRC.
+// (FS4 keeps such sections in the DTOC at the flash end, which is not rewritten at all.)
+Result<std::vector<std::uint8_t>> adopt_device_entries(Bytes copy, Bytes flash, std::uint64_t current) {
+  std::vector<std::uint8_t> out(copy.begin(), copy.end());
+  OF_ASSIGN(const std::uint64_t new_itoc, fs3::find_itoc(copy, 0));
+  OF_ASSIGN(const std::uint64_t old_itoc, fs3::find_itoc(flash, current));
+  std::vector<std::pair<std::uint8_t, Bytes>> kept;  // the running copy's device-data entries
+  for (std::uint64_t at = old_itoc + kTocHeaderSize;; at += kTocEntrySize) {
+    OF_ASSIGN(const TocEntry e, parse_toc_entry(flash, at));
+    if (e.type == section_type::kEnd) break;
+    if (e.fs3_device_data()) kept.emplace_back(e.type, flash.subspan(at, kTocEntrySize));
+  }
+  for (std::uint64_t at = new_itoc + kTocHeaderSize;; at += kTocEntrySize) {
+    OF_ASSIGN(const TocEntry e, parse_toc_entry(copy, at));
+    if (e.type == section_type::kEnd) break;
+    if (!e.fs3_device_data()) continue;
+    const auto match = std::find_if(kept.begin(), kept.end(), [&](const auto& k) { return k.first == e.type; });
+    if (match == kept.end()) continue;  // the board has no such section: the file's entry stays
+    std::copy(match->second.begin(), match->second.end(), out.begin() + static_cast<long>(at));
+    kept.erase(match);
+  }
+  return out;
+}
 
 struct Incoming {
   Bytes copy;                   // the image proper (header .. last section)
@@ -74,10 +103,18 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
   if (!current) {  // nothing bootable to protect: the board data comes from the file
     for (const auto& r : in.board) OF_TRY(s.write(r.start, image.subspan(r.start, r.length), "writing device data"));
   }
+  Bytes copy = in.copy;
+  std::vector<std::uint8_t> adopted;
+  if (current && format.adopts_device_entries) {
+    auto patched = adopt_device_entries(in.copy, s.flash().bytes(), current->layout.start);
+    if (!patched) return make_error(std::move(patched).error().with_context("keeping the board's device data"));
+    adopted = std::move(*patched);
+    copy = adopted;
+  }
   if (failsafe) {
-    OF_TRY(write_copy_failsafe(s, in.copy, target));
+    OF_TRY(write_copy_failsafe(s, copy, target));
   } else {
-    OF_TRY(s.write(target, in.copy, "writing"));
+    OF_TRY(s.write(target, copy, "writing"));
   }
   OF_TRY(s.set_boot_address(target));
   if (current && current->layout.start != target) OF_TRY(invalidate_magic(s, current->layout.start));

@@ -18,6 +18,8 @@ struct SlotFormat {
   Result<CopyLayout> (*load)(FlashView&, std::uint64_t);
   // FS2: verify/query see only the striped chunks of both copies (they de-stripe what they get).
   bool striped_chunks = false;
+  // FS3: the new copy's ITOC entries for device data are taken from the running copy.
+  bool adopts_device_entries = false;
 };
 
 inline constexpr std::uint64_t kMagicSize = 16;

@@ -28,6 +28,15 @@ struct Scan {
   bool itoc_found = false;
 };
 
+// The first 4 KiB-aligned ITOC signature after a BOOT2 of `boot2_size` bytes.
+Result<std::uint64_t> search_itoc(Bytes data, std::uint64_t start, std::uint64_t boot2_size) {
+  std::uint64_t offset = (kBoot2 + boot2_size + kSector - 1) / kSector * kSector;
+  for (; start + offset < data.size(); offset += kSector)
+    if (toc_signature_at(data, start + offset, TocKind::Itoc)) return start + offset;
+  return make_error(ErrorCode::InvalidImage, "no valid ITOC found after BOOT2 (searched from " +
+                                                 toc_hex(start + kBoot2 + boot2_size) + " in 4 KiB steps)");
+}
+
 // BOOT2, then the first 4 KiB-aligned ITOC after it, then its entries.
 Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
   Scan s;
@@ -38,17 +47,13 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
   const auto boot2 = check_boot2(data, start + kBoot2, kBoot2, s.report);
   if (!boot2) return s;
   if (s.report.sections.back().status != SectionStatus::Ok) return s;  // mstflint stops here
-  std::uint64_t offset = kBoot2 + *boot2;
-  offset = (offset + kSector - 1) / kSector * kSector;
-  for (; start + offset < data.size(); offset += kSector)
-    if (toc_signature_at(data, start + offset, TocKind::Itoc)) break;
-  if (start + offset >= data.size()) {
-    s.report.problems.push_back("no valid ITOC found after BOOT2 (searched from " +
-                                toc_hex(start + kBoot2 + *boot2) + " in 4 KiB steps)");
+  const auto found = search_itoc(data, start, *boot2);
+  if (!found) {
+    s.report.problems.push_back(found.error().message());
     return s;
   }
   s.itoc_found = true;
-  const std::uint64_t itoc = start + offset;
+  const std::uint64_t itoc = *found;
   auto header = toc_block_crc(data, itoc);
   if (!header) {
     s.report.problems.push_back("ITOC header at " + toc_hex(itoc) + ": " + header.error().message());
@@ -85,6 +90,14 @@ bool probe(Bytes data, std::uint64_t offset) {
   for (int i = 0; i < 4; ++i)
     if (ByteReader::load_be32(data.data() + offset + 4 * i) != kMagic[i]) return false;
   return (ByteReader::load_be32(data.data() + offset + kFormatWord) >> 24) == 3;
+}
+
+Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset) {
+  VerifyReport scratch;
+  const auto boot2 = check_boot2(data, offset + kBoot2, kBoot2, scratch);
+  if (!boot2 || scratch.sections.empty() || scratch.sections.back().status != SectionStatus::Ok)
+    return make_error(ErrorCode::InvalidImage, "FS3 image at " + toc_hex(offset) + ": bad BOOT2");
+  return search_itoc(data, offset, *boot2);
 }
 
 Result<ImageQuery> query(Bytes data, std::uint64_t offset) {

@@ -17,5 +17,8 @@ namespace openflint::fs3 {
 [[nodiscard]] Result<VerifyReport> verify(Bytes data, std::uint64_t offset);
 // The zlib-compressed INI section, decompressed; NotFound when absent.
 [[nodiscard]] Result<std::string> dump_config(Bytes data, std::uint64_t offset);
+// Absolute offset of the ITOC of the image at `offset`: the first 4 KiB-aligned ITOC signature
+// after BOOT2. InvalidImage (naming where it searched) when BOOT2 is bad or there is none.
+[[nodiscard]] Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset);
 
 }  // namespace openflint::fs3

@@ -1,0 +1,125 @@
+// BurnCommand: `flint -d DEVICE -i IMAGE burn` over fwops' failsafe burner (preflight, questions, burn).
+#include <unistd.h>
+
+#include <iostream>
+#include <string>
+
+#include "devices/HexString.h"
+#include "flint/Commands.h"
+#include "flint/DeviceAccess.h"
+#include "flint/ExitCode.h"
+#include "flint/ImageSource.h"
+#include "flint/Progress.h"
+#include "flint/Report.h"
+#include "fwops/FailsafeBurner.h"
+
+namespace openflint::cli {
+namespace {
+
+std::string version_text(const std::optional<ImageQuery>& q) {
+  return q && q->fw_version ? q->fw_version->to_string() : "N/A";
+}
+
+std::string hw_ids_text(const ImageQuery& q) {
+  std::string ids;
+  for (auto id : q.supported_hw_ids) ids += (ids.empty() ? "" : ", ") + hex_string(id);
+  return ids.empty() ? "none listed" : ids;
+}
+
+// The refusals that need no question: wrong device, PSID change without the flag.
+Result<void> check_refusals(const Options& options, const Device& device, const BurnPreflight& pre) {
+  if (!pre.hw_id_supported) {
+    return make_error(ErrorCode::Mismatch, "the image is for other devices (hw ids " + hw_ids_text(pre.incoming) +
+                                               "); " + device.name() + " is a " + std::string(device.info().name) +
+                                               " (hw id " + hex_string(device.info().hw_id) + ")");
+  }
+  if (pre.psid_changes && !options.allow_psid_change) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "the image's PSID " + pre.incoming.psid + " differs from the device's " +
+                          (pre.current ? pre.current->psid : std::string("(none)")) +
+                          ": rerun with --allow_psid_change if this board really should take it");
+  }
+  return {};
+}
+
+// Asks before a downgrade or a re-burn of the same version. Declined = kDeclined with a reason.
+Result<bool> confirm_version(const Options& options, const BurnPreflight& pre) {
+  if (!pre.current || pre.version_order > 0) return true;
+  const std::string what = std::string(pre.version_order == 0 ? "the same as" : "older than") + " the flash's " +
+                           version_text(pre.current);
+  if (options.yes) return true;
+  if (options.no) {
+    std::cerr << "-I- the image's FW " << version_text(pre.incoming) << " is " << what << "; --no: not burning\n";
+    return false;
+  }
+  if (::isatty(STDIN_FILENO) == 0) {
+    std::cerr << "-E- the image's FW " << version_text(pre.incoming) << " is " << what
+              << "; not asking without a terminal: rerun with --yes to burn it anyway\n";
+    return false;
+  }
+  std::cerr << "-W- the image's FW " << version_text(pre.incoming) << " is " << what << ". Burn anyway? (y/N) ";
+  std::string answer;
+  std::getline(std::cin, answer);
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
+  return {{"ok", true},
+          {"previous_fw_version", pre.current && pre.current->fw_version ? nlohmann::json(version_text(pre.current))
+                                                                         : nlohmann::json(nullptr)},
+          {"new_fw_version", version_text(pre.incoming)},
+          {"new_copy_address", hex(r.new_copy_address)},
+          {"sectors_erased", r.sectors_erased},
+          {"sectors_unchanged", r.sectors_unchanged},
+          {"pages_programmed", r.pages_programmed},
+          {"bytes_programmed", r.bytes_programmed}};
+}
+
+BurnOptions burn_options(const Options& options) {
+  BurnOptions b;
+  b.failsafe = !options.nofs;
+  b.allow_psid_change = options.allow_psid_change;
+  auto line = progress_line(options, "Burning");
+  if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
+  return b;
+}
+
+int burn_opened(const Options& options, Device& device, Bytes image) {
+  {
+    auto flash = open_flash(device);  // finishes an interrupted ww/wb first; released before the burn
+    if (!flash) return report_error(options, flash.error());
+  }
+  auto pre = preflight_burn(device.access(), device.info(), image);
+  if (!pre) return report_error(options, pre.error().with_context(device.name()));
+  if (auto refused = check_refusals(options, device, *pre); !refused) {
+    return report_error(options, refused.error().with_context("burn refused"));
+  }
+  auto go = confirm_version(options, *pre);
+  if (!go) return report_error(options, go.error());
+  if (!*go) {
+    if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "burn declined")).dump(2) << '\n';
+    return kDeclined;
+  }
+  auto report = burn_image(device.access(), device.info(), image, burn_options(options));
+  if (!report) return report_error(options, report.error().with_context("burning " + device.name()));
+  if (options.json) {
+    std::cout << burn_json(*pre, *report).dump(2) << '\n';
+  } else {
+    std::cout << "-I- Burned FW " << version_text(pre->incoming) << " (was " << version_text(pre->current)
+              << ") at " << hex(report->new_copy_address) << "; it runs after 'flint -d " << device.name()
+              << " reset'\n";
+  }
+  return kOk;
+}
+
+}  // namespace
+
+int run_burn(const Options& options) {
+  auto source = ImageSource::open(options);
+  if (!source) return report_error(options, source.error());
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  return finish(options, *device, burn_opened(options, *device, source->bytes()));
+}
+
+}  // namespace openflint::cli

@@ -1,0 +1,68 @@
+// DeviceAccess: device/flash opening, saving and argument helpers shared by the -d commands.
+#include "flint/DeviceAccess.h"
+
+#include <charconv>
+#include <fstream>
+#include <iterator>
+
+#include "flint/Commands.h"
+#include "fwops/SectorJournal.h"
+
+namespace openflint::cli {
+
+Result<Device> open_cli_device(const Options& options) {
+  if (options.device.empty()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "no device given: use -d DEVICE (" + std::string(accepted_device_forms()) + ")");
+  }
+  DeviceOpenOptions open_options;
+  open_options.lock_timeout = std::chrono::milliseconds(options.lock_timeout_ms);
+  return open_device(options.device, open_options);
+}
+
+Result<FlashDriver> open_flash(Device& device) {
+  auto flash = FlashDriver::open(device.access(), device.info().flash_gateway);
+  if (!flash) return make_error(std::move(flash).error().with_context(device.name()));
+  if (auto recovered = recover_interrupted_write(*flash); !recovered) {
+    return make_error(std::move(recovered).error().with_context(device.name() + ": finishing an interrupted write"));
+  }
+  return flash;
+}
+
+int finish(const Options& options, Device& device, int rc) {
+  if (auto saved = device.commit(); !saved) return report_error(options, saved.error());
+  return rc;
+}
+
+Result<std::uint64_t> parse_number(const std::string& text, const std::string& what) {
+  std::string_view digits = text;
+  int base = 10;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+    return make_error(ErrorCode::InvalidArgument, what + " '" + text + "' is not a number (use 0x1000 or 4096)");
+  }
+  return value;
+}
+
+Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorCode::NotFound, "cannot open " + path);
+  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path);
+  return bytes;
+}
+
+Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return make_error(ErrorCode::Io, "cannot write " + path);
+  return {};
+}
+
+}  // namespace openflint::cli

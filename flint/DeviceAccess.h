@@ -1,0 +1,32 @@
+// DeviceAccess: opening -d DEVICE and its flash for a flint command, and saving it afterwards.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+#include "flash/FlashDriver.h"
+#include "flint/Options.h"
+#include "fwops/Device.h"
+
+namespace openflint::cli {
+
+// Opens options.device (InvalidArgument when -d is missing), waiting up to --lock-timeout.
+[[nodiscard]] Result<Device> open_cli_device(const Options& options);
+
+// Locks and probes the flash, then finishes a journaled write that a power cut interrupted
+// (docs/flash-writes.md), so every command sees consistent sectors.
+[[nodiscard]] Result<FlashDriver> open_flash(Device& device);
+
+// Saves a simulated device (also after a failed command: what reached the flash, a power cut,
+// the counters are the device's real state) and returns `rc`, or the save error's exit code.
+[[nodiscard]] int finish(const Options& options, Device& device, int rc);
+
+// "0x1000" or "4096"; InvalidArgument naming `what` otherwise.
+[[nodiscard]] Result<std::uint64_t> parse_number(const std::string& text, const std::string& what);
+
+[[nodiscard]] Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path);
+[[nodiscard]] Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+}  // namespace openflint::cli

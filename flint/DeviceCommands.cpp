@@ -1,0 +1,106 @@
+// DeviceCommands: query, verify and reset on the device given with -d.
+#include <iostream>
+
+#include "flint/Commands.h"
+#include "flint/DeviceAccess.h"
+#include "flint/DeviceReport.h"
+#include "flint/ExitCode.h"
+#include "flint/Progress.h"
+#include "flint/Report.h"
+#include "image/FirmwareImage.h"
+
+namespace openflint::cli {
+namespace {
+
+Result<std::vector<std::uint8_t>> read_flash(const Options& options, FlashDriver& flash) {
+  return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
+}
+
+// The device half of a query: printed (or put into JSON) even when the flash holds no image.
+nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
+  return {{"device", device_json(device.info())},
+          {"flash", flash_json(flash)},
+          {"running", running_json(device.running_firmware())}};
+}
+
+int query_opened(const Options& options, Device& device) {
+  auto flash = open_flash(device);
+  if (!flash) return report_error(options, flash.error());
+  auto bytes = read_flash(options, *flash);
+  if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
+  auto query = query_image(*bytes);
+  if (!query) {
+    const Error error = query.error().with_context(device.name() + ": flash holds no valid firmware image");
+    if (options.json) {
+      nlohmann::json doc = error_json(error);
+      doc.update(device_part_json(device, *flash));
+      std::cout << doc.dump(2) << '\n';
+    } else {
+      print_running(std::cout, device.running_firmware());
+      print_device(std::cout, device.info(), *flash);
+    }
+    std::cerr << "-E- " << error.message() << '\n';
+    return exit_code_for(error.code());
+  }
+  if (options.json) {
+    nlohmann::json doc = query_json(*query);
+    doc.update(device_part_json(device, *flash));
+    doc["ok"] = true;
+    std::cout << doc.dump(2) << '\n';
+  } else {
+    print_query(std::cout, *query);
+    print_running(std::cout, device.running_firmware());
+    print_device(std::cout, device.info(), *flash);
+  }
+  return kOk;
+}
+
+int verify_opened(const Options& options, Device& device) {
+  auto flash = open_flash(device);
+  if (!flash) return report_error(options, flash.error());
+  auto bytes = read_flash(options, *flash);
+  if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
+  auto report = verify_image(*bytes);
+  if (!report) return report_error(options, report.error().with_context(device.name()));
+  const bool ok = report->bootable();
+  if (options.json) {
+    nlohmann::json doc = verify_json(*report);
+    doc["ok"] = ok;
+    std::cout << doc.dump(2) << '\n';
+  } else {
+    print_verify(std::cout, *report);
+  }
+  return ok ? kOk : kFailed;
+}
+
+}  // namespace
+
+int run_device_query(const Options& options) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  return finish(options, *device, query_opened(options, *device));
+}
+
+int run_device_verify(const Options& options) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  return finish(options, *device, verify_opened(options, *device));
+}
+
+int run_device_reset(const Options& options) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  if (auto reset = device->reset(); !reset) {
+    return finish(options, *device, report_error(options, reset.error().with_context("resetting " + device->name())));
+  }
+  const auto running = device->running_firmware();
+  if (options.json) {
+    std::cout << nlohmann::json{{"ok", true}, {"running", running_json(running)}}.dump(2) << '\n';
+  } else {
+    std::cout << "-I- " << device->name() << " was reset\n";
+    print_running(std::cout, running);
+  }
+  return finish(options, *device, kOk);
+}
+
+}  // namespace openflint::cli

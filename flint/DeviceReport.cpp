@@ -1,0 +1,74 @@
+// DeviceReport: mstflint-style lines and JSON objects for device, flash chip and running firmware.
+#include "flint/DeviceReport.h"
+
+#include <ostream>
+#include <string>
+
+#include "flint/Report.h"
+
+namespace openflint::cli {
+namespace {
+
+void field(std::ostream& out, const char* name, const std::string& value) {
+  std::string label = std::string(name) + ":";
+  label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
+  out << label << value << '\n';
+}
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
+}  // namespace
+
+void print_running(std::ostream& out, const std::optional<RunningFirmware>& running) {
+  if (!running) return;
+  if (running->recovery) {
+    field(out, "FW Version(Running)", "N/A (flash recovery mode: no bootable image at the last boot)");
+    return;
+  }
+  const auto& image = running->image;
+  field(out, "FW Version(Running)", image && image->fw_version ? image->fw_version->to_string() : "N/A");
+  if (running->booted_copy) field(out, "Running Copy", hex(*running->booted_copy));
+}
+
+void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& flash) {
+  field(out, "Device", std::string(info.name) + " (" + std::string(info.part_number) + ", " +
+                           std::string(to_string(info.kind)) + ")");
+  field(out, "HW ID", hex(info.hw_id));
+  field(out, "PCI Device ID", std::to_string(info.pci_device_id));
+  field(out, "Flash", std::string(flash.chip().name) + " (jedec " + hex(flash.jedec_id(), 6) + ", " +
+                          size_text(flash.size()) + ", " + size_text(flash.sector_size()) + " sectors)");
+}
+
+nlohmann::json running_json(const std::optional<RunningFirmware>& running) {
+  if (!running) return nullptr;
+  nlohmann::json j{{"recovery", running->recovery},
+                   {"booted_copy", running->booted_copy ? nlohmann::json(hex(*running->booted_copy)) : nullptr},
+                   {"fw_version", nullptr},
+                   {"psid", nullptr}};
+  if (running->image) {
+    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
+    j["psid"] = running->image->psid;
+  }
+  return j;
+}
+
+nlohmann::json device_json(const DeviceInfo& info) {
+  return {{"name", std::string(info.name)},
+          {"part_number", std::string(info.part_number)},
+          {"kind", std::string(to_string(info.kind))},
+          {"hw_id", hex(info.hw_id)},
+          {"pci_device_id", info.pci_device_id},
+          {"image_format", std::string(to_string(info.image_format))}};
+}
+
+nlohmann::json flash_json(const FlashDriver& flash) {
+  return {{"chip", std::string(flash.chip().name)},
+          {"jedec_id", hex(flash.jedec_id(), 6)},
+          {"size", flash.size()},
+          {"sector_size", flash.sector_size()}};
+}
+
+}  // namespace openflint::cli

@@ -1,0 +1,23 @@
+// DeviceReport: text and JSON for what `flint -d DEV query` adds to an image query (device, flash, running FW).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "devices/DeviceInfo.h"
+#include "flash/FlashDriver.h"
+#include "fwops/RunningFirmware.h"
+
+namespace openflint::cli {
+
+// "FW Version(Running)" line (only when the transport knows what runs).
+void print_running(std::ostream& out, const std::optional<RunningFirmware>& running);
+void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& flash);
+
+[[nodiscard]] nlohmann::json running_json(const std::optional<RunningFirmware>& running);
+[[nodiscard]] nlohmann::json device_json(const DeviceInfo& info);
+[[nodiscard]] nlohmann::json flash_json(const FlashDriver& flash);
+
+}  // namespace openflint::cli

@@ -1,0 +1,84 @@
+// Device: an opened device (simulated or in-band) — register access, catalog record, reset, commit.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/Result.h"
+#include "devices/DeviceInfo.h"
+#include "fwops/DeviceLockFile.h"
+#include "fwops/InbandRegisterAccess.h"
+#include "fwops/RunningFirmware.h"
+#include "mtcr/RegisterAccess.h"
+#include "sim/SimDevice.h"
+
+namespace openflint {
+
+struct DeviceOpenOptions {
+  // How long to wait for another process to release the device before ErrorCode::Busy.
+  std::chrono::milliseconds lock_timeout{5000};
+};
+
+// Move-only; owns the transport and (for sim:PATH) the exclusive lock on the device directory.
+// Destroying a Device releases it WITHOUT saving: a simulated device persists only through
+// commit(), which saves atomically (see commit()).
+class Device {
+ public:
+  Device(Device&&) noexcept = default;
+  Device& operator=(Device&&) noexcept = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device() = default;
+
+  [[nodiscard]] RegisterAccess& access() { return *access_; }
+  [[nodiscard]] const DeviceInfo& info() const { return *info_; }
+  [[nodiscard]] const std::string& name() const { return name_; }
+  // The simulator behind a sim:PATH device (fault injection, power); nullptr for real devices.
+  [[nodiscard]] sim::SimDevice* simulator() { return sim_.get(); }
+
+  // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
+  // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.
+  [[nodiscard]] Result<void> reset();
+  // Sims: power returns and the boot ROM runs.
+  [[nodiscard]] Result<void> power_on();
+  // The firmware the device runs; nullopt when the transport cannot tell (in-band today).
+  [[nodiscard]] std::optional<RunningFirmware> running_firmware() const;
+
+  // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
+  // file is first written in full to PATH/.staging and only then renamed into place, so an
+  // error (disk full, ...) leaves the previous state untouched. Real devices: nothing to do.
+  [[nodiscard]] Result<void> commit();
+
+ private:
+  friend Result<Device> open_device(std::string_view, const DeviceOpenOptions&);
+  friend Result<Device> create_sim_device(const std::filesystem::path&, std::string_view, std::string_view,
+                                          const DeviceOpenOptions&);
+  Device() = default;
+
+  std::string name_;
+  const DeviceInfo* info_ = nullptr;
+  std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
+  std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
+  RegisterAccess* access_ = nullptr;              // whichever of the two
+  std::filesystem::path sim_dir_;
+  std::optional<DeviceLockFile> lock_;
+};
+
+// Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open) or an
+// in-band device "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c" (identified through the hw id
+// register 0xf0014 and the catalog). Other names: InvalidArgument listing the accepted forms.
+[[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
+
+// Creates a new simulated device of catalog sim model `model` in directory `dir` (which must not
+// hold one yet), with flash chip `chip` (empty = the model's default). Not saved until commit().
+[[nodiscard]] Result<Device> create_sim_device(const std::filesystem::path& dir, std::string_view model,
+                                               std::string_view chip, const DeviceOpenOptions& options = {});
+
+// "sim:PATH, lid-N[,ca[,port]], iblid-N, ibdr-a.b.c" for messages and --help.
+[[nodiscard]] std::string_view accepted_device_forms();
+
+}  // namespace openflint

@@ -1,0 +1,141 @@
+// DeviceOpener: turns a device name into an opened Device (sim:PATH or an in-band route).
+#include <system_error>
+
+#include "devices/DeviceCatalog.h"
+#include "devices/HexString.h"
+#include "fwops/Device.h"
+#include "mtcr/InbandDeviceName.h"
+
+namespace openflint {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kSimPrefix = "sim:";
+constexpr std::string_view kForms =
+    "sim:PATH (a simulated device made with 'hcasim create'), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c";
+
+Result<fs::path> sim_dir_of(std::string_view name) {
+  const std::string_view path = name.substr(kSimPrefix.size());
+  if (path.empty()) return make_error(ErrorCode::InvalidArgument, "device name 'sim:' lacks a PATH");
+  return fs::path(path);
+}
+
+Result<void> check_sim_exists(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return make_error(ErrorCode::NotFound, "no simulated device at " + dir.string() +
+                                               ": not a directory (create one with 'hcasim create --model MODEL " +
+                                               dir.string() + "')");
+  }
+  if (!fs::exists(dir / "state.json", ec)) {
+    return make_error(ErrorCode::NotFound, "no simulated device at " + dir.string() +
+                                               ": state.json missing (create one with 'hcasim create')");
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view accepted_device_forms() { return kForms; }
+
+Result<Device> create_sim_device(const fs::path& dir, std::string_view model, std::string_view chip_name,
+                                 const DeviceOpenOptions& options) {
+  std::error_code ec;
+  if (fs::exists(dir / "state.json", ec)) {
+    return make_error(ErrorCode::InvalidArgument, dir.string() + " already holds a simulated device");
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return make_error(ErrorCode::Io, "cannot create " + dir.string() + ": " + ec.message());
+  OF_ASSIGN(const DeviceInfo* info, find_device_by_sim_model(model));
+  const FlashChip* chip = nullptr;
+  if (!chip_name.empty()) {
+    OF_ASSIGN(chip, find_flash_chip_by_name(chip_name));
+  }
+  Device device;
+  device.name_ = std::string(kSimPrefix) + dir.string();
+  OF_ASSIGN(DeviceLockFile lock, DeviceLockFile::acquire(dir / "lock", options.lock_timeout, device.name_));
+  device.lock_ = std::move(lock);
+  OF_ASSIGN(device.sim_, sim::SimDevice::create(*info, chip));
+  device.info_ = info;
+  device.access_ = device.sim_.get();
+  device.sim_dir_ = dir;
+  return device;
+}
+
+Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options) {
+  Device device;
+  device.name_ = std::string(name);
+  if (name.starts_with(kSimPrefix)) {
+    OF_ASSIGN(fs::path dir, sim_dir_of(name));
+    OF_TRY(check_sim_exists(dir));
+    OF_ASSIGN(DeviceLockFile lock, DeviceLockFile::acquire(dir / "lock", options.lock_timeout, device.name_));
+    device.lock_ = std::move(lock);
+    OF_ASSIGN(device.sim_, sim::SimDevice::load_state(dir));
+    device.info_ = &device.sim_->info();
+    device.access_ = device.sim_.get();
+    device.sim_dir_ = dir;
+    return device;
+  }
+  if (is_inband_device_name(name)) {
+    OF_ASSIGN(InbandAccess inband, InbandAccess::open(name));
+    device.inband_ = std::make_unique<InbandRegisterAccess>(std::move(inband));
+    device.access_ = device.inband_.get();
+    auto hw = device.access_->read32(kHwIdAddr);
+    if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
+    auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff),
+                                     static_cast<std::uint8_t>((*hw >> 16) & 0xff));
+    if (!info) return make_error(std::move(info).error().with_context(device.name_));
+    device.info_ = *info;
+    return device;
+  }
+  return make_error(ErrorCode::InvalidArgument,
+                    "unknown device name '" + std::string(name) + "': accepted forms are " + std::string(kForms));
+}
+
+Result<void> Device::reset() {
+  if (sim_) {
+    if (!sim_->powered()) return make_error(ErrorCode::Io, name_ + " is powered off: run 'hcasim power-on'");
+    (void)sim_->reset();
+    return {};
+  }
+  if (info_->kind == DeviceKind::Switch) return inband_->inband().sw_reset();
+  return make_error(ErrorCode::NotSupported,
+                    "resetting " + std::string(info_->name) + " at " + name_ +
+                        ": in-band reset exists for switches only (adapters need a PCI-level reset)");
+}
+
+Result<void> Device::power_on() {
+  if (!sim_) return make_error(ErrorCode::NotSupported, name_ + ": power control exists for simulated devices only");
+  sim_->power_cycle();  // runs the boot ROM
+  return {};
+}
+
+std::optional<RunningFirmware> Device::running_firmware() const {
+  if (!sim_) return std::nullopt;  // in-band: the transport cannot tell (yet)
+  const sim::BootState& boot = sim_->boot_state();
+  RunningFirmware running;
+  running.recovery = boot.recovery;
+  if (!boot.recovery) running.booted_copy = boot.booted_address;
+  running.image = boot.running;
+  return running;
+}
+
+Result<void> Device::commit() {
+  if (!sim_) return {};
+  const fs::path staging = sim_dir_ / ".staging";
+  std::error_code ec;
+  fs::remove_all(staging, ec);
+  const std::string context = "saving " + name_;
+  if (auto saved = sim_->save_state(staging); !saved) return make_error(std::move(saved).error().with_context(context));
+  // Everything is complete on disk; now swap the files in.
+  for (const char* file : {"flash.bin", "state.json"}) {
+    if (!fs::exists(staging / file, ec)) continue;
+    fs::rename(staging / file, sim_dir_ / file, ec);
+    if (ec) return make_error(ErrorCode::Io, context + ": cannot rename " + (staging / file).string() + ": " + ec.message());
+  }
+  fs::remove_all(staging, ec);
+  return {};
+}
+
+}  // namespace openflint

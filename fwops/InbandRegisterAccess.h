@@ -1,0 +1,31 @@
+// InbandRegisterAccess: the RegisterAccess interface over an in-band (MAD) connection.
+#pragma once
+
+#include "mtcr/InbandAccess.h"
+#include "mtcr/RegisterAccess.h"
+
+namespace openflint {
+
+class InbandRegisterAccess final : public RegisterAccess {
+ public:
+  explicit InbandRegisterAccess(InbandAccess access) : access_(std::move(access)) {}
+
+  [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t address) override { return access_.read32(address); }
+  [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value) override {
+    return access_.write32(address, value);
+  }
+  [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override {
+    return access_.read_block(address, out);
+  }
+  [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override {
+    return access_.write_block(address, values);
+  }
+  [[nodiscard]] std::size_t max_block_dwords() const override { return access_.max_block_dwords(); }
+
+  [[nodiscard]] InbandAccess& inband() { return access_; }
+
+ private:
+  InbandAccess access_;
+};
+
+}  // namespace openflint

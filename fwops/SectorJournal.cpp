@@ -1,0 +1,210 @@
+// SectorJournal: the journal states, recovery and the per-sector safe rewrite (see SectorJournal.h).
+#include "fwops/SectorJournal.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "devices/HexString.h"
+#include "image/Crc32.h"
+
+namespace openflint {
+namespace {
+
+constexpr std::array<std::uint8_t, 8> kMagic{'O', 'F', 'J', 'R', 'N', 'L', '0', '1'};
+constexpr std::uint32_t kCopiedOffset = 16;   // dword 0 when the copy is complete, then CRC32
+constexpr std::uint32_t kAppliedOffset = 24;  // dword 0 when S holds the new contents
+constexpr std::uint32_t kPageSize = 256;
+
+enum class JournalState { Blank, Foreign, Claimed, Copied, Applied };
+
+struct Journal {
+  JournalState state = JournalState::Blank;
+  std::uint64_t target = 0;
+  std::uint32_t crc = 0;
+};
+
+std::uint32_t be32(const std::uint8_t* p) {
+  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+void put_be32(std::uint8_t* p, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (24 - 8 * i));
+}
+
+bool all_erased(std::span<const std::uint8_t> bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0xff; });
+}
+
+std::uint64_t journal_sector(const FlashDriver& flash) { return flash.size() - flash.sector_size(); }
+std::uint64_t copy_sector(const FlashDriver& flash) { return flash.size() - 2ull * flash.sector_size(); }
+
+Result<Journal> read_journal(FlashDriver& flash) {
+  OF_ASSIGN(std::vector<std::uint8_t> j, flash.read(journal_sector(flash), flash.sector_size()));
+  Journal journal;
+  if (!std::equal(kMagic.begin(), kMagic.end(), j.begin())) {
+    journal.state = all_erased(j) ? JournalState::Blank : JournalState::Foreign;
+    return journal;
+  }
+  journal.target = be32(&j[8]);
+  journal.crc = be32(&j[kCopiedOffset + 4]);
+  if (be32(&j[kAppliedOffset]) == 0) {
+    journal.state = JournalState::Applied;
+  } else if (be32(&j[kCopiedOffset]) == 0) {
+    journal.state = JournalState::Copied;
+  } else {
+    journal.state = JournalState::Claimed;
+  }
+  return journal;
+}
+
+Result<void> program_dword(FlashDriver& flash, std::uint64_t address, std::uint32_t value) {
+  std::array<std::uint8_t, 4> b{};
+  put_be32(b.data(), value);
+  return flash.program(address, b);
+}
+
+// Programs `desired` over a sector that holds `base` (bits may only go 1 -> 0), skipping
+// pages that already match, then reads back.
+Result<void> program_sector(FlashDriver& flash, std::uint64_t address, std::span<const std::uint8_t> base,
+                            std::span<const std::uint8_t> desired) {
+  for (std::size_t page = 0; page < desired.size(); page += kPageSize) {
+    const std::size_t end = std::min<std::size_t>(page + kPageSize, desired.size());
+    if (std::equal(desired.begin() + page, desired.begin() + end, base.begin() + page)) continue;
+    OF_TRY(flash.program(address + page, desired.subspan(page, end - page)));
+  }
+  OF_ASSIGN(std::vector<std::uint8_t> back, flash.read(address, desired.size()));
+  if (!std::equal(back.begin(), back.end(), desired.begin())) {
+    const auto at = std::mismatch(back.begin(), back.end(), desired.begin()).first - back.begin();
+    return make_error(ErrorCode::Mismatch, "verify after write failed at " +
+                                               hex_string(address + static_cast<std::uint64_t>(at)));
+  }
+  return {};
+}
+
+Result<void> erase_and_program(FlashDriver& flash, std::uint64_t address, std::span<const std::uint8_t> desired) {
+  OF_TRY(flash.erase_sector(address));
+  const std::vector<std::uint8_t> blank(desired.size(), 0xff);
+  return program_sector(flash, address, blank, desired);
+}
+
+Result<void> clean_scratch(FlashDriver& flash) {
+  OF_TRY(flash.erase_sector(copy_sector(flash)));
+  return flash.erase_sector(journal_sector(flash));  // last: the journal claims the copy sector
+}
+
+bool needs_erase(std::span<const std::uint8_t> current, std::span<const std::uint8_t> desired) {
+  for (std::size_t i = 0; i < desired.size(); ++i) {
+    if ((desired[i] & ~current[i]) != 0) return true;  // a bit would have to go 0 -> 1
+  }
+  return false;
+}
+
+Result<bool> scratch_available(FlashDriver& flash) {
+  OF_ASSIGN(Journal journal, read_journal(flash));
+  if (journal.state != JournalState::Blank) return false;
+  OF_ASSIGN(std::vector<std::uint8_t> copy, flash.read(copy_sector(flash), flash.sector_size()));
+  return all_erased(copy);
+}
+
+Result<void> journaled_rewrite(FlashDriver& flash, std::uint64_t sector, std::span<const std::uint8_t> desired) {
+  const std::uint64_t j = journal_sector(flash);
+  std::array<std::uint8_t, 16> header{};
+  std::copy(kMagic.begin(), kMagic.end(), header.begin());
+  put_be32(&header[8], static_cast<std::uint32_t>(sector));
+  put_be32(&header[12], 0xffffffff);
+  OF_TRY(flash.program(j, header));
+  const std::vector<std::uint8_t> blank(desired.size(), 0xff);
+  OF_TRY(program_sector(flash, copy_sector(flash), blank, desired));
+  std::array<std::uint8_t, 8> copied{};
+  put_be32(&copied[4], crc32(Bytes(desired.data(), desired.size())));
+  OF_TRY(flash.program(j + kCopiedOffset, copied));
+  OF_TRY(erase_and_program(flash, sector, desired));
+  OF_TRY(program_dword(flash, j + kAppliedOffset, 0));
+  return clean_scratch(flash);
+}
+
+Result<void> rewrite_sector(FlashDriver& flash, std::uint64_t sector, std::span<const std::uint8_t> current,
+                            std::span<const std::uint8_t> desired, bool force, SafeWriteReport& report) {
+  if (std::equal(current.begin(), current.end(), desired.begin())) {
+    ++report.sectors_unchanged;
+    return {};
+  }
+  if (!needs_erase(current, desired)) {
+    ++report.sectors_in_place;
+    return program_sector(flash, sector, current, desired);
+  }
+  const bool is_scratch = sector >= copy_sector(flash);
+  bool scratch_ok = false;
+  if (!is_scratch) {
+    OF_ASSIGN(scratch_ok, scratch_available(flash));
+  }
+  if (scratch_ok) {
+    ++report.sectors_journaled;
+    return journaled_rewrite(flash, sector, desired);
+  }
+  if (!force) {
+    const std::string why = is_scratch ? "it is one of the two scratch sectors at the top of the flash"
+                                       : "the scratch sectors at " + hex_string(copy_sector(flash)) +
+                                             " (top two erase units of the flash) are not blank";
+    return make_error(ErrorCode::NotSupported,
+                      "sector " + hex_string(sector) + " needs an erase and cannot be rewritten power-cut safely: " +
+                          why + "; --force erases and rewrites it in place (a power cut then leaves it erased)");
+  }
+  ++report.sectors_forced;
+  return erase_and_program(flash, sector, desired);
+}
+
+}  // namespace
+
+Result<bool> recover_interrupted_write(FlashDriver& flash) {
+  OF_ASSIGN(Journal journal, read_journal(flash));
+  switch (journal.state) {
+    case JournalState::Blank:
+    case JournalState::Foreign: return false;
+    case JournalState::Claimed:
+    case JournalState::Applied: break;
+    case JournalState::Copied: {
+      OF_ASSIGN(std::vector<std::uint8_t> copy, flash.read(copy_sector(flash), flash.sector_size()));
+      const bool target_ok = journal.target % flash.sector_size() == 0 && journal.target < copy_sector(flash);
+      // A copy whose CRC does not match never completed: S was not touched yet, discard it.
+      if (target_ok && crc32(Bytes(copy.data(), copy.size())) == journal.crc) {
+        OF_TRY(erase_and_program(flash, journal.target, copy));
+        OF_TRY(program_dword(flash, journal_sector(flash) + kAppliedOffset, 0));
+      }
+      break;
+    }
+  }
+  OF_TRY(clean_scratch(flash));
+  return true;
+}
+
+Result<SafeWriteReport> write_preserving(FlashDriver& flash, std::uint64_t address,
+                                         std::span<const std::uint8_t> bytes, bool force) {
+  if (address + bytes.size() > flash.size() || address + bytes.size() < address) {
+    return make_error(ErrorCode::InvalidArgument, "write of " + std::to_string(bytes.size()) + " bytes at " +
+                                                      hex_string(address) + " passes the end of the " +
+                                                      hex_string(flash.size()) + "-byte flash");
+  }
+  if (auto recovered = recover_interrupted_write(flash); !recovered) return make_error(std::move(recovered).error());
+  SafeWriteReport report;
+  const std::uint64_t unit = flash.sector_size();
+  const std::uint64_t end = address + bytes.size();
+  for (std::uint64_t sector = address - address % unit; sector < end; sector += unit) {
+    OF_ASSIGN(const std::vector<std::uint8_t> current, flash.read(sector, unit));
+    std::vector<std::uint8_t> desired = current;
+    const std::uint64_t from = std::max(sector, address);
+    const std::uint64_t to = std::min(sector + unit, end);
+    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(from - address),
+              bytes.begin() + static_cast<std::ptrdiff_t>(to - address),
+              desired.begin() + static_cast<std::ptrdiff_t>(from - sector));
+    if (auto r = rewrite_sector(flash, sector, current, desired, force, report); !r) {
+      return make_error(std::move(r).error().with_context("writing sector " + hex_string(sector)));
+    }
+  }
+  return report;
+}
+
+}  // namespace openflint

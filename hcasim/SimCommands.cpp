@@ -1,0 +1,176 @@
+// SimCommands: create / fault / power-on / show on a simulated device directory.
+#include "hcasim/SimCommands.h"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "devices/DeviceCatalog.h"
+#include "devices/HexString.h"
+#include "flint/ExitCode.h"
+#include "fwops/Device.h"
+
+namespace openflint::hcasim {
+namespace {
+
+using nlohmann::json;
+
+int report(const Error& error, bool json_out) {
+  if (json_out) {
+    std::cout << json{{"ok", false}, {"error", {{"code", std::string(to_string(error.code()))},
+                                                {"message", error.message()}}}}.dump(2) << '\n';
+  }
+  std::cerr << "-E- " << error.message() << '\n';
+  return cli::exit_code_for(error.code());
+}
+
+std::string simulated_models() {
+  std::string models;
+  for (const DeviceInfo& d : all_devices()) {
+    if (!d.flash_gateway.is_spi_gateway() || d.sim_model.empty()) continue;
+    models += (models.empty() ? "" : ", ") + std::string(d.sim_model);
+  }
+  return models;
+}
+
+Result<Device> open_sim(const std::string& path) { return open_device("sim:" + path); }
+
+// The factory programmer: the image goes to flash offset 0, the rest stays erased.
+Result<void> preburn(sim::SimDevice& sim, const std::string& image_path) {
+  std::ifstream in(image_path, std::ios::binary);
+  if (!in) return make_error(ErrorCode::NotFound, "cannot open image " + image_path);
+  std::vector<std::uint8_t> image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::uint64_t size = sim.flash().chip().size;
+  if (image.size() > size) {
+    return make_error(ErrorCode::InvalidArgument, image_path + " (" + std::to_string(image.size()) +
+                                                      " bytes) does not fit the " + std::to_string(size) + "-byte flash");
+  }
+  image.resize(size, 0xff);
+  return sim.flash().set_contents(image);
+}
+
+json running_json(const std::optional<RunningFirmware>& running) {
+  json j{{"recovery", true}, {"booted_copy", nullptr}, {"fw_version", nullptr}, {"psid", nullptr}};
+  if (!running || running->recovery) return j;
+  j["recovery"] = false;
+  if (running->booted_copy) j["booted_copy"] = hex_string(*running->booted_copy);
+  if (running->image) {
+    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
+    j["psid"] = running->image->psid;
+  }
+  return j;
+}
+
+json show_json(Device& device) {
+  sim::SimDevice& sim = *device.simulator();
+  const DeviceInfo& info = device.info();
+  const sim::SimCounters c = sim.counters();
+  return {{"ok", true},
+          {"model", std::string(info.sim_model)},
+          {"device", std::string(info.name)},
+          {"hw_id", hex_string(info.hw_id)},
+          {"pci_device_id", info.pci_device_id},
+          {"flash_chip", std::string(sim.flash().chip().name)},
+          {"flash_size", sim.flash().chip().size},
+          {"powered", sim.powered()},
+          {"running", running_json(device.running_firmware())},
+          {"power_cut_after_ops", sim.faults().power_cut_after_ops},
+          {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads}}}};
+}
+
+void print_show(const json& j) {
+  const json& r = j["running"];
+  auto line = [](const char* name, const std::string& value) {
+    std::string label = std::string(name) + ":";
+    label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
+    std::cout << label << value << '\n';
+  };
+  line("Device", j["device"].get<std::string>() + " (model " + j["model"].get<std::string>() + ")");
+  line("HW ID", j["hw_id"].get<std::string>());
+  line("PCI Device ID", std::to_string(j["pci_device_id"].get<int>()));
+  line("Flash", j["flash_chip"].get<std::string>() + " (" + std::to_string(j["flash_size"].get<std::uint64_t>()) + " bytes)");
+  line("Power", j["powered"].get<bool>() ? "on" : "off");
+  line("Boot", r["recovery"].get<bool>() ? "flash recovery mode (no bootable image)"
+                                        : "booted copy at " + r["booted_copy"].get<std::string>());
+  line("FW Version(Running)", r["fw_version"].is_string() ? r["fw_version"].get<std::string>() : "N/A");
+  line("PSID", r["psid"].is_string() ? r["psid"].get<std::string>() : "N/A");
+  const std::uint64_t cut = j["power_cut_after_ops"].get<std::uint64_t>();
+  line("Power cut", cut == 0 ? "not armed" : "after " + std::to_string(cut) + " more erase/program ops");
+  const json& c = j["counters"];
+  line("Flash erases", std::to_string(c["erases"].get<std::uint64_t>()));
+  line("Flash programs", std::to_string(c["programs"].get<std::uint64_t>()));
+  line("Flash reads", std::to_string(c["reads"].get<std::uint64_t>()));
+}
+
+}  // namespace
+
+int run_create(const CreateArgs& args, bool json_out) {
+  if (auto model = find_device_by_sim_model(args.model); !model) {
+    return report(Error(ErrorCode::InvalidArgument,
+                        "unknown model '" + args.model + "': simulated models are " + simulated_models()),
+                  json_out);
+  }
+  auto device = create_sim_device(args.path, args.model, args.flash);
+  if (!device) return report(device.error().with_context("creating " + args.path), json_out);
+  if (!args.image.empty()) {
+    if (auto burned = preburn(*device->simulator(), args.image); !burned) return report(burned.error(), json_out);
+  }
+  if (auto on = device->power_on(); !on) return report(on.error(), json_out);
+  if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
+  json j = show_json(*device);
+  if (json_out) {
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << "-I- Created " << args.path << '\n';
+    print_show(j);
+  }
+  return cli::kOk;
+}
+
+int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool json_out) {
+  auto device = open_sim(path);
+  if (!device) return report(device.error(), json_out);
+  sim::SimFaults faults = device->simulator()->faults();
+  faults.power_cut_after_ops = power_cut_after_ops;
+  device->simulator()->set_faults(faults);
+  if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
+  if (json_out) {
+    std::cout << json{{"ok", true}, {"power_cut_after_ops", power_cut_after_ops}}.dump(2) << '\n';
+  } else if (power_cut_after_ops == 0) {
+    std::cout << "-I- Power cut disarmed\n";
+  } else {
+    std::cout << "-I- Power is cut after " << power_cut_after_ops << " more flash erase/program operations\n";
+  }
+  return cli::kOk;
+}
+
+int run_power_on(const std::string& path, bool json_out) {
+  auto device = open_sim(path);
+  if (!device) return report(device.error(), json_out);
+  if (auto on = device->power_on(); !on) return report(on.error(), json_out);
+  if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
+  json j = show_json(*device);
+  if (json_out) {
+    std::cout << j.dump(2) << '\n';
+  } else {
+    print_show(j);
+  }
+  return cli::kOk;
+}
+
+int run_show(const std::string& path, bool json_out) {
+  auto device = open_sim(path);
+  if (!device) return report(device.error(), json_out);
+  json j = show_json(*device);
+  if (json_out) {
+    std::cout << j.dump(2) << '\n';
+  } else {
+    print_show(j);
+  }
+  return cli::kOk;
+}
+
+}  // namespace openflint::hcasim

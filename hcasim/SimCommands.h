@@ -1,0 +1,21 @@
+// SimCommands: the hcasim subcommands; each returns a process exit code (flint/ExitCode.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace openflint::hcasim {
+
+struct CreateArgs {
+  std::string model;
+  std::string path;
+  std::string image;  // empty: blank flash (the device comes up in recovery mode)
+  std::string flash;  // empty: the model's default chip
+};
+
+int run_create(const CreateArgs& args, bool json);
+int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool json);
+int run_power_on(const std::string& path, bool json);
+int run_show(const std::string& path, bool json);
+
+}  // namespace openflint::hcasim

@@ -1,0 +1,79 @@
+// hcasim: command-line entry point for creating and controlling simulated devices (sim:PATH).
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+#include "flint/ExitCode.h"
+#include "hcasim/SimCommands.h"
+
+namespace {
+
+namespace hs = openflint::hcasim;
+
+constexpr const char* kFooter = R"(
+A simulated device lives in a directory PATH (state.json, flash.bin, lock); flint
+uses it as -d sim:PATH. Every command locks the device while it runs.
+
+Exit codes (as flint's): 0 ok; 2 usage error (bad model, PATH already holds a device);
+3 bad image; 4 file or device i/o error (no device at PATH, image missing); 5 device busy;
+6 not supported (the model's flash gateway is not simulated); 70 internal error.
+
+Examples:
+  hcasim create --model connectx4 /tmp/cx4 --image fw.bin    factory-burned, then powered on
+  hcasim fault /tmp/cx4 --power-cut-after-ops 12             power drops after 12 erase/program ops
+  flint -d sim:/tmp/cx4 -i new.bin burn                      ... is interrupted by the power cut
+  hcasim power-on /tmp/cx4                                   power returns, the boot ROM runs
+  hcasim show /tmp/cx4 --json                                powered, boot mode, running FW, counters)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hcasim: create and control simulated InfiniBand/Ethernet adapters and switches", "hcasim"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  bool json = false;
+  app.add_flag("--json", json, "print a JSON document on stdout");
+  std::function<int()> run;
+
+  hs::CreateArgs create_args;
+  auto* create = app.add_subcommand("create", "create a simulated device in directory PATH (powered on)");
+  create->add_option("--model", create_args.model,
+                     "catalog simulator model: connectx3, connectx3pro, connectib, connectx4, connectx4lx, "
+                     "connectx5, connectx6, connectx7, mt25418, mt26428, switchib, switchib2, spectrum, spectrum2")
+      ->required();
+  create->add_option("PATH", create_args.path, "directory for the device (created)")->required();
+  create->add_option("--image", create_args.image, "image file pre-burned at flash offset 0 (as a factory would)");
+  create->add_option("--flash", create_args.flash, "flash chip name (default: the model's), e.g. N25Q032A");
+  create->callback([&] { run = [&] { return hs::run_create(create_args, json); }; });
+
+  std::string path;
+  std::uint64_t ops = 0;
+  auto* fault = app.add_subcommand("fault", "arm a fault on the device at PATH");
+  fault->add_option("PATH", path, "device directory")->required();
+  fault->add_option("--power-cut-after-ops", ops,
+                    "power is lost after N more flash erase/program operations (0 disarms); afterwards every "
+                    "access fails as on a powered-off device until 'power-on'")
+      ->required();
+  fault->callback([&] { run = [&] { return hs::run_fault(path, ops, json); }; });
+
+  auto* power_on = app.add_subcommand("power-on", "power returns and the boot ROM runs");
+  power_on->add_option("PATH", path, "device directory")->required();
+  power_on->callback([&] { run = [&] { return hs::run_power_on(path, json); }; });
+
+  auto* show = app.add_subcommand("show", "power, boot mode, running FW, PSID, ids, flash counters");
+  show->add_option("PATH", path, "device directory")->required();
+  show->callback([&] { run = [&] { return hs::run_show(path, json); }; });
+
+  for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return openflint::cli::kUsage;
+  }
+  return run ? run() : openflint::cli::kUsage;
+}
