@@ -9,9 +9,8 @@
 
 namespace openflint::burn::cli {
 
-// Opens `device` (only "sim:PATH", a saved simulator state folder, for now), burns `image`
-// through burn_image() and saves the simulator state back. NotSupported when the device name
-// is not a sim: path.
+// Opens `device` (any name open_device() accepts: sim:PATH, lid-N, ...), burns `image`
+// through burn_image() and commits the device (a simulator saves its state).
 [[nodiscard]] Result<BurnReport> burn_to_device(const std::string& device, Bytes image,
                                                 const BurnOptions& options);
 

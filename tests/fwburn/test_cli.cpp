@@ -95,10 +95,11 @@ TEST(FwburnCli, BurnIntoASimulatedDevice) {
   EXPECT_EQ(q->fw_version->to_string(), "12.28.2006");
 }
 
-TEST(FwburnCli, OnlySimDevicesAreOpened) {
+TEST(FwburnCli, UnknownDeviceNamesAreRefusedWithTheAcceptedForms) {
   const auto& s = sample("connectx3-old");
   const auto r = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", "/dev/mst/mt4099_pci_cr0"});
-  EXPECT_EQ(r.exit_code, 6) << r.err;
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("sim:PATH"), std::string::npos) << r.err;
 }
 
 }  // namespace
