@@ -15,9 +15,9 @@ void field(std::ostream& out, const char* name, const std::string& value) {
 
 std::string or_na(const std::string& s) { return s.empty() ? "N/A" : s; }
 
-std::string uid_text(const std::optional<UidRange>& uid) {
+std::string uid_text(const std::optional<UidRange>& uid, int width = 16) {
   if (!uid) return "N/A";
-  return hex(uid->base, 16) + "  " + std::to_string(uid->count);
+  return hex(uid->base, width) + "  " + std::to_string(uid->count);
 }
 
 nlohmann::json uid_json(const std::optional<UidRange>& uid) {
@@ -46,7 +46,7 @@ void print_query(std::ostream& out, const ImageQuery& q) {
   if (!q.product_version.empty()) field(out, "Product Version", q.product_version);
   if (!q.description.empty()) field(out, "Description", q.description);
   field(out, "Base GUID", uid_text(q.base_guid));
-  field(out, "Base MAC", uid_text(q.base_mac));
+  field(out, "Base MAC", uid_text(q.base_mac, 12));
   field(out, "Image VSD", or_na(q.image_vsd));
   field(out, "PSID", or_na(q.psid));
   if (!q.supported_hw_ids.empty()) {
