@@ -19,15 +19,21 @@ inline constexpr FlashGatewayInfo kParallelGateway{.generation = GatewayGenerati
                                                    .lock = FlashLockKind::Semaphore,
                                                    .semaphore_addr = kFlashSemaphoreAddr};
 
-// InfiniHost III Lx SPI gateway (mstflint: CR_FLASH_GW 0xf0400, ADDR 0xf0404, DATA 0xf0408).
+// InfiniHost III Lx SPI gateway (mstflint mflash ih3lx: CR_FLASH_GW 0xf0400, ADDR 0xf0404 with
+// the opcode in [31:24], DATA 0xf0408 (16-byte blocks), bank select 0xf0418 [31:30]; the part is
+// identified by RES 0xAB; lock = the InfiniHost 0xf03fc semaphore).
 inline constexpr FlashGatewayInfo kInfiniHostSpiGateway{
     .generation = GatewayGeneration::InfiniHostSpi,
     .cmd_addr = 0xf0400,
     .addr_addr = 0xf0404,
     .data_addr = 0xf0408,
-    .data_dwords = 1,
+    .data_dwords = 4,
     .lock = FlashLockKind::Semaphore,
-    .semaphore_addr = kFlashSemaphoreAddr};
+    .semaphore_addr = kFlashSemaphoreAddr,
+    .layout = kInfiniHostSpiGatewayLayout,
+    .chip_probe = FlashChipProbe::ElectronicSignature,
+    .bank_select_addr = 0xf0418,
+    .bank_select_shift = 30};
 
 // 4th gen (ConnectX .. ConnectX-3 Pro): lock is the 0xf03fc semaphore, flash-enable bit needed.
 inline constexpr FlashGatewayInfo kConnectXGateway{.generation = GatewayGeneration::ConnectX,

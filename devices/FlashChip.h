@@ -17,6 +17,9 @@ struct FlashChip {
   bool has_4k_sectors = true;   // supports 0x20/0x21 subsector erase
   std::uint32_t block_size = 64 * 1024;  // 0xD8/0xDC erase unit
   std::uint32_t page_size = 256;
+  // Answer to RES (0xAB) after its 3 dummy bytes; 0 = not identified that way. On M25Pxx parts
+  // it is log2(size) - 1 (mstflint mflash: signatures 0x10..0x16).
+  std::uint8_t electronic_signature = 0;
 
   [[nodiscard]] constexpr std::uint32_t min_erase_size() const {
     return has_4k_sectors ? 4096u : block_size;
@@ -29,5 +32,7 @@ struct FlashChip {
 [[nodiscard]] std::span<const FlashChip> all_flash_chips();
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id);
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_name(std::string_view name);
+// NotSupported when no catalog part answers RES with `signature`.
+[[nodiscard]] Result<const FlashChip*> find_flash_chip_by_electronic_signature(std::uint8_t signature);
 
 }  // namespace openflint

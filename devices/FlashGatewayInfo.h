@@ -15,7 +15,7 @@ namespace openflint {
 enum class GatewayGeneration {
   None,               // no CR-space flash access known
   ParallelFlash,      // InfiniHost / InfiniScale parallel NOR behind CR_FLASH 0xf01a4 (not driven here)
-  InfiniHostSpi,      // InfiniHost III Lx SPI gateway: one data dword, opcode in ADDR[31:24] (not driven yet)
+  InfiniHostSpi,      // InfiniHost III Lx SPI gateway: "special" commands, opcode in ADDR[31:24]
   FirmwareMediated,   // flash only reachable through firmware access registers (MFPA/MFBA/MFBE)
   ConnectX,           // 4th gen (ConnectX, ConnectX-2/3): CMD/ADDR/DATA at 0xf0400, semaphore lock
   Gen5,               // Connect-IB .. ConnectX-6, Switch-IB, Spectrum(-2): same block, CMD bit 31 lock
@@ -42,8 +42,26 @@ enum class FlashLockKind {
   CmdBit31,   // a read of CMD returning bit 31 clear acquires (the read sets it); writing 0 releases
 };
 
+// How a CMD word describes one SPI transaction.
+enum class GatewayCommandStyle : std::uint8_t {
+  // ConnectX on: CMD_PHASE / ADDR_PHASE / DATA_PHASE opt in, the opcode sits in CMD, CS_HOLD
+  // keeps chip select low so data-only commands continue one SPI command.
+  Phased,
+  // InfiniHost III Lx: SPECIAL sends the opcode from ADDR[31:24], NO_ADDR / NO_DATA opt out; a
+  // command without SPECIAL is an array READ at ADDR[23:0]. No CS hold: each command is one
+  // complete SPI command of at most one DATA window (16 bytes).
+  Special,
+};
+
+// How the SPI part behind a gateway is identified.
+enum class FlashChipProbe : std::uint8_t {
+  JedecId,              // RDID 0x9F: manufacturer, type, capacity
+  ElectronicSignature,  // RES 0xAB: 3 dummy bytes, then a signature byte (M25Pxx: log2(size) - 1)
+};
+
 // Bit positions inside the CMD word. Data, not code: generations differ only in these numbers.
 struct GatewayLayout {
+  GatewayCommandStyle style = GatewayCommandStyle::Phased;
   std::uint8_t read_op_bit = 0;
   std::uint8_t cmd_phase_bit = 2;
   std::uint8_t addr_phase_bit = 3;
@@ -58,6 +76,11 @@ struct GatewayLayout {
   std::uint8_t opcode_shift = 16;
   std::uint8_t busy_bit = 30;
   std::uint8_t lock_bit = 31;
+  // GatewayCommandStyle::Special only.
+  std::uint8_t no_data_bit = 4;
+  std::uint8_t no_addr_bit = 5;
+  std::uint8_t special_bit = 6;
+  std::uint8_t addr_opcode_shift = 24;  // opcode in ADDR[31:24], flash address in ADDR[23:0]
 };
 
 inline constexpr GatewayLayout kConnectXGatewayLayout{};
@@ -66,6 +89,18 @@ inline constexpr GatewayLayout kGen6GatewayLayout{.data_size_width = 5,
                                                   .chip_select_bit = 13,
                                                   .flash_enable_bit = 0,
                                                   .addr4_bit = 15};
+// InfiniHost III Lx (mstflint mflash ih3lx): READ_OP 0, NO_DATA 4, NO_ADDR 5, SPECIAL 6,
+// MSIZE [10:8] log2 bytes, BUSY 30; no phase, chip-select or lock bits in CMD.
+inline constexpr GatewayLayout kInfiniHostSpiGatewayLayout{.style = GatewayCommandStyle::Special,
+                                                           .read_op_bit = 0,
+                                                           .data_size_shift = 8,
+                                                           .data_size_width = 3,
+                                                           .data_size_is_log2 = true,
+                                                           .busy_bit = 30,
+                                                           .no_data_bit = 4,
+                                                           .no_addr_bit = 5,
+                                                           .special_bit = 6,
+                                                           .addr_opcode_shift = 24};
 
 struct FlashGatewayInfo {
   GatewayGeneration generation = GatewayGeneration::None;
@@ -78,11 +113,16 @@ struct FlashGatewayInfo {
   bool needs_flash_enable = false;    // 4th gen sets the flash-enable bit in every command
   bool supports_4byte_address = false;
   GatewayLayout layout = kConnectXGatewayLayout;
+  FlashChipProbe chip_probe = FlashChipProbe::JedecId;
+  // Flash bank (chip) select register, 0 = the bank rides in CMD or there is none. The bank
+  // number sits at bank_select_shift (InfiniHost III Lx: 0xf0418 [31:30]).
+  std::uint32_t bank_select_addr = 0;
+  std::uint8_t bank_select_shift = 30;
 
-  // Whether the generic SPI gateway driver (flash/) and simulator (sim/) handle this generation.
+  // Whether the SPI gateway driver (flash/) and simulator (sim/) handle this generation.
   [[nodiscard]] constexpr bool is_spi_gateway() const {
-    return generation == GatewayGeneration::ConnectX || generation == GatewayGeneration::Gen5 ||
-           generation == GatewayGeneration::Gen6;
+    return generation == GatewayGeneration::InfiniHostSpi || generation == GatewayGeneration::ConnectX ||
+           generation == GatewayGeneration::Gen5 || generation == GatewayGeneration::Gen6;
   }
 };
 

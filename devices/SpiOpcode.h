@@ -8,6 +8,7 @@ namespace openflint::spi {
 inline constexpr std::uint8_t kWriteEnable = 0x06;     // WREN
 inline constexpr std::uint8_t kReadStatus = 0x05;      // RDSR: bit 0 WIP, bit 1 WEL
 inline constexpr std::uint8_t kReadJedecId = 0x9f;
+inline constexpr std::uint8_t kReadSignature = 0xab;   // RES: 3 dummy bytes, then the signature
 inline constexpr std::uint8_t kRead = 0x03;
 inline constexpr std::uint8_t kRead4 = 0x13;
 inline constexpr std::uint8_t kPageProgram = 0x02;

@@ -16,7 +16,7 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 const FlashChip kChips[] = {
     // Older part: 64 KiB sectors only.
     {.name = "M25P16", .vendor = "ST/Numonyx", .jedec_id = 0x202015, .size = 2 * kMiB,
-     .has_4k_sectors = false},
+     .has_4k_sectors = false, .electronic_signature = 0x14},
     {.name = "N25Q032A", .vendor = "Micron", .jedec_id = 0x20ba16, .size = 4 * kMiB},
     {.name = "N25Q064A", .vendor = "Micron", .jedec_id = 0x20ba17, .size = 8 * kMiB},
     {.name = "N25Q128A", .vendor = "Micron", .jedec_id = 0x20ba18, .size = 16 * kMiB},
@@ -45,6 +45,15 @@ Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id) {
     if (chip.jedec_id == jedec_id) return &chip;
   }
   return make_error(ErrorCode::NotSupported, "unknown flash jedec id " + hex_string(jedec_id));
+}
+
+Result<const FlashChip*> find_flash_chip_by_electronic_signature(std::uint8_t signature) {
+  if (signature != 0) {
+    for (const FlashChip& chip : kChips) {
+      if (chip.electronic_signature == signature) return &chip;
+    }
+  }
+  return make_error(ErrorCode::NotSupported, "unknown flash electronic signature " + hex_string(signature));
 }
 
 Result<const FlashChip*> find_flash_chip_by_name(std::string_view name) {

@@ -40,20 +40,41 @@ Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGateway
   }
   OF_ASSIGN(FlashLock lock, FlashLock::acquire(access, gateway, timeouts.lock));
   FlashDriver driver(access, gateway, timeouts, std::move(lock));
+  if (gateway.bank_select_addr != 0) {  // one chip: bank 0
+    if (auto r = access.write32(gateway.bank_select_addr, 0); !r) {
+      return make_error(std::move(r).error().with_context("selecting flash bank 0"));
+    }
+  }
   if (auto probed = driver.probe(); !probed) {
     return make_error(std::move(probed).error().with_context("probing the flash"));
   }
   return driver;
 }
 
-Result<void> FlashDriver::probe() {
-  std::array<std::uint8_t, 4> id{};
-  OF_TRY(run(Transaction{.opcode = spi::kReadJedecId, .in = id}));
-  jedec_id_ = (std::uint32_t{id[0]} << 16) | (std::uint32_t{id[1]} << 8) | id[2];
-  if (jedec_id_ == 0 || jedec_id_ == 0xffffff) {
-    return make_error(ErrorCode::NotFound, "no flash answered (jedec id " + hex_string(jedec_id_) + ")");
+Result<void> FlashDriver::probe_signature() {
+  std::array<std::uint8_t, 4> answer{};  // 3 dummy bytes, then the signature
+  OF_TRY(run(Transaction{.opcode = spi::kReadSignature, .in = answer}));
+  const std::uint8_t signature = answer[3];
+  if (signature == 0 || signature == 0xff) {
+    return make_error(ErrorCode::NotFound, "no flash answered (electronic signature " + hex_string(signature) + ")");
   }
-  OF_ASSIGN(chip_, find_flash_chip_by_jedec(jedec_id_));
+  OF_ASSIGN(chip_, find_flash_chip_by_electronic_signature(signature));
+  jedec_id_ = chip_->jedec_id;  // the catalog's id of the part the signature names
+  return {};
+}
+
+Result<void> FlashDriver::probe() {
+  if (gateway_.chip_probe == FlashChipProbe::ElectronicSignature) {
+    OF_TRY(probe_signature());
+  } else {
+    std::array<std::uint8_t, 4> id{};
+    OF_TRY(run(Transaction{.opcode = spi::kReadJedecId, .in = id}));
+    jedec_id_ = (std::uint32_t{id[0]} << 16) | (std::uint32_t{id[1]} << 8) | id[2];
+    if (jedec_id_ == 0 || jedec_id_ == 0xffffff) {
+      return make_error(ErrorCode::NotFound, "no flash answered (jedec id " + hex_string(jedec_id_) + ")");
+    }
+    OF_ASSIGN(chip_, find_flash_chip_by_jedec(jedec_id_));
+  }
   four_byte_ = chip_->needs_4byte_address();
   if (four_byte_ && !gateway_.supports_4byte_address) {
     return make_error(ErrorCode::NotSupported, std::string(chip_->name) +
@@ -81,21 +102,46 @@ std::uint32_t FlashDriver::command_word(const Transaction& t, std::uint32_t data
   return cmd;
 }
 
+// Special style: SPECIAL + opcode in ADDR[31:24] for every command but array reads, which are
+// plain READ_OP commands; NO_ADDR / NO_DATA for the phases a command lacks.
+std::uint32_t FlashDriver::special_command_word(const Transaction& t, std::uint32_t data_bytes,
+                                                std::uint32_t& addr_word) const {
+  const GatewayLayout& l = gateway_.layout;
+  const std::uint32_t address = t.address & ((1u << l.addr_opcode_shift) - 1);
+  std::uint32_t cmd = 1u << l.busy_bit;
+  if (t.opcode == spi::kRead && t.addr_phase && !t.in.empty()) {
+    addr_word = address;
+  } else {
+    cmd |= 1u << l.special_bit;
+    addr_word = (std::uint32_t{t.opcode} << l.addr_opcode_shift) | (t.addr_phase ? address : 0);
+    if (!t.addr_phase) cmd |= 1u << l.no_addr_bit;
+  }
+  if (data_bytes == 0) return cmd | (1u << l.no_data_bit);
+  cmd |= log2_of(data_bytes) << l.data_size_shift;
+  if (!t.in.empty()) cmd |= 1u << l.read_op_bit;
+  return cmd;
+}
+
 Result<void> FlashDriver::run(const Transaction& t) {
   const auto data_bytes = static_cast<std::uint32_t>(std::max(t.in.size(), t.out.size()));
   if (data_bytes > kMaxTransactionBytes || (data_bytes & (data_bytes - 1)) != 0) {
     return make_error(ErrorCode::Internal, "gateway transaction of " + std::to_string(data_bytes) + " bytes");
   }
+  if (special() && (t.cs_hold || !t.cmd_phase)) {
+    return make_error(ErrorCode::Internal, "chained transaction on a gateway without chip-select hold");
+  }
+  std::uint32_t addr_word = t.address;
+  const std::uint32_t cmd = special() ? special_command_word(t, data_bytes, addr_word) : command_word(t, data_bytes);
   const std::uint32_t dwords = (data_bytes + 3) / 4;
   std::array<std::uint32_t, 4> words{};
-  if (t.addr_phase) OF_TRY(access_->write32(gateway_.addr_addr, t.address));
+  if (t.addr_phase || special()) OF_TRY(access_->write32(gateway_.addr_addr, addr_word));
   if (!t.out.empty()) {
     for (std::uint32_t i = 0; i < t.out.size(); ++i) {
       words[i / 4] |= std::uint32_t{t.out[i]} << (24 - 8 * (i % 4));
     }
     OF_TRY(access_->write_block(gateway_.data_addr, std::span(words.data(), dwords)));
   }
-  OF_TRY(access_->write32(gateway_.cmd_addr, command_word(t, data_bytes)));
+  OF_TRY(access_->write32(gateway_.cmd_addr, cmd));
   OF_TRY(wait_gateway());
   if (!t.in.empty()) {
     OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
@@ -116,9 +162,10 @@ Result<void> FlashDriver::wait_gateway() {
 }
 
 Result<std::uint8_t> FlashDriver::read_status() {
-  std::array<std::uint8_t, 1> status{};
-  OF_TRY(run(Transaction{.opcode = spi::kReadStatus, .in = status}));
-  return status[0];
+  std::array<std::uint8_t, 4> status{};  // Special style reads a dword, the status in its last byte
+  const std::size_t n = special() ? status.size() : 1;
+  OF_TRY(run(Transaction{.opcode = spi::kReadStatus, .in = std::span(status).first(n)}));
+  return status[n - 1];
 }
 
 Result<void> FlashDriver::wait_ready(std::string_view what) {

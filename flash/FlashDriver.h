@@ -21,7 +21,10 @@ namespace openflint {
 using FlashProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 // Holds the flash lock for its whole lifetime (move-only through the lock). Every gateway
-// transaction moves at most 16 bytes; page programs chain them with CS_HOLD up to the page end.
+// transaction moves at most 16 bytes; on Phased gateways page programs chain them with CS_HOLD
+// up to the page end. Special-style gateways (InfiniHost III Lx) cannot chain: reads go in
+// aligned 16-byte blocks, and every program is one WREN + one 16-byte page program (padded
+// with 0xFF) + a WIP wait, as mstflint's mflash does there.
 class FlashDriver {
  public:
   // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
@@ -62,6 +65,12 @@ class FlashDriver {
   FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
               FlashLock lock);
   [[nodiscard]] Result<void> probe();
+  [[nodiscard]] Result<void> probe_signature();
+  [[nodiscard]] bool special() const { return gateway_.layout.style == GatewayCommandStyle::Special; }
+  [[nodiscard]] std::uint32_t special_command_word(const Transaction& t, std::uint32_t data_bytes,
+                                                   std::uint32_t& addr_word) const;
+  [[nodiscard]] Result<void> read_blocks(std::uint32_t address, std::span<std::uint8_t> out);
+  [[nodiscard]] Result<void> program_blocks(std::uint32_t address, std::span<const std::uint8_t> bytes);
   [[nodiscard]] Result<void> run(const Transaction& t);
   [[nodiscard]] std::uint32_t command_word(const Transaction& t, std::uint32_t data_bytes) const;
   [[nodiscard]] Result<void> wait_gateway();

@@ -1,5 +1,6 @@
 // FlashDriverOps: the byte-level operations of FlashDriver (read, erase, program, differential write).
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "devices/HexString.h"
@@ -24,7 +25,43 @@ std::uint32_t chunk_bytes(std::uint64_t remaining) {
 
 }  // namespace
 
+// Aligned 16-byte array reads, each its own command (gateways without CS hold).
+Result<void> FlashDriver::read_blocks(std::uint32_t address, std::span<std::uint8_t> out) {
+  std::array<std::uint8_t, kMaxTransactionBytes> block{};
+  const std::uint64_t end = std::uint64_t{address} + out.size();
+  for (std::uint64_t at = address - address % kMaxTransactionBytes; at < end; at += kMaxTransactionBytes) {
+    OF_TRY(run(Transaction{.opcode = spi::kRead, .addr_phase = true, .address = static_cast<std::uint32_t>(at),
+                           .in = block}));
+    const std::uint64_t from = std::max<std::uint64_t>(at, address);
+    const std::uint64_t to = std::min<std::uint64_t>(at + kMaxTransactionBytes, end);
+    std::copy(block.begin() + static_cast<std::ptrdiff_t>(from - at), block.begin() + static_cast<std::ptrdiff_t>(to - at),
+              out.begin() + static_cast<std::ptrdiff_t>(from - address));
+  }
+  return {};
+}
+
+// One WREN + 16-byte page program (0xFF-padded, aligned) + WIP wait per block.
+Result<void> FlashDriver::program_blocks(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  std::array<std::uint8_t, kMaxTransactionBytes> block{};
+  const std::uint64_t end = std::uint64_t{address} + bytes.size();
+  for (std::uint64_t at = address - address % kMaxTransactionBytes; at < end; at += kMaxTransactionBytes) {
+    block.fill(0xff);
+    const std::uint64_t from = std::max<std::uint64_t>(at, address);
+    const std::uint64_t to = std::min<std::uint64_t>(at + kMaxTransactionBytes, end);
+    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(from - address), bytes.begin() + static_cast<std::ptrdiff_t>(to - address),
+              block.begin() + static_cast<std::ptrdiff_t>(from - at));
+    if (std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0xff; })) continue;
+    const std::string what = "programming flash at " + hex_string(at);
+    if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+    Transaction t{.opcode = spi::kPageProgram, .addr_phase = true, .address = static_cast<std::uint32_t>(at), .out = block};
+    if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+    OF_TRY(wait_ready(what));
+  }
+  return {};
+}
+
 Result<void> FlashDriver::read_chain(std::uint32_t address, std::span<std::uint8_t> out) {
+  if (special()) return read_blocks(address, out);
   // One READ command, continued with data-only transactions while CS is held.
   std::size_t done = 0;
   while (done < out.size()) {
@@ -82,6 +119,7 @@ Result<void> FlashDriver::erase_sector(std::uint64_t address) {
 }
 
 Result<void> FlashDriver::program_page(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  if (special()) return program_blocks(address, bytes);
   const std::string what = "programming flash at " + hex_string(address);
   if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
   std::size_t done = 0;

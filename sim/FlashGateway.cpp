@@ -5,6 +5,7 @@
 #include <array>
 
 #include "devices/HexString.h"
+#include "devices/SpiOpcode.h"
 
 namespace openflint::sim {
 namespace {
@@ -83,6 +84,32 @@ std::uint32_t FlashGateway::data_bytes(std::uint32_t cmd) const {
 }
 
 void FlashGateway::execute(std::uint32_t cmd) {
+  if (info_.bank_select_addr != 0 && ((cr_->peek(info_.bank_select_addr) >> info_.bank_select_shift) & 3u) != 0)
+    return;  // only bank 0 is populated
+  if (info_.layout.style == GatewayCommandStyle::Special) {
+    execute_special(cmd);
+  } else {
+    execute_phased(cmd);
+  }
+}
+
+void FlashGateway::execute_special(std::uint32_t cmd) {
+  const GatewayLayout& l = info_.layout;
+  const std::uint32_t addr_word = cr_->peek(info_.addr_addr);
+  const std::uint32_t address = addr_word & ((1u << l.addr_opcode_shift) - 1);
+  if (bit(cmd, l.special_bit)) {
+    flash_->command(static_cast<std::uint8_t>(addr_word >> l.addr_opcode_shift));
+    if (!bit(cmd, l.no_addr_bit)) flash_->address(address, 3);
+    if (!bit(cmd, l.no_data_bit)) transfer_data(cmd, data_bytes(cmd));
+  } else if (bit(cmd, l.read_op_bit)) {  // the gateway's own array read
+    flash_->command(spi::kRead);
+    flash_->address(address, 3);
+    transfer_data(cmd, data_bytes(cmd));
+  }
+  flash_->deselect();
+}
+
+void FlashGateway::execute_phased(std::uint32_t cmd) {
   const GatewayLayout& l = info_.layout;
   if (info_.needs_flash_enable && !bit(cmd, l.flash_enable_bit)) return;
   if (bit(cmd, l.chip_select_bit)) return;  // only bank 0 is populated

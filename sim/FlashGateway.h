@@ -17,6 +17,11 @@ namespace openflint::sim {
 // clear at once. Lock: CmdBit31 = a CMD read returns the lock bit and sets it, a CMD write stores
 // bit 31; Semaphore = a read of the semaphore returns its value and sets it, a write stores it.
 // Generations needing the flash-enable bit drop commands that lack it (the chip is not driven).
+// GatewayCommandStyle::Special (InfiniHost III Lx): SPECIAL sends the opcode in ADDR[31:24],
+// then the 3 address bytes of ADDR[23:0] unless NO_ADDR, then MSIZE data bytes unless NO_DATA;
+// a command without SPECIAL but with READ_OP reads MSIZE bytes of the array at ADDR[23:0];
+// every command ends with chip select released. A bank-select register other than bank 0
+// (only bank 0 is populated) leaves the chip undriven.
 class FlashGateway {
  public:
   FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlash& flash);
@@ -38,6 +43,8 @@ class FlashGateway {
   [[nodiscard]] Result<std::uint32_t> read_cmd();
   [[nodiscard]] Result<void> write_cmd(std::uint32_t value);
   void execute(std::uint32_t cmd);
+  void execute_phased(std::uint32_t cmd);
+  void execute_special(std::uint32_t cmd);
   void transfer_data(std::uint32_t cmd, std::uint32_t bytes);
   [[nodiscard]] std::uint32_t data_bytes(std::uint32_t cmd) const;
 

@@ -109,6 +109,10 @@ void SpiNorFlash::read_data(std::span<std::uint8_t> out) {
     } else if (opcode_ == spi::kReadJedecId) {
       b = data_index_ < 3 ? static_cast<std::uint8_t>(chip_->jedec_id >> (16 - 8 * data_index_)) : 0;
       ++data_index_;
+    } else if (opcode_ == spi::kReadSignature) {  // 3 dummy bytes, then the signature, repeated
+      const std::uint8_t sig = chip_->electronic_signature;
+      b = data_index_ < 3 || sig == 0 ? 0xff : sig;
+      ++data_index_;
     } else if (is_read(opcode_) && has_address_) {
       b = memory_[cursor_];
       cursor_ = static_cast<std::uint32_t>((cursor_ + 1) % memory_.size());

@@ -74,6 +74,49 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
   }
 }
 
+TEST(DeviceCatalog, InfiniHostIIILxGatewayFacts) {
+  auto d = find_device_by_sim_model("mt25204");
+  ASSERT_TRUE(d.has_value());
+  const FlashGatewayInfo& g = (*d)->flash_gateway;
+  EXPECT_EQ(g.generation, GatewayGeneration::InfiniHostSpi);
+  EXPECT_TRUE(g.is_spi_gateway());
+  EXPECT_EQ(g.cmd_addr, 0xf0400u);
+  EXPECT_EQ(g.addr_addr, 0xf0404u);
+  EXPECT_EQ(g.data_addr, 0xf0408u);
+  EXPECT_EQ(g.data_dwords, 4u);
+  EXPECT_EQ(g.bank_select_addr, 0xf0418u);
+  EXPECT_EQ(g.bank_select_addr, g.data_addr + 4 * g.data_dwords);  // right after the DATA window
+  EXPECT_EQ(g.lock, FlashLockKind::Semaphore);
+  EXPECT_EQ(g.chip_probe, FlashChipProbe::ElectronicSignature);
+  EXPECT_EQ(g.layout.style, GatewayCommandStyle::Special);
+  EXPECT_EQ(g.layout.read_op_bit, 0);
+  EXPECT_EQ(g.layout.no_data_bit, 4);
+  EXPECT_EQ(g.layout.no_addr_bit, 5);
+  EXPECT_EQ(g.layout.special_bit, 6);
+  EXPECT_EQ(g.layout.data_size_shift, 8);
+  EXPECT_EQ(g.layout.busy_bit, 30);
+  EXPECT_EQ(g.layout.addr_opcode_shift, 24);
+  auto chip = find_flash_chip_by_name((*d)->default_flash_chip);
+  ASSERT_TRUE(chip.has_value());
+  EXPECT_NE((*chip)->electronic_signature, 0);  // the part must answer RES
+}
+
+TEST(FlashChipCatalog, ElectronicSignaturesAreLog2SizeMinusOne) {
+  int with_signature = 0;
+  for (const FlashChip& c : all_flash_chips()) {
+    if (c.electronic_signature == 0) continue;
+    SCOPED_TRACE(std::string(c.name));
+    ++with_signature;
+    EXPECT_EQ(std::uint64_t{1} << (c.electronic_signature + 1), c.size);  // mflash: log2 size = ES + 1
+    auto found = find_flash_chip_by_electronic_signature(c.electronic_signature);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(*found, &c);
+  }
+  EXPECT_GE(with_signature, 1);
+  EXPECT_EQ(find_flash_chip_by_electronic_signature(0x7e).error().code(), ErrorCode::NotSupported);
+  EXPECT_FALSE(find_flash_chip_by_electronic_signature(0).has_value());
+}
+
 TEST(DeviceCatalog, ImageFormatsFollowTheGenerations) {
   auto expect_format = [](const char* model, ImageFormatId f) {
     auto d = find_device_by_sim_model(model);

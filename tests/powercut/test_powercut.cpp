@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
 #include "tests/powercut/PowerCutHarness.h"
 #include "tests/powercut/RealImages.h"
@@ -78,9 +79,31 @@ TEST(PowerCut, Fs4Spectrum2RealImages) {
   real_pair_test("FS4", "spectrum2", "fw-SPC2-rel-29_2000_1140-EVB.mfa", "fw-SPC2-rel-29_2000_2162-EVB.mfa");
 }
 
-TEST(PowerCut, Fs1Mt25204) {
-  GTEST_SKIP() << "FS1 burn is not implemented: the MT25204 (InfiniHost III Lx) SPI gateway is not "
-                  "driven by flash/ nor simulated by sim/ yet";
+// Two FS1 releases of one board; the newer one carries more code (its copies are larger, so
+// the burner must write the secondary copy first).
+std::vector<std::uint8_t> fs1_image(std::uint16_t minor, std::size_t code_bytes, std::uint32_t seed) {
+  Fs1ImageSpec spec;
+  spec.fw_version = {1, minor, 0};
+  spec.psid = "MT_0200000001";
+  spec.vsd = "openflint powercut";
+  spec.supported_hw_ids = {25204};
+  spec.device_id = 25204;
+  spec.base_guid = 0x0002c90200abc000ull;
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> code(code_bytes);
+  for (auto& byte : code) byte = static_cast<std::uint8_t>(rng());
+  spec.sections.push_back({gph::kDdr, code, 0});
+  spec.sections.push_back({gph::kCnf, std::vector<std::uint8_t>(2048, static_cast<std::uint8_t>(seed)), 0});
+  auto image = write_fs1_image(spec);
+  EXPECT_TRUE(image.has_value()) << image.error().message();
+  return image ? *image : std::vector<std::uint8_t>{};
+}
+
+TEST(PowerCut, Fs1Mt25204WriterImages) {
+  const auto a = fs1_image(2, 40 * 1024, 1), b = fs1_image(3, 100 * 1024, 2);  // copies: 1 vs 2 sectors
+  PowerCutOutcome r;
+  const double s = timed([&] { r = run_power_cuts("mt25204", a, b, kMinCutPoints, kReburnEvery); });
+  check("FS1", "images from Fs1Writer, B larger than A", r, s);
 }
 
 }  // namespace

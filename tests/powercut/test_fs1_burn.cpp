@@ -1,0 +1,188 @@
+// FS1 failsafe burn on a simulated MT25204: invariant-sector refusal, copy order, repair, and a
+// bootable copy after every single flash operation of a burn.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fwops/FailsafeBurner.h"
+#include "image/Fs1Writer.h"
+#include "image/FirmwareImage.h"
+#include "sim/BootRom.h"
+#include "sim/SimDevice.h"
+
+namespace openflint {
+namespace {
+
+using sim::SimDevice;
+
+std::vector<std::uint8_t> fs1_image(std::uint16_t minor, std::size_t code_bytes, std::uint8_t invariant_fill = 0) {
+  Fs1ImageSpec spec;
+  spec.fw_version = {1, minor, 7};
+  spec.psid = "MT_0200000001";
+  spec.supported_hw_ids = {25204};
+  spec.device_id = 25204;
+  spec.base_guid = 0x0002c90200abc000ull;
+  if (invariant_fill != 0) spec.invariant_code.assign(64, invariant_fill);
+  std::mt19937 rng(minor);
+  std::vector<std::uint8_t> code(code_bytes);
+  for (auto& byte : code) byte = static_cast<std::uint8_t>(rng());
+  spec.sections.push_back({gph::kDdr, code, 0});
+  auto image = write_fs1_image(spec);
+  EXPECT_TRUE(image.has_value()) << image.error().message();
+  return image ? *image : std::vector<std::uint8_t>{};
+}
+
+std::unique_ptr<SimDevice> make() {
+  auto dev = SimDevice::create("mt25204");
+  EXPECT_TRUE(dev.has_value()) << dev.error().message();
+  return std::move(dev).value();
+}
+
+std::string running(SimDevice& dev) {
+  const auto& boot = dev.reset();
+  if (boot.recovery || !boot.running || !boot.running->fw_version) return "recovery";
+  return boot.running->fw_version->to_string();
+}
+
+// The distinct stages a burn went through, in order.
+struct StageLog {
+  std::vector<std::string> stages;
+  BurnOptions options() {
+    BurnOptions o;
+    o.progress = [this](const BurnProgress& p) {
+      if (stages.empty() || stages.back() != p.stage) stages.emplace_back(p.stage);
+    };
+    return o;
+  }
+  [[nodiscard]] std::ptrdiff_t index_of(const std::string& stage) const {
+    const auto it = std::find(stages.begin(), stages.end(), stage);
+    return it == stages.end() ? -1 : it - stages.begin();
+  }
+};
+
+void burn_ok(SimDevice& dev, Bytes image, const BurnOptions& options = {}) {
+  auto r = burn_image(dev, dev.info(), image, options);
+  ASSERT_TRUE(r.has_value()) << r.error().message();
+}
+
+TEST(Fs1Burn, FirstBurnWritesEverythingAndBootsThePrimary) {
+  auto dev = make();
+  const auto a = fs1_image(2, 30000);
+  burn_ok(*dev, a);
+  EXPECT_EQ(running(*dev), "1.2.0007");
+  EXPECT_EQ(dev->boot_state().booted_address, 3u * 0x10000);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), dev->flash().contents().begin()));
+  EXPECT_EQ(dev->pci_device_id(), 25204);
+}
+
+TEST(Fs1Burn, RefusesAMismatchedInvariantSectorAndLeavesTheFlashAlone) {
+  auto dev = make();
+  burn_ok(*dev, fs1_image(2, 30000));
+  const auto before = std::vector<std::uint8_t>(dev->flash().contents().begin(), dev->flash().contents().end());
+  const auto ops_before = dev->counters().flash.erases + dev->counters().flash.programs;
+  const auto other = fs1_image(3, 30000, 0x5a);  // a different invariant sector (boot code)
+  auto r = burn_image(*dev, dev->info(), other, BurnOptions{});
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code(), ErrorCode::Mismatch);
+  EXPECT_NE(r.error().message().find("invariant sector"), std::string::npos) << r.error().message();
+  EXPECT_NE(r.error().message().find("failsafe off"), std::string::npos) << r.error().message();
+  EXPECT_EQ(dev->counters().flash.erases + dev->counters().flash.programs, ops_before);
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), dev->flash().contents().begin()));
+  EXPECT_EQ(running(*dev), "1.2.0007");
+  // Failsafe off writes the whole image in place, invariant sector included.
+  BurnOptions nofs;
+  nofs.failsafe = false;
+  burn_ok(*dev, other, nofs);
+  EXPECT_EQ(running(*dev), "1.3.0007");
+  EXPECT_TRUE(std::equal(other.begin(), other.end(), dev->flash().contents().begin()));
+}
+
+TEST(Fs1Burn, LargerImageGoesToTheSecondaryFirstSmallerToThePrimary) {
+  auto dev = make();
+  burn_ok(*dev, fs1_image(2, 30000));
+  StageLog up;
+  burn_ok(*dev, fs1_image(3, 100000), up.options());  // 1 -> 2 sectors per copy
+  const auto sec = up.index_of("writing the new secondary image");
+  const auto pri = up.index_of("writing the new primary image");
+  ASSERT_GE(sec, 0);
+  ASSERT_GE(pri, 0);
+  EXPECT_LT(sec, pri);
+  EXPECT_LT(up.index_of("invalidating the new secondary pointer sector"), sec);
+  EXPECT_LT(sec, up.index_of("signing the new secondary pointer sector"));
+  EXPECT_LT(up.index_of("signing the new secondary pointer sector"), up.index_of("invalidating the new primary pointer sector"));
+  EXPECT_EQ(running(*dev), "1.3.0007");
+  StageLog down;
+  burn_ok(*dev, fs1_image(4, 30000), down.options());
+  EXPECT_LT(down.index_of("writing the new primary image"), down.index_of("writing the new secondary image"));
+  EXPECT_EQ(running(*dev), "1.4.0007");
+  const auto& flash = dev->flash().contents();
+  EXPECT_TRUE(sim::copy_is_bootable(ImageFormatId::Fs1, flash, 0));
+}
+
+TEST(Fs1Burn, SameImageAgainWritesNothing) {
+  auto dev = make();
+  const auto a = fs1_image(2, 30000);
+  burn_ok(*dev, a);
+  auto r = burn_image(*dev, dev->info(), a, BurnOptions{});
+  ASSERT_TRUE(r.has_value()) << r.error().message();
+  EXPECT_EQ(r->sectors_erased, 0u);
+  EXPECT_EQ(r->bytes_programmed, 0u);
+}
+
+TEST(Fs1Burn, RepairsABadSecondaryFromThePrimaryFirst) {
+  auto dev = make();
+  burn_ok(*dev, fs1_image(2, 30000));
+  std::vector<std::uint8_t> flash(dev->flash().contents().begin(), dev->flash().contents().end());
+  flash[4 * 0x10000 + 0x200] ^= 0x01;  // a bit flip inside the secondary image
+  ASSERT_TRUE(dev->flash().set_contents(flash).has_value());
+  StageLog log;
+  burn_ok(*dev, fs1_image(3, 30000), log.options());  // same size: primary first needs a good secondary
+  const auto repaired = log.index_of("signing the repaired secondary pointer sector");
+  ASSERT_GE(repaired, 0);
+  EXPECT_LT(repaired, log.index_of("invalidating the new primary pointer sector"));
+  EXPECT_EQ(running(*dev), "1.3.0007");
+}
+
+// Forwards to a simulated device and, after every flash erase/program, asks the boot ROM
+// whether the flash still holds a bootable FS1 copy.
+class WatchedDevice final : public RegisterAccess {
+ public:
+  explicit WatchedDevice(SimDevice& dev) : dev_(&dev) {}
+  Result<std::uint32_t> read32(std::uint32_t address) override { return dev_->read32(address); }
+  Result<void> write32(std::uint32_t address, std::uint32_t value) override {
+    auto r = dev_->write32(address, value);
+    const auto c = dev_->counters().flash;
+    if (c.erases + c.programs != ops_) {
+      ops_ = c.erases + c.programs;
+      ++checked_;
+      if (!sim::copy_is_bootable(ImageFormatId::Fs1, dev_->flash().contents(), 0)) unbootable_.push_back(checked_);
+    }
+    return r;
+  }
+  std::uint64_t checked_ = 0;
+  std::vector<std::uint64_t> unbootable_;  // op numbers after which nothing could boot
+
+ private:
+  SimDevice* dev_;
+  std::uint64_t ops_ = 0;
+};
+
+TEST(Fs1Burn, EveryFlashOperationLeavesABootableCopy) {
+  auto dev = make();
+  burn_ok(*dev, fs1_image(2, 30000));
+  for (const std::size_t size : {100000u, 20000u}) {  // larger (secondary first), then smaller
+    WatchedDevice watched(*dev);
+    const auto image = fs1_image(static_cast<std::uint16_t>(size / 1000), size);
+    auto r = burn_image(watched, dev->info(), image, BurnOptions{});
+    ASSERT_TRUE(r.has_value()) << r.error().message();
+    EXPECT_GT(watched.checked_, 1000u);
+    EXPECT_TRUE(watched.unbootable_.empty()) << watched.unbootable_.size() << " unbootable states, first after op "
+                                             << watched.unbootable_.front();
+  }
+}
+
+}  // namespace
+}  // namespace openflint
