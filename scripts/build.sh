@@ -9,7 +9,7 @@ common=(-G Ninja -DOPENFLINT_SHARED_DIR="$(cd .. && pwd)/shared")
 [[ "${CI:-}" == "true" ]] && common+=(-DOPENFLINT_WERROR=ON)
 case "$flavour" in
   release) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
-  asan)    args=(-DCMAKE_BUILD_TYPE=Debug -DOPENFLINT_SANITIZE=ON) ;;
+  asan)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENFLINT_SANITIZE=ON) ;;
   fuzz)    args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
                  -DOPENFLINT_FUZZ=ON -DOPENFLINT_TESTS=OFF) ;;
   *) echo "usage: $0 [release|asan|fuzz]" >&2; exit 2 ;;
