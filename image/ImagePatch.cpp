@@ -29,7 +29,7 @@ Result<void> check_settings(const GuidSettings& s) {
 Result<void> fs4_refusal(const char* what) {
   return make_error(ErrorCode::NotSupported,
                     std::string("setting ") + what +
-                        " on an FS4 image is not supported: FS4 keeps them in the DTOC's DEV_INFO at the "
+                        " on an FS4 image is not supported: FS4 keeps GUIDs and the VSD in the DTOC's DEV_INFO at the "
                         "flash end (not in the image file) and its IMAGE_INFO is covered by the signed hashes table");
 }
 

@@ -153,3 +153,32 @@ TEST(SetIds, Fs4IsNotSupportedWithAReason) {
 
 }  // namespace
 }  // namespace openflint
+
+namespace openflint {
+namespace {
+
+// A real Spectrum-1 (FS3) board image, extracted into a temp dir (never into the repo).
+TEST(SetIdsReal, SpectrumBoardImageRoundTripsThroughMstflint) {
+  const auto real = test::real_firmware_dir();
+  if (!real) GTEST_SKIP() << "real firmware (../shared) not available";
+  const auto mfa = *real / "fw-SPC-rel-13_2000_2162-EVB.mfa";
+  if (!std::filesystem::exists(mfa)) GTEST_SKIP() << "real firmware not available: " << mfa;
+  test::TempDir dir;
+  const std::string path = (dir / "real.bin").string();
+  const auto x = flint({"-i", mfa.string(), "archive", "extract", "--psid", "IBM0000000028", "-o", path});
+  ASSERT_EQ(x.exit_code, 0) << x.out << x.err;
+  ASSERT_EQ(flint({"-i", path, "sg", hex16(kGuid), hex16(kMac).substr(4)}).exit_code, 0);
+  ASSERT_EQ(flint({"-i", path, "sv", kVsd}).exit_code, 0);
+  const auto q = json_of(flint({"-i", path, "--json", "q"}));
+  EXPECT_EQ(q["base_guid"]["base"], "0x" + hex16(kGuid));
+  EXPECT_EQ(q["device_vsd"], kVsd);
+  EXPECT_EQ(flint({"-i", path, "v"}).exit_code, 0);
+  if (!test::have_program("mstflint")) GTEST_SKIP() << "mstflint not installed: our own checks passed";
+  EXPECT_EQ(test::run_command({"mstflint", "-i", path, "verify"}).exit_code, 0);
+  const auto m = test::run_command({"mstflint", "-i", path, "query"});
+  EXPECT_NE(m.out.find("Device VSD:            " + kVsd), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find(hex16(kGuid)), std::string::npos) << m.out;
+}
+
+}  // namespace
+}  // namespace openflint
