@@ -27,6 +27,9 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
 int run_ri(const Options& options, const std::string& out_path);
 // flint -d DEVICE -i IMAGE burn (BurnCommand.cpp; built only when fwops has the failsafe burner).
 int run_burn(const Options& options);
+// sg / sv on -i IMAGE (the file is patched in place) or -d DEVICE (SetCommands.cpp).
+int run_set_guids(const Options& options, const std::string& guid, const std::string& mac);
+int run_set_vsd(const Options& options, const std::string& vsd);
 
 // Prints an error ("-E- ..." on stderr, or a JSON document on stdout with --json) and
 // returns the exit code that goes with it.

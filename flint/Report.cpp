@@ -48,6 +48,7 @@ void print_query(std::ostream& out, const ImageQuery& q) {
   field(out, "Base GUID", uid_text(q.base_guid));
   field(out, "Base MAC", uid_text(q.base_mac, 12));
   field(out, "Image VSD", or_na(q.image_vsd));
+  if (!q.device_vsd.empty()) field(out, "Device VSD", q.device_vsd);
   field(out, "PSID", or_na(q.psid));
   if (!q.supported_hw_ids.empty()) {
     std::string ids;
@@ -72,6 +73,7 @@ nlohmann::json query_json(const ImageQuery& q) {
       {"product_version", q.product_version},
       {"name", q.name},
       {"image_vsd", q.image_vsd},
+      {"device_vsd", q.device_vsd},
       {"pci_vendor_id", opt(q.pci_vendor_id, [](std::uint16_t v) { return hex(v, 4); })},
       {"pci_device_id", opt(q.pci_device_id, [](std::uint16_t v) { return hex(v, 4); })},
       {"supported_hw_ids", hw},

@@ -34,7 +34,9 @@ Examples:
   flint -i fw.mfa archive extract --psid MT_0000000199 -o fw.bin
   flint -d sim:/tmp/cx4 q            flash and running FW version, PSID, GUIDs, device, flash chip
   flint -d sim:/tmp/cx4 ww 0x1000 0x12345678    write one dword (power-cut safe, docs/flash-writes.md)
-  flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn)";
+  flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn
+  flint -i fw.bin sg 0x0002c90300a1b2c0 0x0002c9a1b2c0   set base GUID and MAC in the file
+  flint -d sim:/tmp/cx4 sv "my board"           set the VSD on the device (FS3: DEV_INFO))";
 
 // query/verify work on -d DEVICE when given, else on -i IMAGE.
 void add_query_verify(CLI::App& app, Options& options, Runner& run) {
@@ -105,6 +107,16 @@ void add_burn(CLI::App& app, Options& options, Runner& run) {
   burn->callback([&] { run = [&] { return cli::run_burn(options); }; });
 }
 
+void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
+  auto* sg = app.add_subcommand("sg", "set the base GUID (and base MAC) of -i IMAGE (in place) or -d DEVICE");
+  sg->add_option("GUID", a[0], "base GUID, hex (node, port and system GUIDs count up from it)")->required();
+  sg->add_option("MAC", a[1], "base MAC, hex, 48 bits (omitted: the MACs stay)");
+  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1]); }; });
+  auto* sv = app.add_subcommand("sv", "set the VSD (at most 208 bytes) of -i IMAGE (in place) or -d DEVICE");
+  sv->add_option("VSD", a[2], "vendor specific data text")->required();
+  sv->callback([&] { run = [&] { return cli::run_set_vsd(options, a[2]); }; });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +141,7 @@ int main(int argc, char** argv) {
   add_archive(app, options, run, args);
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
+  add_set_commands(app, options, run, args);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
     for (CLI::App* sub : parent->get_subcommands({})) {

@@ -26,6 +26,7 @@ constexpr std::uint64_t kName = 0x340;
 // DEV_INFO offsets: guids entry at 0x20, macs entry at 0x30, each {num_allocated [7:0], uid @+8}.
 constexpr std::uint64_t kDevInfoGuids = 0x20;
 constexpr std::uint64_t kDevInfoMacs = 0x30;
+constexpr std::uint64_t kDevInfoVsd = 0x70;  // 208 bytes
 
 std::uint16_t from_bcd(std::uint32_t bcd) {
   std::uint32_t value = 0;
@@ -95,6 +96,9 @@ Result<void> parse_dev_info(Bytes section, ImageQuery& q) {
   if (!macs) return make_error(std::move(macs).error().with_context("DEV_INFO macs"));
   q.base_guid = *guids;
   q.base_mac = *macs;
+  if (section.size() >= kDevInfoVsd + 208) {
+    OF_ASSIGN(q.device_vsd, r.fixed_string(kDevInfoVsd, 208));
+  }
   return {};
 }
 

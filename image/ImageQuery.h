@@ -47,6 +47,7 @@ struct ImageQuery {
   std::string product_version;  // IMAGE_INFO prod_ver (may be empty)
   std::string name;             // IMAGE_INFO name (may be empty)
   std::string image_vsd;
+  std::string device_vsd;       // FS3 DEV_INFO vsd (what `sv` sets; may be empty)
   std::optional<std::uint16_t> pci_vendor_id;
   std::optional<std::uint16_t> pci_device_id;
   std::vector<std::uint32_t> supported_hw_ids;  // empty when the image does not say

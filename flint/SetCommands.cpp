@@ -1,0 +1,199 @@
+// SetCommands: `sg GUID [MAC]` and `sv TEXT` on -i IMAGE (file patched in place) or -d DEVICE.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+
+#include "flint/Commands.h"
+#include "flint/DeviceAccess.h"
+#include "flint/ExitCode.h"
+#include "flint/Progress.h"
+#include "flint/Report.h"
+#include "fwops/FailsafeBurner.h"
+#include "fwops/SectorJournal.h"
+#include "image/FirmwareImage.h"
+#include "image/Fs2Header.h"
+#include "image/ImagePatch.h"
+
+namespace openflint::cli {
+namespace {
+
+using Patch = std::function<Result<std::vector<std::uint8_t>>(Bytes)>;
+
+// "0x0002c903000a0b0c", "0002c903000a0b0c" or "00:02:c9:..." (hex); at most `bits` bits.
+Result<std::uint64_t> parse_uid(std::string text, int bits, const std::string& what) {
+  const std::string original = text;
+  if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
+  std::erase(text, ':');
+  std::uint64_t value = 0;
+  const bool hex_only = !text.empty() && text.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+  if (!hex_only || text.size() > static_cast<std::size_t>(bits / 4))
+    return make_error(ErrorCode::InvalidArgument,
+                      what + " '" + original + "' is not a hex number of at most " + std::to_string(bits) + " bits");
+  for (char c : text) value = value << 4 | static_cast<std::uint64_t>(std::stoi(std::string(1, c), nullptr, 16));
+  return value;
+}
+
+nlohmann::json ids_json(const ImageQuery& q) {
+  auto uid = [](const std::optional<UidRange>& u) {
+    return u ? nlohmann::json{{"base", hex(u->base, 16)}, {"count", u->count}} : nlohmann::json(nullptr);
+  };
+  return {{"base_guid", uid(q.base_guid)}, {"base_mac", uid(q.base_mac)}, {"image_vsd", q.image_vsd},
+          {"device_vsd", q.device_vsd}};
+}
+
+void print_done(const Options& options, const std::string& what, const ImageQuery& q, nlohmann::json doc) {
+  if (options.json) {
+    doc.update(ids_json(q));
+    doc["ok"] = true;
+    std::cout << doc.dump(2) << '\n';
+    return;
+  }
+  std::cout << "-I- " << what << '\n';
+  print_query(std::cout, q);
+}
+
+// Writes `bytes` next to `path` and renames it over `path`: a failure leaves the file as it was.
+Result<void> replace_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  const std::string temp = path + ".sgsv." + std::to_string(::getpid()) + ".tmp";
+  if (auto w = write_whole_file(temp, bytes); !w) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return w;
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    return make_error(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
+  }
+  return {};
+}
+
+int set_on_file(const Options& options, const Patch& patch, const std::string& what) {
+  auto bytes = read_whole_file(options.image);
+  if (!bytes) return report_error(options, bytes.error());
+  auto patched = patch(*bytes);
+  if (!patched) return report_error(options, patched.error().with_context(options.image));
+  auto query = query_image(*patched);
+  if (!query) return report_error(options, query.error().with_context(options.image + " after patching"));
+  if (auto w = replace_file(options.image, *patched); !w) return report_error(options, w.error());
+  print_done(options, what + " in " + options.image, *query, {{"image", options.image}});
+  return kOk;
+}
+
+// The active copy as a contiguous image file, the way `burn` wants it (FS2: de-striped).
+Result<std::vector<std::uint8_t>> image_of_flash(Bytes flash, const ImageQuery& q) {
+  const Bytes from_start = flash.subspan(q.image_start);
+  std::vector<std::uint8_t> image(from_start.begin(), from_start.end());
+  if (q.format == ImageFormat::Fs2) {
+    OF_ASSIGN(const fs2::Header h, fs2::read_header(from_start));
+    if (h.failsafe) image = fs2::destripe(flash, q.image_start != 0, h.log2_chunk);
+  }
+  if (q.image_size != 0 && q.image_size < image.size()) image.resize(q.image_size);
+  return image;
+}
+
+// Rewrites the sectors where `before` and `after` differ, highest first (FS3: the device data
+// at the flash end, then the ITOC entry that seals it), each through the power-cut-safe path.
+Result<SafeWriteReport> write_changed_sectors(const Options& options, FlashDriver& flash, Bytes before, Bytes after) {
+  const std::uint64_t sector = flash.sector_size();
+  SafeWriteReport total;
+  for (std::uint64_t s = (after.size() + sector - 1) / sector; s-- > 0;) {
+    const std::uint64_t start = s * sector;
+    const std::uint64_t n = std::min<std::uint64_t>(sector, after.size() - start);
+    if (std::equal(after.begin() + static_cast<long>(start), after.begin() + static_cast<long>(start + n),
+                   before.begin() + static_cast<long>(start)))
+      continue;
+    OF_ASSIGN(const SafeWriteReport r, write_preserving(flash, start, after.subspan(start, n), options.force));
+    total.sectors_in_place += r.sectors_in_place;
+    total.sectors_journaled += r.sectors_journaled;
+    total.sectors_forced += r.sectors_forced;
+  }
+  return total;
+}
+
+// FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
+// questions). Returns the method used for the report.
+Result<std::string> burn_patched(const Options& options, Device& device, Bytes image) {
+  OF_ASSIGN(const BurnPreflight pre, preflight_burn(device.access(), device.info(), image));
+  if (!pre.hw_id_supported)
+    return make_error(ErrorCode::Mismatch, "the patched image does not list this device's hw id");
+  BurnOptions b;
+  b.failsafe = !options.nofs;
+  auto line = progress_line(options, "Burning");
+  if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
+  OF_ASSIGN(const BurnReport r, burn_image(device.access(), device.info(), image, b));
+  return std::string(options.nofs ? "burn (not failsafe)" : "failsafe burn") + ", new copy at " +
+         hex(r.new_copy_address);
+}
+
+Result<std::string> patch_device(const Options& options, Device& device, const Patch& patch) {
+  std::vector<std::uint8_t> flash_bytes;
+  {
+    OF_ASSIGN(FlashDriver flash, open_flash(device));
+    OF_ASSIGN(flash_bytes, flash.read(0, flash.size(), progress_line(options, "Reading flash")));
+    OF_ASSIGN(const ImageQuery current, query_image(flash_bytes));
+    if (current.format == ImageFormat::Fs3) {
+      // FS3 keeps GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
+      OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
+      OF_ASSIGN(const SafeWriteReport r, write_changed_sectors(options, flash, flash_bytes, patched));
+      return "device data rewritten (" + std::to_string(r.sectors_in_place + r.sectors_journaled + r.sectors_forced) +
+             " sectors, power-cut safe)";
+    }
+    OF_ASSIGN(flash_bytes, image_of_flash(flash_bytes, current));
+  }  // the flash lock is released: the burner takes its own
+  OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
+  return burn_patched(options, device, patched);
+}
+
+// What the device's flash holds now.
+Result<ImageQuery> query_device(Device& device) {
+  OF_ASSIGN(FlashDriver flash, open_flash(device));
+  OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size(), nullptr));
+  return query_image(bytes);
+}
+
+int set_on_device(const Options& options, const Patch& patch, const std::string& what) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  auto method = patch_device(options, *device, patch);
+  if (!method) return finish(options, *device, report_error(options, method.error().with_context(device->name())));
+  auto query = query_device(*device);
+  if (!query)
+    return finish(options, *device, report_error(options, query.error().with_context(device->name() + " after " + what)));
+  print_done(options, what + " on " + device->name() + " (" + *method + ")", *query,
+             {{"device", device->name()}, {"method", *method}});
+  return finish(options, *device, kOk);
+}
+
+int set_any(const Options& options, const Patch& patch, const std::string& what) {
+  if (!options.device.empty()) return set_on_device(options, patch, what);
+  if (options.image.empty())
+    return report_error(options, Error(ErrorCode::InvalidArgument, what + ": give -i IMAGE or -d DEVICE"));
+  return set_on_file(options, patch, what);
+}
+
+}  // namespace
+
+int run_set_guids(const Options& options, const std::string& guid_text, const std::string& mac_text) {
+  GuidSettings settings;
+  auto guid = parse_uid(guid_text, 64, "GUID");
+  if (!guid) return report_error(options, guid.error());
+  settings.base_guid = *guid;
+  if (!mac_text.empty()) {
+    auto mac = parse_uid(mac_text, 48, "MAC");
+    if (!mac) return report_error(options, mac.error());
+    settings.base_mac = *mac;
+  }
+  return set_any(options, [&](Bytes data) { return set_guids(data, settings); }, "set GUIDs");
+}
+
+int run_set_vsd(const Options& options, const std::string& vsd) {
+  return set_any(options, [&](Bytes data) { return set_vsd(data, vsd); }, "set VSD");
+}
+
+}  // namespace openflint::cli

@@ -1,0 +1,21 @@
+// FormatPatch: the per-format halves of ImagePatch (FS1/FS2 GPH images, FS3 ITOC images).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+#include "image/ImagePatch.h"
+
+namespace openflint::patch {
+
+// Each works in place on the whole buffer `data`, the image starting at `offset`.
+[[nodiscard]] Result<void> fs1_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
+[[nodiscard]] Result<void> fs1_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
+[[nodiscard]] Result<void> fs2_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
+[[nodiscard]] Result<void> fs2_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
+[[nodiscard]] Result<void> fs3_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
+[[nodiscard]] Result<void> fs3_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
+
+}  // namespace openflint::patch

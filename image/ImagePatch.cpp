@@ -1,0 +1,64 @@
+// ImagePatch: input checks and the dispatch of sg / sv to the image's format.
+#include "image/ImagePatch.h"
+
+#include <cstdio>
+
+#include "image/FirmwareImage.h"
+#include "image/FormatPatch.h"
+#include "image/GphSections.h"
+
+namespace openflint {
+namespace {
+
+std::string mac_text(std::uint64_t mac) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(mac));
+  return buf;
+}
+
+Result<void> check_settings(const GuidSettings& s) {
+  if (!s.base_mac) return {};
+  if (*s.base_mac >> 48)
+    return make_error(ErrorCode::InvalidArgument, "base MAC " + mac_text(*s.base_mac) + " has more than 48 bits");
+  if ((*s.base_mac >> 40) & 1)
+    return make_error(ErrorCode::InvalidArgument,
+                      "base MAC " + mac_text(*s.base_mac) + " has the multicast bit (bit 40) set");
+  return {};
+}
+
+Result<void> fs4_refusal(const char* what) {
+  return make_error(ErrorCode::NotSupported,
+                    std::string("setting ") + what +
+                        " on an FS4 image is not supported: FS4 keeps GUIDs and the VSD in the DTOC's DEV_INFO at the "
+                        "flash end (not in the image file) and its IMAGE_INFO is covered by the signed hashes table");
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings) {
+  OF_TRY(check_settings(settings));
+  OF_ASSIGN(const ImageLocation loc, locate_image(data));
+  std::vector<std::uint8_t> out(data.begin(), data.end());
+  switch (loc.format) {
+    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_guids(out, loc.offset, settings)); break;
+    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_guids(out, loc.offset, settings)); break;
+    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_guids(out, loc.offset, settings)); break;
+    case ImageFormat::Fs4: OF_TRY(fs4_refusal("GUIDs/MACs")); break;
+  }
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd) {
+  OF_TRY(gph::check_text(vsd, kMaxVsdLength, "VSD"));
+  OF_ASSIGN(const ImageLocation loc, locate_image(data));
+  std::vector<std::uint8_t> out(data.begin(), data.end());
+  switch (loc.format) {
+    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_vsd(out, loc.offset, vsd)); break;
+    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_vsd(out, loc.offset, vsd)); break;
+    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_vsd(out, loc.offset, vsd)); break;
+    case ImageFormat::Fs4: OF_TRY(fs4_refusal("the VSD")); break;
+  }
+  return out;
+}
+
+}  // namespace openflint

@@ -1,0 +1,36 @@
+// ImagePatch: `sg` / `sv` on an image buffer — a patched copy with every affected CRC resealed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+
+namespace openflint {
+
+// What `flint sg GUID [MAC]` sets. GUIDs run base_guid, base_guid+1, ... (FS1/FS2: node, port1,
+// port2, system image; FS3: DEV_INFO base with its stored count and step). MACs likewise from
+// base_mac; when base_mac is absent the stored MACs are kept.
+struct GuidSettings {
+  std::uint64_t base_guid = 0;
+  std::optional<std::uint64_t> base_mac;  // 48 bits, multicast bit (bit 40) clear
+};
+
+inline constexpr std::size_t kMaxVsdLength = 208;
+
+// The image located in `data` (a file or a whole flash dump, as query_image finds it) with new
+// GUIDs/MACs: FS2 GUID section (+ whole-image CRC in fw_id when it was valid), FS1 GUID section
+// of both copies, FS3 DEV_INFO (section CRC in its ITOC entry + the entry CRC; as mstflint, it
+// needs MFG_INFO guids_override_en). InvalidArgument for a bad MAC; NotSupported for FS4, FS1
+// MACs, striped FS2 flash dumps and old (Connect-IB) DEV_INFO layouts; InvalidImage when the
+// sections to patch are missing or already corrupt.
+[[nodiscard]] Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings);
+
+// The image with a new VSD (at most 208 bytes, no nul): FS1/FS2 IMG_INFO VSD tag (FS1 also both
+// pointer sectors), FS3 DEV_INFO vsd ("Device VSD", where mstflint sv puts it). Errors as above.
+[[nodiscard]] Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd);
+
+}  // namespace openflint

@@ -1,0 +1,184 @@
+// sg / sv round trips: on every generated firmware sample (file, in place) and on simulated
+// devices; our query/verify and the real mstflint must see the new GUIDs, MACs and VSD.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "image/FirmwareImage.h"
+#include "image/ImagePatch.h"
+#include "tests/fwburn/Samples.h"
+
+namespace openflint {
+namespace {
+
+using test::Sample;
+
+constexpr std::uint64_t kGuid = 0x0002c90300abcdefull;
+constexpr std::uint64_t kMac = 0x0002c9abcdefull;
+const std::string kVsd = "openflint sv round trip";
+
+test::CommandResult flint(std::vector<std::string> args) {
+  args.insert(args.begin(), test::bin("flint").string());
+  return test::run_command(args);
+}
+
+nlohmann::json json_of(const test::CommandResult& r) {
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+  return j;
+}
+
+std::string hex16(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+class SetIdsSample : public ::testing::TestWithParam<Sample> {
+ protected:
+  void SetUp() override {
+    path_ = (dir_ / "img.bin").string();
+    const auto r = test::run_fwburn(GetParam(), path_);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    auto q = query_image(test::read_file(path_));
+    ASSERT_TRUE(q.has_value()) << q.error().message();
+    format_ = q->format;
+  }
+  bool has_macs() const { return format_ != ImageFormat::Fs1; }
+  void expect_verifies() {
+    const auto v = flint({"-i", path_, "verify"});
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  }
+  // The real mstflint as an oracle (FS2/FS3 only; it does not take our FS1 images' layout).
+  std::string mstflint_query() {
+    if (!test::have_program("mstflint") || format_ == ImageFormat::Fs1) return "";
+    const auto v = test::run_command({"mstflint", "-i", path_, "verify"});
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+    const auto q = test::run_command({"mstflint", "-i", path_, "query"});
+    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
+    return q.out;
+  }
+  test::TempDir dir_;
+  std::string path_;
+  ImageFormat format_ = ImageFormat::Fs3;
+};
+
+TEST_P(SetIdsSample, SgThenQueryShowsTheNewGuidsAndVerifyPasses) {
+  std::vector<std::string> args{"-i", path_, "sg", "0x" + hex16(kGuid)};
+  if (has_macs()) args.push_back("0x" + hex16(kMac).substr(4));
+  const auto sg = flint(args);
+  ASSERT_EQ(sg.exit_code, 0) << sg.out << sg.err;
+  const auto q = json_of(flint({"-i", path_, "--json", "query"}));
+  EXPECT_EQ(q["base_guid"]["base"], "0x" + hex16(kGuid));
+  if (has_macs()) {
+    EXPECT_EQ(q["base_mac"]["base"], "0x" + hex16(kMac));
+  }
+  expect_verifies();
+  const std::string m = mstflint_query();
+  if (!m.empty()) {
+    EXPECT_NE(m.find(hex16(kGuid)), std::string::npos) << m;
+    EXPECT_NE(m.find(hex16(kMac).substr(4)), std::string::npos) << m;
+  }
+}
+
+TEST_P(SetIdsSample, SvThenQueryShowsTheVsdAndVerifyPasses) {
+  const auto sv = flint({"-i", path_, "sv", kVsd});
+  ASSERT_EQ(sv.exit_code, 0) << sv.out << sv.err;
+  const auto q = json_of(flint({"-i", path_, "--json", "query"}));
+  const std::string field = format_ == ImageFormat::Fs3 ? "device_vsd" : "image_vsd";
+  EXPECT_EQ(q[field], kVsd);
+  const auto text = flint({"-i", path_, "query"});
+  EXPECT_NE(text.out.find(kVsd), std::string::npos) << text.out;
+  expect_verifies();
+  const std::string m = mstflint_query();
+  if (!m.empty()) {
+    const std::string label = format_ == ImageFormat::Fs3 ? "Device VSD:" : "VSD:";
+    const auto at = m.find(label);
+    ASSERT_NE(at, std::string::npos) << m;
+    EXPECT_EQ(m.substr(at, m.find('\n', at) - at).find(kVsd) != std::string::npos, true) << m;
+  }
+}
+
+TEST_P(SetIdsSample, OversizeVsdIsRefusedAndTheFileIsUntouched) {
+  const auto before = test::read_file(path_);
+  const auto sv = flint({"-i", path_, "sv", std::string(209, 'x')});
+  EXPECT_EQ(sv.exit_code, 2) << sv.out << sv.err;
+  EXPECT_NE(sv.err.find("208"), std::string::npos) << sv.err;
+  EXPECT_EQ(test::read_file(path_), before);
+  const auto ok = flint({"-i", path_, "sv", std::string(208, 'y')});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  expect_verifies();
+}
+
+TEST_P(SetIdsSample, BadMacIsRefusedAndTheFileIsUntouched) {
+  const auto before = test::read_file(path_);
+  const auto multicast = flint({"-i", path_, "sg", hex16(kGuid), "0x0102c9abcdef"});
+  EXPECT_EQ(multicast.exit_code, 2) << multicast.out << multicast.err;
+  const auto too_long = flint({"-i", path_, "sg", hex16(kGuid), "0x10002c9abcdef"});
+  EXPECT_EQ(too_long.exit_code, 2) << too_long.out << too_long.err;
+  EXPECT_EQ(test::read_file(path_), before);
+}
+
+TEST_P(SetIdsSample, LibraryPatchChangesOnlyWhatItMust) {
+  const auto image = test::read_file(path_);
+  auto patched = set_vsd(image, "abc");
+  ASSERT_TRUE(patched.has_value()) << patched.error().message();
+  ASSERT_EQ(patched->size(), image.size());
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < image.size(); ++i) changed += image[i] != (*patched)[i] ? 1 : 0;
+  EXPECT_GT(changed, 0u);
+  EXPECT_LT(changed, 600u);  // VSD bytes (+ FS1 pointer sectors, 2 copies) and a few CRC bytes
+  auto report = verify_image(*patched);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_TRUE(report->bootable());
+}
+
+std::string sample_name(const ::testing::TestParamInfo<Sample>& info) {
+  std::string name = info.param.model + "_" + info.param.version;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(FirmwareSamples, SetIdsSample, ::testing::ValuesIn(test::all_samples()), sample_name);
+
+TEST(SetIds, Fs4IsNotSupportedWithAReason) {
+  const auto path = std::filesystem::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / "spectrum2-new.bin";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no FS4 sample (needs ../shared real firmware): " << path;
+  auto r = set_vsd(test::read_file(path), "x");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported);
+  EXPECT_NE(r.error().message().find("FS4"), std::string::npos) << r.error().message();
+}
+
+}  // namespace
+}  // namespace openflint
+
+namespace openflint {
+namespace {
+
+// A real Spectrum-1 (FS3) board image, extracted into a temp dir (never into the repo).
+TEST(SetIdsReal, SpectrumBoardImageRoundTripsThroughMstflint) {
+  const auto real = test::real_firmware_dir();
+  if (!real) GTEST_SKIP() << "real firmware (../shared) not available";
+  const auto mfa = *real / "fw-SPC-rel-13_2000_2162-EVB.mfa";
+  if (!std::filesystem::exists(mfa)) GTEST_SKIP() << "real firmware not available: " << mfa;
+  test::TempDir dir;
+  const std::string path = (dir / "real.bin").string();
+  const auto x = flint({"-i", mfa.string(), "archive", "extract", "--psid", "IBM0000000028", "-o", path});
+  ASSERT_EQ(x.exit_code, 0) << x.out << x.err;
+  ASSERT_EQ(flint({"-i", path, "sg", hex16(kGuid), hex16(kMac).substr(4)}).exit_code, 0);
+  ASSERT_EQ(flint({"-i", path, "sv", kVsd}).exit_code, 0);
+  const auto q = json_of(flint({"-i", path, "--json", "q"}));
+  EXPECT_EQ(q["base_guid"]["base"], "0x" + hex16(kGuid));
+  EXPECT_EQ(q["device_vsd"], kVsd);
+  EXPECT_EQ(flint({"-i", path, "v"}).exit_code, 0);
+  if (!test::have_program("mstflint")) GTEST_SKIP() << "mstflint not installed: our own checks passed";
+  EXPECT_EQ(test::run_command({"mstflint", "-i", path, "verify"}).exit_code, 0);
+  const auto m = test::run_command({"mstflint", "-i", path, "query"});
+  EXPECT_NE(m.out.find("Device VSD:            " + kVsd), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find(hex16(kGuid)), std::string::npos) << m.out;
+}
+
+}  // namespace
+}  // namespace openflint
