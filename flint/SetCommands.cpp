@@ -87,13 +87,16 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
 
 // The active copy as a contiguous image file, the way `burn` wants it (FS2: de-striped).
 Result<std::vector<std::uint8_t>> image_of_flash(Bytes flash, const ImageQuery& q) {
-  const Bytes from_start = flash.subspan(q.image_start);
+  // FS1's query names the booted copy; its file layout starts at the invariant sector (0).
+  const Bytes from_start = flash.subspan(q.format == ImageFormat::Fs1 ? 0 : q.image_start);
   std::vector<std::uint8_t> image(from_start.begin(), from_start.end());
   if (q.format == ImageFormat::Fs2) {
     OF_ASSIGN(const fs2::Header h, fs2::read_header(from_start));
     if (h.failsafe) image = fs2::destripe(flash, q.image_start != 0, h.log2_chunk);
   }
-  if (q.image_size != 0 && q.image_size < image.size()) image.resize(q.image_size);
+  // FS1's image_size is one copy's; its file layout is the whole flash (invariant sector,
+  // pointer sectors, both copies), so it is kept whole.
+  if (q.format != ImageFormat::Fs1 && q.image_size != 0 && q.image_size < image.size()) image.resize(q.image_size);
   return image;
 }
 
