@@ -31,9 +31,10 @@ Result<FlashDriver> open_flash(Device& device) {
   return flash;
 }
 
-Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device, FlashDriver& flash) {
+Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device, FlashDriver& flash,
+                                                   bool with_board_data) {
   if (device.simulator() != nullptr) return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
-  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash));
+  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash, with_board_data));
   return std::move(sparse.bytes);
 }
 

@@ -21,7 +21,8 @@ struct SparseFlash {
 // section of the copy and its device data) and reads just those blocks, so query/verify/read
 // image of the result equal those of the whole flash while reading a fraction of it (in-band a
 // 16 MiB flash read takes minutes).
+// `with_board_data`: also the board data that carries no CRC (NV_DATA), e.g. for ri.
 [[nodiscard]] Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info,
-                                                     FlashDriver& driver);
+                                                     FlashDriver& driver, bool with_board_data = false);
 
 }  // namespace openflint

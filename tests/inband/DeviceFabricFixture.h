@@ -26,7 +26,7 @@ struct FabricDevice {
 
 // A small FS3 image (one 4 KiB code section) so burns over MADs take about a second.
 inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std::string& psid = "MT_2190110032",
-                                                 std::uint32_t hw_id = 0x209) {
+                                                 std::uint32_t hw_id = 0x209, std::size_t code_bytes = 4096) {
   Fs3ImageSpec s;
   s.fw_version = {12, minor, 1000};
   s.release_date = ReleaseDate{2024, 2, 1};
@@ -36,7 +36,7 @@ inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std:
   s.supported_hw_ids = {hw_id};
   s.base_guid = 0x0002c90300b00000ull;
   s.base_mac = 0x0002c9b00000ull;
-  std::vector<std::uint8_t> code(4096);
+  std::vector<std::uint8_t> code(code_bytes);
   for (std::size_t i = 0; i < code.size(); ++i) code[i] = static_cast<std::uint8_t>(i * 7 + minor);
   s.sections.push_back({section_type::kMainCode, code});
   auto image = write_fs3_image(s);
