@@ -88,14 +88,19 @@ Result<void> FlashDriver::run(const Transaction& t) {
   }
   const std::uint32_t dwords = (data_bytes + 3) / 4;
   std::array<std::uint32_t, 4> words{};
-  if (t.addr_phase) OF_TRY(access_->write32(gateway_.addr_addr, t.address));
+  // ADDR, DATA, then CMD (which starts the transaction) as one ordered sequence: one round
+  // trip over MADs, plain writes elsewhere.
+  std::array<RegisterWrite, 6> seq{};
+  std::size_t n = 0;
+  if (t.addr_phase) seq[n++] = {gateway_.addr_addr, t.address};
   if (!t.out.empty()) {
     for (std::uint32_t i = 0; i < t.out.size(); ++i) {
       words[i / 4] |= std::uint32_t{t.out[i]} << (24 - 8 * (i % 4));
     }
-    OF_TRY(access_->write_block(gateway_.data_addr, std::span(words.data(), dwords)));
+    for (std::uint32_t i = 0; i < dwords; ++i) seq[n++] = {gateway_.data_addr + 4 * i, words[i]};
   }
-  OF_TRY(access_->write32(gateway_.cmd_addr, command_word(t, data_bytes)));
+  seq[n++] = {gateway_.cmd_addr, command_word(t, data_bytes)};
+  OF_TRY(access_->write_sequence(std::span<const RegisterWrite>(seq.data(), n)));
   if (!t.in.empty() && combined_poll_dwords(dwords) != 0) {
     OF_TRY(wait_gateway_and_read(std::span(words.data(), dwords)));
   } else {

@@ -241,6 +241,31 @@ Result<void> InbandAccess::write_block(std::uint32_t address, std::span<const st
   return cr_access(mad::kMethodSet, address, copy);
 }
 
+Result<void> InbandAccess::write_sequence(std::span<const RegisterWrite> writes) {
+  if (writes.size() == 1) return write32(writes[0].address, writes[0].value);
+  const std::uint8_t cls = uses_smp() ? (device_.route == InbandDeviceName::Route::SmpDirected ? mad::kClassSmpDirected
+                                                                                            : mad::kClassSmpLid)
+                                      : mad::kClassVendorA;
+  const std::uint16_t attr = uses_smp() ? mad::kAttrCrAccessSmp : mad::kAttrCrAccessGmp;
+  for (std::size_t done = 0; done < writes.size();) {
+    const std::size_t n = std::min(max_mode2_records(), writes.size() - done);
+    Request req{cls, mad::kMethodSet, attr, mad::cr_attr_mod_mode2(n)};
+    Mad m = make_request(req);
+    const std::size_t base = payload_offset(cls) + mad::kCrKeySize;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t rec = base + i * mad::kMode2RecordSize;
+      mad::put32(m.data(), rec, writes[done + i].address);
+      mad::put32(m.data(), rec + 4, writes[done + i].value);
+      mad::put32(m.data(), rec + 8, 0xffffffffu);
+    }
+    auto r = transact(req, m);
+    if (!r) return make_error(std::move(r).error().with_context("writing " + std::to_string(n) + " cr-space records from " +
+                                                                 hex(writes[done].address)));
+    done += n;
+  }
+  return {};
+}
+
 Result<void> InbandAccess::sw_reset(std::uint8_t seconds) {
   if (device_.route == InbandDeviceName::Route::SmpDirected)
     return make_error(ErrorCode::NotSupported, "sw reset: needs a lid (lid-N or iblid-N), not a directed route");

@@ -48,6 +48,9 @@ class InbandAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
   [[nodiscard]] Result<std::vector<std::uint32_t>> read_block(std::uint32_t address, std::size_t dwords);
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
+  // Mode-2 records (address, value, full mask) in one SET MAD each max_mode2_records() writes;
+  // the device applies the records in order.
+  [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
   // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim, whose
   // receivers get only 224 bytes of each MAD), 14 on SMP.
   [[nodiscard]] std::size_t max_block_dwords() const override;
