@@ -142,7 +142,13 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
     while (true) {
       OF_ASSIGN(auto in, channel_->wait(tid, req.mgmt_class, deadline));
-      if (!in) break;
+      if (!in) {
+        // A SET that timed out may still have reached the device (a slow answer): sending it
+        // again could run a flash gateway command twice. Only a bounce proves it never arrived.
+        if (req.method == mad::kMethodSet)
+          return make_error(ErrorCode::Timeout, describe(req) + ": " + last_failure + " (a write is not re-sent)");
+        break;
+      }
       const std::uint8_t* r = in->mad.data();
       if (static_cast<std::uint32_t>(mad::get64(r, mad::kOffTid)) != tid || r[mad::kOffClass] != req.mgmt_class)
         continue;  // a stale answer to an earlier attempt

@@ -22,8 +22,10 @@ namespace openflint {
 class InbandAccess final : public RegisterAccess {
  public:
   struct Options {
-    int timeout_ms = 200;    // per attempt
-    int retries = 2;         // extra attempts after the first; a bounce or timeout is retried
+    int timeout_ms = 1000;   // per attempt (a loaded host running ibsim, responders and 8
+                             // parallel burns sees round trips of several hundred ms)
+    int retries = 2;         // extra attempts after the first: a bounce is retried, a timeout
+                             // only for reads (a timed-out write may have been executed)
     std::uint64_t key = 0;   // VS_Key (GMP) / M_Key (SMP)
     // Bytes of each MAD the transport delivers intact. 0 = auto: 256, except under the ibsim
     // umad2sim preload, which hands receivers only the first 224 bytes of a MAD (its receive
