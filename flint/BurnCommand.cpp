@@ -89,19 +89,31 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
     auto flash = open_flash(device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
   }
-  auto pre = preflight_burn(device.access(), device.info(), image);
-  if (!pre) return report_error(options, pre.error().with_context(device.name()));
-  if (auto refused = check_refusals(options, device, *pre); !refused) {
-    return report_error(options, refused.error().with_context("burn refused"));
-  }
-  auto go = confirm_version(options, *pre);
-  if (!go) return report_error(options, go.error());
-  if (!*go) {
+  // One pass: the burner reads and compares the flash, asks through `decide`, then burns.
+  std::optional<BurnPreflight> pre;
+  bool declined = false;
+  bool refused = false;
+  BurnOptions b = burn_options(options);
+  b.decide = [&](const BurnPreflight& p) -> Result<bool> {
+    pre = p;
+    if (auto r = check_refusals(options, device, p); !r) {
+      refused = true;
+      return make_error(std::move(r).error().with_context("burn refused"));
+    }
+    OF_ASSIGN(const bool go, confirm_version(options, p));
+    declined = !go;
+    return go;
+  };
+  auto report = burn_image(device.access(), device.info(), image, b);
+  if (declined) {
     if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "burn declined")).dump(2) << '\n';
     return kDeclined;
   }
-  auto report = burn_image(device.access(), device.info(), image, burn_options(options));
-  if (!report) return report_error(options, report.error().with_context("burning " + device.name()));
+  if (!report) {
+    if (refused) return report_error(options, report.error());
+    if (!pre) return report_error(options, report.error().with_context(device.name()));
+    return report_error(options, report.error().with_context("burning " + device.name()));
+  }
   if (options.json) {
     std::cout << burn_json(*pre, *report).dump(2) << '\n';
   } else {

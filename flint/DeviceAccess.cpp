@@ -6,6 +6,8 @@
 #include <iterator>
 
 #include "flint/Commands.h"
+#include "flint/Progress.h"
+#include "fwops/FlashImageReader.h"
 #include "fwops/SectorJournal.h"
 
 namespace openflint::cli {
@@ -27,6 +29,13 @@ Result<FlashDriver> open_flash(Device& device) {
     return make_error(std::move(recovered).error().with_context(device.name() + ": finishing an interrupted write"));
   }
   return flash;
+}
+
+Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device, FlashDriver& flash,
+                                                   bool with_board_data) {
+  if (device.simulator() != nullptr) return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
+  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash, with_board_data));
+  return std::move(sparse.bytes);
 }
 
 int finish(const Options& options, Device& device, int rc) {

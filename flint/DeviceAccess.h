@@ -19,6 +19,11 @@ namespace openflint::cli {
 // (docs/flash-writes.md), so every command sees consistent sectors.
 [[nodiscard]] Result<FlashDriver> open_flash(Device& device);
 
+// The flash as query/verify/ri see it: the whole flash on a simulated device; over a slow
+// transport (in-band) only the blocks of the current image and its device data (0xFF elsewhere).
+[[nodiscard]] Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device,
+                                                                 FlashDriver& flash, bool with_board_data = false);
+
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.
 [[nodiscard]] int finish(const Options& options, Device& device, int rc);

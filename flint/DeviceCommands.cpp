@@ -12,10 +12,6 @@
 namespace openflint::cli {
 namespace {
 
-Result<std::vector<std::uint8_t>> read_flash(const Options& options, FlashDriver& flash) {
-  return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
-}
-
 // The device half of a query: printed (or put into JSON) even when the flash holds no image.
 nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
   return {{"device", device_json(device.info())},
@@ -26,7 +22,7 @@ nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
 int query_opened(const Options& options, Device& device) {
   auto flash = open_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto bytes = read_flash(options, *flash);
+  auto bytes = read_image_flash(options, device, *flash);
   if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
   auto query = query_image(*bytes);
   if (!query) {
@@ -58,7 +54,7 @@ int query_opened(const Options& options, Device& device) {
 int verify_opened(const Options& options, Device& device) {
   auto flash = open_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto bytes = read_flash(options, *flash);
+  auto bytes = read_image_flash(options, device, *flash);
   if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
   auto report = verify_image(*bytes);
   if (!report) return report_error(options, report.error().with_context(device.name()));

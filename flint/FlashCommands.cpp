@@ -168,7 +168,7 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
 
 int run_ri(const Options& options, const std::string& out_path) {
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
-    auto all = flash.read(0, flash.size(), progress_line(options, "Reading flash"));
+    auto all = read_image_flash(options, device, flash, true);
     if (!all) return report_error(options, all.error().with_context(device.name()));
     auto query = query_image(*all);
     if (!query) return report_error(options, query.error().with_context(device.name() + ": no image to read"));

@@ -37,8 +37,12 @@ Result<void> load_toc(FlashView& view, std::uint64_t toc, std::uint64_t base, To
     if (entry->type == 0xff) return {};
     const bool relative = role == TocRole::Fs4Itoc || (role == TocRole::Fs3Itoc && entry->relative_addr);
     const std::uint64_t address = relative ? base + entry->flash_addr : entry->flash_addr;
-    OF_TRY(view.ensure(address, entry->size));
     const bool board = role == TocRole::Dtoc || (role == TocRole::Fs3Itoc && (entry->fs3_device_data() || !relative));
+    // Board data without a CRC (NV_DATA: 2 x 64 KiB) is neither checked nor rewritten by a
+    // burn: reading it would only cost time (seconds over MADs). Whoever needs its bytes
+    // ensure()s the range from layout.device_data.
+    const bool no_crc = role == TocRole::Fs3Itoc ? entry->fs3_no_crc() : entry->crc_field == 1;
+    if (!board || !no_crc) OF_TRY(view.ensure(address, entry->size));
     if (board) {
       layout.device_data.push_back({address, entry->size});
     } else if (relative) {

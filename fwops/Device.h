@@ -13,6 +13,7 @@
 #include "fwops/DeviceLockFile.h"
 #include "fwops/InbandRegisterAccess.h"
 #include "fwops/RunningFirmware.h"
+#include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "sim/SimDevice.h"
 
@@ -21,6 +22,9 @@ namespace openflint {
 struct DeviceOpenOptions {
   // How long to wait for another process to release the device before ErrorCode::Busy.
   std::chrono::milliseconds lock_timeout{5000};
+  // In-band only: share this umad port (one per process; threads each open their own Device on
+  // it). Null: the device opens its own.
+  std::shared_ptr<MadChannel> channel;
 };
 
 // Move-only; owns the transport and (for sim:PATH) the exclusive lock on the device directory.
@@ -43,9 +47,13 @@ class Device {
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.
   [[nodiscard]] Result<void> reset();
+  // In-band: MADs this device's transport has sent (every attempt); 0 for simulated devices.
+  [[nodiscard]] std::uint64_t mads_sent() const { return inband_ ? inband_->inband().mads_sent() : 0; }
   // Sims: power returns and the boot ROM runs.
   [[nodiscard]] Result<void> power_on();
-  // The firmware the device runs; nullopt when the transport cannot tell (in-band today).
+  // The firmware the device runs. Sims: the boot state. In-band: the MGIR register read at
+  // open (and after a reset): FW version and PSID, no copy address; nullopt when the device
+  // does not answer MGIR.
   [[nodiscard]] std::optional<RunningFirmware> running_firmware() const;
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
@@ -63,6 +71,7 @@ class Device {
   const DeviceInfo* info_ = nullptr;
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
+  std::optional<RunningFirmware> inband_running_;  // from MGIR
   RegisterAccess* access_ = nullptr;              // whichever of the two
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;

@@ -5,6 +5,7 @@
 #include "devices/HexString.h"
 #include "fwops/Device.h"
 #include "mtcr/InbandDeviceName.h"
+#include "mtcr/MgirRegister.h"
 
 namespace openflint {
 namespace {
@@ -33,6 +34,27 @@ Result<void> check_sim_exists(const fs::path& dir) {
                                                ": state.json missing (create one with 'hcasim create')");
   }
   return {};
+}
+
+// The running firmware as MGIR reports it; nullopt when the device does not answer MGIR.
+std::optional<RunningFirmware> query_mgir(InbandAccess& inband, const DeviceInfo& info) {
+  AccessRegisterTlv request;
+  request.register_id = MgirRegister::kId;
+  request.method = AccessRegisterTlv::kMethodQuery;
+  request.data.assign(MgirRegister::kSize, 0);
+  auto answer = inband.access_register(request);
+  if (!answer) return std::nullopt;
+  auto mgir = MgirRegister::decode(answer->data);
+  if (!mgir) return std::nullopt;
+  RunningFirmware running;
+  running.recovery = !mgir->has_firmware();
+  if (running.recovery) return running;
+  ImageQuery image;
+  image.format = static_cast<ImageFormat>(static_cast<int>(info.image_format));  // same order
+  image.fw_version = FwVersion{mgir->major, mgir->minor, mgir->subminor};
+  image.psid = mgir->psid;
+  running.image = std::move(image);
+  return running;
 }
 
 }  // namespace
@@ -78,7 +100,10 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     return device;
   }
   if (is_inband_device_name(name)) {
-    OF_ASSIGN(InbandAccess inband, InbandAccess::open(name));
+    auto opened = options.channel ? InbandAccess::open(name, InbandAccess::Options{}, options.channel)
+                                  : InbandAccess::open(name);
+    if (!opened) return make_error(std::move(opened).error());
+    InbandAccess inband = std::move(*opened);
     device.inband_ = std::make_unique<InbandRegisterAccess>(std::move(inband));
     device.access_ = device.inband_.get();
     auto hw = device.access_->read32(kHwIdAddr);
@@ -87,6 +112,7 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
                                      static_cast<std::uint8_t>((*hw >> 16) & 0xff));
     if (!info) return make_error(std::move(info).error().with_context(device.name_));
     device.info_ = *info;
+    device.inband_running_ = query_mgir(device.inband_->inband(), **info);
     return device;
   }
   return make_error(ErrorCode::InvalidArgument,
@@ -99,7 +125,11 @@ Result<void> Device::reset() {
     (void)sim_->reset();
     return {};
   }
-  if (info_->kind == DeviceKind::Switch) return inband_->inband().sw_reset();
+  if (info_->kind == DeviceKind::Switch) {
+    OF_TRY(inband_->inband().sw_reset());
+    inband_running_ = query_mgir(inband_->inband(), *info_);
+    return {};
+  }
   return make_error(ErrorCode::NotSupported,
                     "resetting " + std::string(info_->name) + " at " + name_ +
                         ": in-band reset exists for switches only (adapters need a PCI-level reset)");
@@ -112,7 +142,7 @@ Result<void> Device::power_on() {
 }
 
 std::optional<RunningFirmware> Device::running_firmware() const {
-  if (!sim_) return std::nullopt;  // in-band: the transport cannot tell (yet)
+  if (!sim_) return inband_running_;
   const sim::BootState& boot = sim_->boot_state();
   RunningFirmware running;
   running.recovery = boot.recovery;

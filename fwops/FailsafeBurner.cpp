@@ -71,6 +71,10 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, By
   BurnSession session(access, info, driver, options);
   std::optional<CurrentCopy> current;
   OF_ASSIGN(const BurnPreflight p, compare(session, *burner, image, current));
+  if (options.decide) {
+    OF_ASSIGN(const bool go, options.decide(p));
+    if (!go) return make_error(ErrorCode::InvalidArgument, "burn declined");
+  }
   if (!p.hw_id_supported)
     return make_error(ErrorCode::Mismatch, "the image does not support " + std::string(info.name) + " (hw id " +
                                                hex_string(info.hw_id) + ")");

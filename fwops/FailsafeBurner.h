@@ -34,6 +34,10 @@ struct BurnOptions {
   bool failsafe = true;            // false = --nofs: write the image in place at 0
   bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
   std::function<void(const BurnProgress&)> progress;
+  // Called once the flash was read and compared, before anything is written (so a CLI can ask
+  // its questions without a second read of the flash — in-band that read is most of the cost).
+  // false: burn_image stops with InvalidArgument "burn declined"; an error stops it too.
+  std::function<Result<bool>(const BurnPreflight&)> decide;
 };
 
 struct BurnReport {

@@ -20,6 +20,9 @@ class InbandRegisterAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override {
     return access_.write_block(address, values);
   }
+  [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override {
+    return access_.write_sequence(writes);
+  }
   [[nodiscard]] std::size_t max_block_dwords() const override { return access_.max_block_dwords(); }
 
   [[nodiscard]] InbandAccess& inband() { return access_; }

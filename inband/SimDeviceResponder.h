@@ -7,12 +7,15 @@
 #include "core/Result.h"
 #include "inband/MadResponder.h"
 #include "inband/RegisterAccessBackend.h"
+#include "mtcr/MgirRegister.h"
 #include "sim/SimDevice.h"
 
 namespace openflint {
 
 // Loads the device from a directory written by SimDevice::save_state; CR-space MADs go to the
-// device (hw id, flash gateway, semaphore), register-access MADs to its access-register model.
+// device (hw id, flash gateway, semaphore); register access answers MGIR (running FW version
+// and PSID from the boot state), everything else "unsupported"; a switch resets (boot ROM) on
+// the vendor SwReset MAD. While the device is powered off every request gets an error status.
 // save() writes the state back to the same directory.
 class SimDeviceResponder {
  public:
@@ -28,13 +31,21 @@ class SimDeviceResponder {
   [[nodiscard]] ResponderHooks hooks();
   [[nodiscard]] sim::SimDevice& device() { return *device_; }
   [[nodiscard]] Result<void> save() const;
+  // The MGIR register as the device answers it now (from its boot state).
+  [[nodiscard]] MgirRegister mgir() const;
+  // Switch resets served so far.
+  [[nodiscard]] std::uint64_t resets() const { return resets_; }
 
  private:
   SimDeviceResponder(std::unique_ptr<sim::SimDevice> device, std::filesystem::path dir);
 
+  [[nodiscard]] Result<void> access_register(std::span<std::uint8_t> payload);
+  [[nodiscard]] Result<void> sw_reset();
+
   std::unique_ptr<sim::SimDevice> device_;
   std::filesystem::path dir_;
   RegisterAccessBackend backend_;
+  std::uint64_t resets_ = 0;
 };
 
 }  // namespace openflint

@@ -44,9 +44,19 @@ Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
   if (options.hcas == 0 || options.hcas > 30)
     return make_error(ErrorCode::InvalidArgument, "sim fabric: between 1 and 30 hcas");
   std::unique_ptr<SimFabric> fabric(new SimFabric(options));
-  std::string tmpl = (fs::temp_directory_path() / "openflint-fabric-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) return make_error(ErrorCode::Io, "sim fabric: cannot create temp dir");
-  fabric->dir_ = tmpl;
+  if (!options.hca_device_ids.empty() && options.hca_device_ids.size() != options.hcas)
+    return make_error(ErrorCode::InvalidArgument, "sim fabric: hca_device_ids must name one id per hca");
+  if (options.dir.empty()) {
+    std::string tmpl = (fs::temp_directory_path() / "openflint-fabric-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) return make_error(ErrorCode::Io, "sim fabric: cannot create temp dir");
+    fabric->dir_ = tmpl;
+  } else {
+    std::error_code ec;
+    fs::create_directories(options.dir, ec);
+    if (ec) return make_error(ErrorCode::Io, "sim fabric: cannot create " + options.dir.string() + ": " + ec.message());
+    fabric->dir_ = fs::absolute(options.dir);
+    fabric->own_dir_ = false;
+  }
   fabric->socket_ = unique_name();
   auto booted = fabric->boot();
   if (!booted) return make_error(std::move(booted).error().with_context("sim fabric in " + fabric->dir_.string()));
@@ -59,7 +69,8 @@ std::string SimFabric::topology() const {
   t << "Switch " << options_.hcas + 1 << " \"" << kSwitch << "\"\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) t << "[" << i << "] \"" << hca(i) << "\"[1]\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) {
-    t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.hca_device_id) << "\n";
+    const std::uint16_t devid = options_.hca_device_ids.empty() ? options_.hca_device_id : options_.hca_device_ids[i - 1];
+    t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(devid) << "\n";
     t << "Hca 1 \"" << hca(i) << "\"\n[1] \"" << kSwitch << "\"[" << i << "]\n";
   }
   return t.str();
@@ -116,17 +127,26 @@ Result<CapturedRun> SimFabric::run(const std::string& node, const std::vector<st
 Result<pid_t> SimFabric::start_responder(const std::string& node, const std::vector<std::string>& argv) {
   if (responders_.count(node) != 0) return make_error(ErrorCode::Busy, "a responder already serves " + node);
   const fs::path log = dir_ / ("responder-" + node + ".log");
+  const std::size_t log_start = read_text(log).size();  // a restarted responder appends
   OF_ASSIGN(auto child, ChildProcess::spawn(SpawnSpec{argv, client_env(node), dir_, log}));
   const pid_t pid = child.pid();
   pids_.push_back(pid);
   auto& entry = responders_.emplace(node, std::move(child)).first->second;
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
-  while (read_text(log).find("ready\n") == std::string::npos) {
+  while (read_text(log).find("ready\n", log_start) == std::string::npos) {
     if (!entry.running()) return make_error(ErrorCode::Io, "responder for " + node + " exited: " + read_text(log));
     if (Clock::now() > deadline) return make_error(ErrorCode::Timeout, "responder for " + node + " never got ready");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return pid;
+}
+
+Result<int> SimFabric::stop_responder(const std::string& node) {
+  auto it = responders_.find(node);
+  if (it == responders_.end()) return make_error(ErrorCode::NotFound, "no responder serves " + node);
+  const int rc = it->second.stop(5000);
+  responders_.erase(it);
+  return rc;
 }
 
 std::string SimFabric::responder_output(const std::string& node) const {
@@ -166,7 +186,7 @@ Result<void> SimFabric::shutdown() {
 SimFabric::~SimFabric() {
   (void)shutdown();
   std::error_code ec;
-  if (!dir_.empty() && std::getenv("OPENFLINT_KEEP_FABRIC") == nullptr) fs::remove_all(dir_, ec);
+  if (own_dir_ && !dir_.empty() && std::getenv("OPENFLINT_KEEP_FABRIC") == nullptr) fs::remove_all(dir_, ec);
 }
 
 }  // namespace openflint

@@ -21,6 +21,8 @@ class SimFabric {
     std::uint16_t vendor_id = 0x02c9;
     std::uint16_t switch_device_id = 0xcb84;
     std::uint16_t hca_device_id = 0x1013;
+    std::vector<std::uint16_t> hca_device_ids;  // per HCA (Hca1 first); empty: hca_device_id for all
+    std::filesystem::path dir;                  // empty: a temp dir removed on destruction
     std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
     int start_timeout_ms = 10000;
   };
@@ -39,6 +41,10 @@ class SimFabric {
 
   // Starts a responder process attached to `node`; waits for its "ready" line.
   [[nodiscard]] Result<pid_t> start_responder(const std::string& node, const std::vector<std::string>& argv);
+  // Stops the responder of `node` (SIGTERM, wait); returns its exit code.
+  [[nodiscard]] Result<int> stop_responder(const std::string& node);
+  // The environment a client of `node` needs (LD_PRELOAD, SIM_HOST, IBSIM_SOCKNAME, ...).
+  [[nodiscard]] std::map<std::string, std::string> client_env(const std::string& node) const;
   // Runs a client under the preload as `node` (cwd = the fabric dir) and captures its output.
   [[nodiscard]] Result<CapturedRun> run(const std::string& node, const std::vector<std::string>& argv,
                                         int timeout_ms = 60000) const;
@@ -59,7 +65,6 @@ class SimFabric {
   explicit SimFabric(Options options) : options_(std::move(options)) {}
   [[nodiscard]] Result<void> boot();
   [[nodiscard]] std::string topology() const;
-  [[nodiscard]] std::map<std::string, std::string> client_env(const std::string& node) const;
   [[nodiscard]] bool socket_listening() const;
 
   Options options_;
@@ -69,6 +74,7 @@ class SimFabric {
   std::map<std::string, ChildProcess> responders_;
   std::vector<pid_t> pids_;
   bool shut_down_ = false;
+  bool own_dir_ = true;
 };
 
 }  // namespace openflint

@@ -45,10 +45,16 @@ ErrorCode code_for_status(std::uint16_t status) {
 
 }  // namespace
 
-InbandAccess::InbandAccess(UmadPort port, InbandDeviceName device, Options options)
-    : port_(std::move(port)), device_(std::move(device)), options_(options) {
-  std::random_device rd;
-  next_tid_ = rd() ^ static_cast<std::uint32_t>(::getpid());
+InbandAccess::InbandAccess(std::shared_ptr<MadChannel> channel, InbandDeviceName device, Options options)
+    : channel_(std::move(channel)), device_(std::move(device)), options_(options) {}
+
+Result<InbandAccess::Options> InbandAccess::checked(Options options) {
+  if (options.timeout_ms <= 0 || options.retries < 0)
+    return make_error(ErrorCode::InvalidArgument, "in-band: timeout must be positive and retries not negative");
+  options.usable_mad_bytes = usable_mad_bytes(options.usable_mad_bytes);
+  if (options.usable_mad_bytes < mad::kOffSmpData + mad::kSmpDataSize)
+    return make_error(ErrorCode::InvalidArgument, "in-band: usable mad size below 128 bytes");
+  return options;
 }
 
 Result<InbandAccess> InbandAccess::open(std::string_view device, Options options) {
@@ -57,18 +63,18 @@ Result<InbandAccess> InbandAccess::open(std::string_view device, Options options
 }
 
 Result<InbandAccess> InbandAccess::open(InbandDeviceName device, Options options) {
-  if (options.timeout_ms <= 0 || options.retries < 0)
-    return make_error(ErrorCode::InvalidArgument, "in-band: timeout must be positive and retries not negative");
-  options.usable_mad_bytes = usable_mad_bytes(options.usable_mad_bytes);
-  if (options.usable_mad_bytes < mad::kOffSmpData + mad::kSmpDataSize)
-    return make_error(ErrorCode::InvalidArgument, "in-band: usable mad size below 128 bytes");
-  auto port = UmadPort::open(device.ca, device.port);
-  if (!port) return make_error(std::move(port).error().with_context("opening " + device.to_string()));
-  for (std::uint8_t cls : {mad::kClassSmpLid, mad::kClassSmpDirected, mad::kClassVendorA}) {
-    auto agent = port->register_class(cls, false);
-    if (!agent) return make_error(std::move(agent).error().with_context("opening " + device.to_string()));
-  }
-  return InbandAccess(std::move(*port), std::move(device), options);
+  OF_ASSIGN(options, checked(options));
+  auto channel = MadChannel::open(device.ca, device.port);
+  if (!channel) return make_error(std::move(channel).error().with_context("opening " + device.to_string()));
+  return InbandAccess(std::move(*channel), std::move(device), options);
+}
+
+Result<InbandAccess> InbandAccess::open(std::string_view device, Options options,
+                                        std::shared_ptr<MadChannel> channel) {
+  OF_ASSIGN(auto name, parse_inband_device_name(device));
+  OF_ASSIGN(options, checked(options));
+  if (!channel) return make_error(ErrorCode::InvalidArgument, "in-band: no mad channel to share");
+  return InbandAccess(std::move(channel), std::move(name), options);
 }
 
 std::size_t InbandAccess::max_block_dwords() const {
@@ -93,7 +99,7 @@ InbandAccess::Mad InbandAccess::make_request(const Request& req) {
   m[mad::kOffClassVersion] = 1;
   m[mad::kOffMethod] = req.method;
   // umad2sim and ibsim keep routing state in the upper TID bits: ours live in the low 32.
-  mad::put64(m.data(), mad::kOffTid, ++next_tid_);
+  mad::put64(m.data(), mad::kOffTid, channel_->next_tid());
   mad::put16(m.data(), mad::kOffAttrId, req.attr);
   mad::put32(m.data(), mad::kOffAttrMod, req.attr_mod);
   if (req.mgmt_class == mad::kClassVendorA) {
@@ -117,7 +123,7 @@ std::string InbandAccess::describe(const Request& req) const {
 }
 
 Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
-  const int agent = port_.agent_for(req.mgmt_class);
+  const int agent = channel_->agent_for(req.mgmt_class);
   std::uint16_t dlid = device_.lid;
   std::uint32_t dqp = 0;
   std::uint32_t qkey = 0;
@@ -130,15 +136,19 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
   const std::uint32_t tid = static_cast<std::uint32_t>(mad::get64(mad.data(), mad::kOffTid));
   std::string last_failure = "no answer within " + std::to_string(options_.timeout_ms) + " ms";
   for (int attempt = 0; attempt <= options_.retries; ++attempt) {
-    auto sent = port_.send(agent, mad, dlid, dqp, qkey);
+    auto sent = channel_->send(agent, mad, dlid, dqp, qkey);
     if (!sent) return make_error(std::move(sent).error().with_context(describe(req)));
     ++mads_sent_;
     const auto deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
     while (true) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) break;
-      OF_ASSIGN(auto in, port_.recv(static_cast<int>(left)));
-      if (!in) break;
+      OF_ASSIGN(auto in, channel_->wait(tid, req.mgmt_class, deadline));
+      if (!in) {
+        // A SET that timed out may still have reached the device (a slow answer): sending it
+        // again could run a flash gateway command twice. Only a bounce proves it never arrived.
+        if (req.method == mad::kMethodSet)
+          return make_error(ErrorCode::Timeout, describe(req) + ": " + last_failure + " (a write is not re-sent)");
+        break;
+      }
       const std::uint8_t* r = in->mad.data();
       if (static_cast<std::uint32_t>(mad::get64(r, mad::kOffTid)) != tid || r[mad::kOffClass] != req.mgmt_class)
         continue;  // a stale answer to an earlier attempt
@@ -237,6 +247,31 @@ Result<void> InbandAccess::write_block(std::uint32_t address, std::span<const st
   return cr_access(mad::kMethodSet, address, copy);
 }
 
+Result<void> InbandAccess::write_sequence(std::span<const RegisterWrite> writes) {
+  if (writes.size() == 1) return write32(writes[0].address, writes[0].value);
+  const std::uint8_t cls = uses_smp() ? (device_.route == InbandDeviceName::Route::SmpDirected ? mad::kClassSmpDirected
+                                                                                            : mad::kClassSmpLid)
+                                      : mad::kClassVendorA;
+  const std::uint16_t attr = uses_smp() ? mad::kAttrCrAccessSmp : mad::kAttrCrAccessGmp;
+  for (std::size_t done = 0; done < writes.size();) {
+    const std::size_t n = std::min(max_mode2_records(), writes.size() - done);
+    Request req{cls, mad::kMethodSet, attr, mad::cr_attr_mod_mode2(n)};
+    Mad m = make_request(req);
+    const std::size_t base = payload_offset(cls) + mad::kCrKeySize;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t rec = base + i * mad::kMode2RecordSize;
+      mad::put32(m.data(), rec, writes[done + i].address);
+      mad::put32(m.data(), rec + 4, writes[done + i].value);
+      mad::put32(m.data(), rec + 8, 0xffffffffu);
+    }
+    auto r = transact(req, m);
+    if (!r) return make_error(std::move(r).error().with_context("writing " + std::to_string(n) + " cr-space records from " +
+                                                                 hex(writes[done].address)));
+    done += n;
+  }
+  return {};
+}
+
 Result<void> InbandAccess::sw_reset(std::uint8_t seconds) {
   if (device_.route == InbandDeviceName::Route::SmpDirected)
     return make_error(ErrorCode::NotSupported, "sw reset: needs a lid (lid-N or iblid-N), not a directed route");
@@ -259,6 +294,32 @@ Result<std::vector<std::uint8_t>> InbandAccess::access_register(std::span<const 
   OF_ASSIGN(const Mad answer, transact(req, m));
   return std::vector<std::uint8_t>(answer.begin() + mad::kOffSmpData,
                                    answer.begin() + mad::kOffSmpData + mad::kSmpDataSize);
+}
+
+Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv& request) {
+  const std::uint8_t method = request.method == AccessRegisterTlv::kMethodQuery ? mad::kMethodGet : mad::kMethodSet;
+  std::vector<std::uint8_t> answer;
+  if (uses_smp()) {
+    AccessRegisterTlv smp = request;
+    smp.data.resize(std::min(smp.data.size(), mad::kSmpDataSize - AccessRegisterTlv::kHeaderBytes));
+    OF_ASSIGN(const auto payload, smp.encode(mad::kSmpDataSize));
+    OF_ASSIGN(answer, access_register(payload, method));
+  } else {
+    const std::size_t capacity = options_.usable_mad_bytes - mad::kOffVendorData;
+    OF_ASSIGN(const auto payload, request.encode(capacity));
+    Request req{mad::kClassVendorA, method, mad::kAttrRegAccessGmp, 0};
+    Mad m = make_request(req);
+    std::memset(m.data() + mad::kOffVendorData, 0, mad::kVendorDataSize);
+    std::memcpy(m.data() + mad::kOffVendorData, payload.data(), payload.size());
+    OF_ASSIGN(const Mad reply, transact(req, m));
+    answer.assign(reply.begin() + mad::kOffVendorData, reply.begin() + static_cast<std::ptrdiff_t>(mad::kOffVendorData + capacity));
+  }
+  auto decoded = AccessRegisterTlv::decode(answer);
+  if (!decoded) return make_error(std::move(decoded).error().with_context(device_.to_string()));
+  if (decoded->status != 0)
+    return make_error(ErrorCode::Io, device_.to_string() + ": access register " + hex(request.register_id) +
+                                         " answered with register status " + hex(decoded->status));
+  return decoded;
 }
 
 }  // namespace openflint

@@ -2,13 +2,16 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "core/Result.h"
+#include "mtcr/AccessRegisterTlv.h"
 #include "mtcr/InbandDeviceName.h"
+#include "mtcr/MadChannel.h"
 #include "mtcr/MadFormat.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/UmadPort.h"
@@ -19,8 +22,10 @@ namespace openflint {
 class InbandAccess final : public RegisterAccess {
  public:
   struct Options {
-    int timeout_ms = 200;    // per attempt
-    int retries = 2;         // extra attempts after the first; a bounce or timeout is retried
+    int timeout_ms = 1000;   // per attempt (a loaded host running ibsim, responders and 8
+                             // parallel burns sees round trips of several hundred ms)
+    int retries = 2;         // extra attempts after the first: a bounce is retried, a timeout
+                             // only for reads (a timed-out write may have been executed)
     std::uint64_t key = 0;   // VS_Key (GMP) / M_Key (SMP)
     // Bytes of each MAD the transport delivers intact. 0 = auto: 256, except under the ibsim
     // umad2sim preload, which hands receivers only the first 224 bytes of a MAD (its receive
@@ -31,6 +36,9 @@ class InbandAccess final : public RegisterAccess {
   [[nodiscard]] static Result<InbandAccess> open(std::string_view device, Options options);
   [[nodiscard]] static Result<InbandAccess> open(std::string_view device) { return open(device, Options{}); }
   [[nodiscard]] static Result<InbandAccess> open(InbandDeviceName device, Options options);
+  // Shares `channel` (one umad port) with other InbandAccess objects, e.g. one per thread.
+  [[nodiscard]] static Result<InbandAccess> open(std::string_view device, Options options,
+                                                 std::shared_ptr<MadChannel> channel);
 
   InbandAccess(InbandAccess&&) noexcept = default;
   InbandAccess& operator=(InbandAccess&&) noexcept = default;
@@ -42,6 +50,9 @@ class InbandAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
   [[nodiscard]] Result<std::vector<std::uint32_t>> read_block(std::uint32_t address, std::size_t dwords);
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
+  // Mode-2 records (address, value, full mask) in one SET MAD each max_mode2_records() writes;
+  // the device applies the records in order.
+  [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
   // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim, whose
   // receivers get only 224 bytes of each MAD), 14 on SMP.
   [[nodiscard]] std::size_t max_block_dwords() const override;
@@ -53,6 +64,11 @@ class InbandAccess final : public RegisterAccess {
   // the caller's business.
   [[nodiscard]] Result<std::vector<std::uint8_t>> access_register(std::span<const std::uint8_t> payload,
                                                                   std::uint8_t method = mad::kMethodSet);
+  // One access register (operation TLV + register TLV, mtcr/AccessRegisterTlv.h): over the
+  // vendor GMP (class 0x0A attribute 0x51, up to 200 register bytes under umad2sim) when the
+  // route is a LID, else over SMP 0xff52 (44 register bytes; a longer answer is truncated).
+  // A non-zero register status in the answer is an error (Io naming it).
+  [[nodiscard]] Result<AccessRegisterTlv> access_register(const AccessRegisterTlv& request);
 
   // MADs put on the wire so far (every attempt counts).
   [[nodiscard]] std::uint64_t mads_sent() const { return mads_sent_; }
@@ -66,7 +82,8 @@ class InbandAccess final : public RegisterAccess {
     std::uint16_t attr;
     std::uint32_t attr_mod;
   };
-  InbandAccess(UmadPort port, InbandDeviceName device, Options options);
+  InbandAccess(std::shared_ptr<MadChannel> channel, InbandDeviceName device, Options options);
+  [[nodiscard]] static Result<Options> checked(Options options);
 
   [[nodiscard]] bool uses_smp() const { return device_.route != InbandDeviceName::Route::VendorGmp; }
   [[nodiscard]] std::size_t payload_offset(std::uint8_t mgmt_class) const;
@@ -79,10 +96,9 @@ class InbandAccess final : public RegisterAccess {
   [[nodiscard]] std::string describe(const Request& req) const;
   [[nodiscard]] std::size_t max_mode2_records() const;
 
-  UmadPort port_;
+  std::shared_ptr<MadChannel> channel_;
   InbandDeviceName device_;
   Options options_;
-  std::uint32_t next_tid_ = 0;
   std::uint64_t mads_sent_ = 0;
 };
 

@@ -11,6 +11,12 @@ namespace openflint {
 
 // Addresses are CR-space byte addresses (dword aligned); values are host-order dwords that the
 // transport has already converted from the big-endian wire order.
+// One write of a sequence (RegisterAccess::write_sequence).
+struct RegisterWrite {
+  std::uint32_t address = 0;
+  std::uint32_t value = 0;
+};
+
 class RegisterAccess {
  public:
   virtual ~RegisterAccess() = default;
@@ -31,6 +37,12 @@ class RegisterAccess {
     for (std::size_t i = 0; i < values.size(); ++i) {
       OF_TRY(write32(address + static_cast<std::uint32_t>(4 * i), values[i]));
     }
+    return {};
+  }
+  // Writes in this order (scattered addresses, e.g. a gateway's ADDR, DATA, then CMD). The
+  // default writes one by one; MADs pack several into one round trip (mode-2 records).
+  [[nodiscard]] virtual Result<void> write_sequence(std::span<const RegisterWrite> writes) {
+    for (const auto& w : writes) OF_TRY(write32(w.address, w.value));
     return {};
   }
   // Largest block the transport moves in one round trip (callers may split on this).

@@ -97,10 +97,11 @@ Result<void> UmadPort::become_sm() {
 
 Result<void> UmadPort::send(int agent, std::span<const std::uint8_t, mad::kMadSize> mad, std::uint16_t dlid,
                             std::uint32_t dqp, std::uint32_t qkey) {
-  std::memset(buffer_.data(), 0, buffer_.size());
-  std::memcpy(::umad_get_mad(buffer_.data()), mad.data(), mad.size());
-  ::umad_set_addr(buffer_.data(), dlid, static_cast<int>(dqp), 0, static_cast<int>(qkey));
-  const int rc = ::umad_send(fd_, agent, buffer_.data(), static_cast<int>(mad::kMadSize), 0, 0);
+  // Its own buffer: one thread may send while another receives (MadChannel).
+  std::vector<std::uint8_t> out(buffer_.size(), 0);
+  std::memcpy(::umad_get_mad(out.data()), mad.data(), mad.size());
+  ::umad_set_addr(out.data(), dlid, static_cast<int>(dqp), 0, static_cast<int>(qkey));
+  const int rc = ::umad_send(fd_, agent, out.data(), static_cast<int>(mad::kMadSize), 0, 0);
   if (rc < 0) return make_error(ErrorCode::Io, "umad: send failed: " + errno_text(rc));
   return {};
 }

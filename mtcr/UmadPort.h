@@ -54,7 +54,7 @@ class UmadPort {
   int port_ = 0;
   int issm_fd_ = -1;
   std::array<int, 256> agents_{};  // by class; -1 = none
-  std::vector<std::uint8_t> buffer_;
+  std::vector<std::uint8_t> buffer_;  // receive buffer (send uses its own: see send())
 };
 
 }  // namespace openflint

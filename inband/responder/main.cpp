@@ -18,10 +18,12 @@ void on_signal(int) { g_stop.store(true); }
 void usage() {
   std::fprintf(stderr,
                "usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
-               "       ibsim-responder --sim DIR [--ca NAME] [--port N] [--trace]\n"
+               "       ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
                "  memory mode: serves a plain CR-space array (hw id at 0xf0014)\n"
                "  --sim DIR: serves the simulated device saved in DIR (SimDevice::save_state) and saves\n"
-               "             it back there on SIGTERM/SIGINT\n"
+               "             it back there on SIGTERM/SIGINT (answers MGIR; a switch resets on SwReset)\n"
+               "  --power-on: power the device on first (the boot ROM runs), like 'hcasim power-on'\n"
+               "  --power-cut-after N: cut the device's power after N more flash erase/program ops\n"
                "  --trace: one stderr line per answered MAD\n"
                "  prints 'ready' once attached\n");
 }
@@ -42,6 +44,8 @@ struct Args {
   std::string sim_dir;
   bool echo_registers = false;
   bool trace = false;
+  bool power_on = false;
+  std::uint32_t power_cut_after = 0;
 };
 
 bool parse_args(int argc, char** argv, Args& a) {
@@ -55,6 +59,8 @@ bool parse_args(int argc, char** argv, Args& a) {
     if (arg == "--sim" && has_value) { a.sim_dir = argv[++i]; continue; }
     if (arg == "--echo-registers") { a.echo_registers = true; continue; }
     if (arg == "--trace") { a.trace = true; continue; }
+    if (arg == "--power-on") { a.power_on = true; continue; }
+    if (arg == "--power-cut-after" && has_value && parse_u32(argv[i + 1], a.power_cut_after)) { ++i; continue; }
     return false;
   }
   return true;
@@ -104,6 +110,8 @@ int serve(openflint::CrSpaceBackend& backend, openflint::ResponderHooks hooks, c
 
 }  // namespace
 
+namespace sim = openflint::sim;
+
 int main(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, a)) {
@@ -122,11 +130,18 @@ int main(int argc, char** argv) {
   }
   auto device = openflint::SimDeviceResponder::load(a.sim_dir);
   if (!device) return fail(device.error());
+  sim::SimDevice& sim = (*device)->device();
+  if (a.power_on) sim.power_cycle();
+  if (a.power_cut_after != 0) {
+    auto faults = sim.faults();
+    faults.power_cut_after_ops = a.power_cut_after;
+    sim.set_faults(faults);
+  }
   auto hooks = (*device)->hooks();
-  hooks.sw_reset = memory_hooks(false).sw_reset;
   const int rc = serve((*device)->backend(), std::move(hooks), a);
   auto saved = (*device)->save();
   if (!saved) return fail(saved.error());
-  std::printf("saved state to %s\n", a.sim_dir.c_str());
+  std::printf("resets %llu\nsaved state to %s\n", static_cast<unsigned long long>((*device)->resets()),
+              a.sim_dir.c_str());
   return rc;
 }

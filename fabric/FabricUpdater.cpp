@@ -1,0 +1,95 @@
+// FabricUpdater: the per-node update (pick image, burn, reset) and the parallel driver.
+#include "fabric/FabricUpdater.h"
+
+#include <chrono>
+#include <thread>
+
+#include "fwops/Device.h"
+#include "fwops/FailsafeBurner.h"
+
+namespace openflint {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, NodeUpdate& out) {
+  BurnOptions burn;  // failsafe, PSID kept
+  auto report = burn_image(device.access(), device.info(), file.bytes, burn);
+  if (!report) {
+    out.status = NodeUpdateStatus::Failed;
+    out.message = report.error().message();
+    return;
+  }
+  out.status = NodeUpdateStatus::Updated;
+  out.new_copy_address = report->new_copy_address;
+  if (!options.reset) return;
+  if (auto reset = device.reset(); !reset) {
+    out.message = "not reset: " + reset.error().message();
+    return;
+  }
+  out.reset_done = true;
+  out.running_after = device.running_firmware();
+}
+
+void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,
+                 const FabricUpdateOptions& options, NodeUpdate& out) {
+  out.before = node;
+  if (!node.vendor_access) {
+    out.status = NodeUpdateStatus::NoAccess;
+    out.message = node.note;
+    return;
+  }
+  auto file = images.find(node.psid);
+  if (!file) {
+    out.status = NodeUpdateStatus::NoImage;
+    out.message = file.error().message();
+    return;
+  }
+  out.image = (*file)->label;
+  out.image_version = (*file)->query.fw_version;
+  if (!options.force && !node.recovery && node.fw_version && node.fw_version == out.image_version) {
+    out.status = NodeUpdateStatus::UpToDate;
+    return;
+  }
+  DeviceOpenOptions open_options;
+  open_options.channel = channel;
+  auto device = open_device(node.node.device_name(), open_options);
+  if (!device) {
+    out.status = NodeUpdateStatus::Failed;
+    out.message = device.error().message();
+    return;
+  }
+  burn_node(*device, **file, options, out);
+  out.mads = device->mads_sent();
+}
+
+}  // namespace
+
+const char* to_string(NodeUpdateStatus s) {
+  switch (s) {
+    case NodeUpdateStatus::Updated: return "updated";
+    case NodeUpdateStatus::UpToDate: return "up-to-date";
+    case NodeUpdateStatus::NoImage: return "no-image";
+    case NodeUpdateStatus::NoAccess: return "no-access";
+    case NodeUpdateStatus::Failed: return "failed";
+  }
+  return "failed";
+}
+
+std::vector<NodeUpdate> update_fabric(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
+                                      const std::shared_ptr<MadChannel>& channel, const FabricUpdateOptions& options) {
+  std::vector<NodeUpdate> out(nodes.size());
+  std::vector<std::thread> workers;
+  workers.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    workers.emplace_back([&, i] {
+      const auto start = Clock::now();
+      update_node(nodes[i], images, channel, options, out[i]);
+      out[i].seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    });
+  }
+  for (auto& t : workers) t.join();
+  return out;
+}
+
+}  // namespace openflint

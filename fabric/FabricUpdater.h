@@ -1,0 +1,43 @@
+// FabricUpdater: failsafe-burns the right image (by PSID) into every reachable device in parallel.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fabric/ImageSet.h"
+#include "fabric/NodeFirmware.h"
+#include "fwops/RunningFirmware.h"
+#include "mtcr/MadChannel.h"
+
+namespace openflint {
+
+struct FabricUpdateOptions {
+  bool reset = false;  // reset after the burn (switches: SwReset MAD; adapters cannot in-band)
+  bool force = false;  // burn even when the device already has the image's version
+};
+
+enum class NodeUpdateStatus { Updated, UpToDate, NoImage, NoAccess, Failed };
+[[nodiscard]] const char* to_string(NodeUpdateStatus s);
+
+struct NodeUpdate {
+  NodeFirmware before;
+  NodeUpdateStatus status = NodeUpdateStatus::Failed;
+  std::string message;  // error, or a note (e.g. "reset needs a PCI-level reset")
+  std::string image;    // label of the image used
+  std::optional<FwVersion> image_version;
+  std::uint64_t new_copy_address = 0;
+  bool reset_done = false;
+  std::optional<RunningFirmware> running_after;  // MGIR after the reset
+  std::uint64_t mads = 0;
+  double seconds = 0;
+};
+
+// One thread per node on the shared channel; a node's failure never stops the others.
+[[nodiscard]] std::vector<NodeUpdate> update_fabric(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
+                                                    const std::shared_ptr<MadChannel>& channel,
+                                                    const FabricUpdateOptions& options);
+
+}  // namespace openflint

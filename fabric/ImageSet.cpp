@@ -1,0 +1,64 @@
+// ImageSet: loading images from an MFA archive or a directory and picking one per PSID.
+#include "fabric/ImageSet.h"
+
+#include <fstream>
+#include <iterator>
+
+#include "image/FirmwareImage.h"
+#include "image/MfaArchive.h"
+
+namespace openflint {
+namespace fs = std::filesystem;
+
+Result<ImageSet> ImageSet::from_archive(const fs::path& mfa, const std::set<std::string>& psids) {
+  ImageSet set;
+  set.source_ = mfa.string();
+  OF_ASSIGN(const MfaArchive archive, MfaArchive::open(mfa.string()));
+  for (const auto& psid : psids) {
+    auto board = archive.find_board(psid);
+    if (!board) continue;
+    FirmwareFile file;
+    file.label = mfa.string() + " (board " + psid + ")";
+    auto& out = file.bytes;
+    auto extracted = archive.extract(**board, [&out](Bytes chunk) -> Result<void> {
+      out.insert(out.end(), chunk.begin(), chunk.end());
+      return {};
+    });
+    if (!extracted) return make_error(std::move(extracted).error().with_context("extracting board " + psid));
+    auto query = query_image(file.bytes);
+    if (!query) return make_error(std::move(query).error().with_context(file.label));
+    file.query = std::move(*query);
+    set.by_psid_.emplace(psid, std::move(file));
+  }
+  return set;
+}
+
+Result<ImageSet> ImageSet::from_directory(const fs::path& dir) {
+  ImageSet set;
+  set.source_ = dir.string();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return make_error(ErrorCode::NotFound, dir.string() + " is not a directory");
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto query = query_image(bytes);
+    if (!query || query->psid.empty()) continue;  // not an image: other files may share the folder
+    auto it = set.by_psid_.find(query->psid);
+    if (it != set.by_psid_.end() && it->second.query.fw_version >= query->fw_version) continue;
+    FirmwareFile file{entry.path().string(), std::move(bytes), *query};
+    set.by_psid_.insert_or_assign(query->psid, std::move(file));
+  }
+  if (ec) return make_error(ErrorCode::Io, "listing " + dir.string() + ": " + ec.message());
+  return set;
+}
+
+Result<const FirmwareFile*> ImageSet::find(const std::string& psid) const {
+  auto it = by_psid_.find(psid);
+  if (it == by_psid_.end())
+    return make_error(ErrorCode::NotFound, "no image for PSID " + (psid.empty() ? std::string("(unknown)") : psid) +
+                                               " in " + source_);
+  return &it->second;
+}
+
+}  // namespace openflint

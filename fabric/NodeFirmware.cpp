@@ -1,0 +1,81 @@
+// NodeFirmware: per-node in-band inspection (hw id, MGIR, flash image as a fallback).
+#include "fabric/NodeFirmware.h"
+
+#include <thread>
+
+#include "flash/FlashDriver.h"
+#include "fwops/Device.h"
+#include "fwops/FlashImageReader.h"
+#include "image/FirmwareImage.h"
+
+namespace openflint {
+namespace {
+
+void from_flash(Device& device, NodeFirmware& out) {
+  auto driver = FlashDriver::open(device.access(), device.info().flash_gateway);
+  if (!driver) {
+    out.note = "flash not readable: " + driver.error().message();
+    return;
+  }
+  auto sparse = read_current_image(device.access(), device.info(), *driver);
+  if (!sparse || !sparse->image_found) {
+    out.note = "no valid image on flash";
+    return;
+  }
+  auto query = query_image(sparse->bytes);
+  if (!query) {
+    out.note = "flash image unreadable: " + query.error().message();
+    return;
+  }
+  out.psid = query->psid;
+  out.psid_source = "flash";
+  out.fw_version = query->fw_version;
+}
+
+}  // namespace
+
+NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel) {
+  NodeFirmware out;
+  out.node = node;
+  if (node.lid == 0) {
+    out.note = "no LID (run an SM)";
+    return out;
+  }
+  DeviceOpenOptions options;
+  options.channel = channel;
+  auto device = open_device(node.device_name(), options);
+  if (!device) {
+    out.note = "no vendor access: " + device.error().message();
+    return out;
+  }
+  out.vendor_access = true;
+  out.device = std::string(device->info().name);
+  out.hw_id = device->info().hw_id;
+  const auto running = device->running_firmware();
+  if (running && running->recovery) {
+    out.recovery = true;
+    out.note = "flash recovery mode (no firmware runs)";
+  }
+  if (running && running->image && !running->image->psid.empty()) {
+    out.psid = running->image->psid;
+    out.psid_source = "running";
+    out.fw_version = running->image->fw_version;
+    return out;
+  }
+  from_flash(*device, out);
+  return out;
+}
+
+std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
+                                         const std::shared_ptr<MadChannel>& channel) {
+  std::vector<NodeFirmware> out(nodes.size());
+  std::vector<std::thread> workers;
+  workers.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    workers.emplace_back([&, i] { out[i] = inspect_node(nodes[i], channel); });
+  }
+  for (auto& t : workers) t.join();
+  return out;
+}
+
+}  // namespace openflint

@@ -1,0 +1,37 @@
+// NodeFirmware: what one fabric node runs (device, PSID, FW version) or why it cannot be asked.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+#include "fabric/FabricNode.h"
+#include "image/ImageQuery.h"
+#include "mtcr/MadChannel.h"
+
+namespace openflint {
+
+struct NodeFirmware {
+  FabricNode node;
+  bool vendor_access = false;  // the node answers vendor CR-space MADs
+  std::string note;            // when not: why (e.g. "no vendor access: ...")
+  std::string device;          // catalog name from the hw id
+  std::uint32_t hw_id = 0;
+  std::string psid;
+  std::string psid_source;     // "running" (MGIR) or "flash" (the image on flash)
+  std::optional<FwVersion> fw_version;  // running version (MGIR), else the flash image's
+  bool recovery = false;       // MGIR says no firmware runs
+};
+
+// Asks every node with a LID in parallel (one thread per node, all on `channel`): hw id at
+// 0xf0014 (catalog), MGIR (running FW, PSID) and, when MGIR is not answered, the flash image.
+// Never fails as a whole: a node's problem is recorded in its note.
+[[nodiscard]] std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
+                                                       const std::shared_ptr<MadChannel>& channel);
+
+// One node (used by take_inventory and the updater).
+[[nodiscard]] NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel);
+
+}  // namespace openflint

@@ -1,0 +1,120 @@
+// ibfwmgr: lists every node of an InfiniBand fabric with its firmware, and updates them all in parallel.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iostream>
+#include <set>
+#include <string>
+
+#include "fabric/FabricDiscovery.h"
+#include "fabric/FabricUpdater.h"
+#include "fabric/ImageSet.h"
+#include "fabric/NodeFirmware.h"
+#include "fabric/tool/Report.h"
+
+namespace {
+
+using namespace openflint;
+
+struct Args {
+  std::string ca;
+  int port = 0;
+  bool json = false;
+  bool yes = false;
+  bool reset = false;
+  bool force = false;
+  std::string archive;
+  std::string images;
+};
+
+int fail(const Args& a, const Error& e, int rc = 1) {
+  if (a.json) std::cout << nlohmann::json{{"ok", false}, {"error", e.message()}}.dump(2) << '\n';
+  std::cerr << "-E- " << e.message() << '\n';
+  return rc;
+}
+
+// Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it.
+Result<std::vector<NodeFirmware>> inventory(const Args& a, std::shared_ptr<MadChannel>& channel) {
+  OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
+  OF_ASSIGN(channel, MadChannel::open(a.ca, a.port));
+  return take_inventory(nodes, channel);
+}
+
+int run_list(const Args& a) {
+  std::shared_ptr<MadChannel> channel;
+  auto nodes = inventory(a, channel);
+  if (!nodes) return fail(a, nodes.error());
+  if (a.json) {
+    std::cout << fabriccli::inventory_json(*nodes).dump(2) << '\n';
+  } else {
+    fabriccli::print_inventory(std::cout, *nodes);
+  }
+  return 0;
+}
+
+Result<ImageSet> load_images(const Args& a, const std::vector<NodeFirmware>& nodes) {
+  if (!a.images.empty()) return ImageSet::from_directory(a.images);
+  std::set<std::string> psids;
+  for (const auto& n : nodes) {
+    if (!n.psid.empty()) psids.insert(n.psid);
+  }
+  return ImageSet::from_archive(a.archive, psids);
+}
+
+bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
+  if (a.yes) return true;
+  std::size_t reachable = 0;
+  for (const auto& n : nodes) reachable += n.vendor_access ? 1 : 0;
+  std::cerr << "Update up to " << reachable << " device(s) of " << nodes.size() << " fabric nodes? (y/N) ";
+  std::string answer;
+  std::getline(std::cin, answer);
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+int run_update(const Args& a) {
+  if (a.archive.empty() == a.images.empty())
+    return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"), 2);
+  const auto start = std::chrono::steady_clock::now();
+  std::shared_ptr<MadChannel> channel;
+  auto nodes = inventory(a, channel);
+  if (!nodes) return fail(a, nodes.error());
+  auto images = load_images(a, *nodes);
+  if (!images) return fail(a, images.error());
+  if (!a.json) fabriccli::print_inventory(std::cout, *nodes);
+  if (!confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), 3);
+  FabricUpdateOptions options;
+  options.reset = a.reset;
+  options.force = a.force;
+  const auto updates = update_fabric(*nodes, *images, channel, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  bool ok = true;
+  for (const auto& u : updates)
+    ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
+  if (a.json) {
+    std::cout << fabriccli::update_json(updates, seconds).dump(2) << '\n';
+  } else {
+    fabriccli::print_updates(std::cout, updates, seconds);
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (in-band)"};
+  Args a;
+  app.add_option("--ca", a.ca, "local CA to use (default: the first)");
+  app.add_option("--port", a.port, "local port (default: the first active)");
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "every node: type, GUID, LID, device, PSID, running FW");
+  list->add_flag("--json", a.json, "JSON output");
+  auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
+  update->add_option("--archive", a.archive, "MFA archive holding the images");
+  update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
+  update->add_flag("--json", a.json, "JSON report");
+  update->add_flag("-y,--yes", a.yes, "do not ask");
+  update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
+  update->add_flag("--force", a.force, "burn even when a device already has the image's version");
+  CLI11_PARSE(app, argc, argv);
+  if (list->parsed()) return run_list(a);
+  return run_update(a);
+}

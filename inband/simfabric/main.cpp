@@ -1,0 +1,182 @@
+// simfabric: brings up an ibsim fabric of simulated devices (hcasim) with responders, or runs a client on it.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "devices/DeviceCatalog.h"
+#include "inband/SimFabric.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace openflint;
+
+std::atomic<bool> g_stop{false};
+void on_signal(int) { g_stop.store(true); }
+
+struct DeviceSpec {
+  std::string node;   // ibsim node name
+  std::string model;  // hcasim model
+  std::string image;  // optional pre-burned image
+};
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
+               "       simfabric run --dir D -- CMD [ARGS...]\n"
+               "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
+               "       an existing device there is reused), writes the topology (Switch1; Hca1 is the local\n"
+               "       node clients use; the --hca devices are Hca2, Hca3, ...), starts ibsim, runs opensm once\n"
+               "       and one ibsim-responder per device, prints the LIDs and stays until SIGINT/SIGTERM;\n"
+               "       then the responders save the devices and everything stops\n"
+               "  run: runs CMD as a client on Hca1 of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
+}
+
+fs::path bin_dir() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).parent_path();
+}
+
+bool parse_spec(const std::string& text, const std::string& node, DeviceSpec& out) {
+  const auto colon = text.find(':');
+  out.node = node;
+  out.model = text.substr(0, colon);
+  out.image = colon == std::string::npos ? "" : text.substr(colon + 1);
+  return !out.model.empty();
+}
+
+Result<void> create_device(const DeviceSpec& spec, const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir / "state.json", ec)) return {};  // reuse what an earlier run left
+  std::vector<std::string> argv{(bin_dir() / "hcasim").string(), "create", "--model", spec.model, dir.string()};
+  if (!spec.image.empty()) {
+    argv.push_back("--image");
+    argv.push_back(fs::absolute(spec.image).string());
+  }
+  OF_ASSIGN(auto run, ChildProcess::run(SpawnSpec{argv, {}, {}, {}}, 120000));
+  if (run.exit_code != 0)
+    return make_error(ErrorCode::Io, "creating " + spec.node + " (" + spec.model + "): " + run.out + run.err);
+  return {};
+}
+
+std::string env_line(const std::map<std::string, std::string>& env) {
+  std::string line;
+  for (const auto& [k, v] : env) {
+    if (k == "OSM_CACHE_DIR") continue;
+    line += k + "=" + v + " ";
+  }
+  return line;
+}
+
+int up(const fs::path& dir, const std::vector<DeviceSpec>& devices) {
+  SimFabric::Options options;
+  options.dir = dir;
+  options.hcas = 1;
+  options.hca_device_ids = {0x1013};  // Hca1: the local adapter clients attach through
+  for (const auto& d : devices) {
+    auto info = find_device_by_sim_model(d.model);
+    if (!info) return std::fprintf(stderr, "-E- %s\n", info.error().message().c_str()), 1;
+    if (d.node == SimFabric::kSwitch) {
+      options.switch_device_id = (*info)->pci_device_id;
+    } else {
+      ++options.hcas;
+      options.hca_device_ids.push_back((*info)->pci_device_id);
+    }
+    if (auto made = create_device(d, dir / "devices" / d.node); !made)
+      return std::fprintf(stderr, "-E- %s\n", made.error().message().c_str()), 1;
+  }
+  auto fabric = SimFabric::start(options);
+  if (!fabric) return std::fprintf(stderr, "-E- %s\n", fabric.error().message().c_str()), 1;
+  std::ostringstream lids;
+  for (const auto& d : devices) {
+    auto pid = (*fabric)->start_responder(
+        d.node, {(bin_dir() / "ibsim-responder").string(), "--sim", (dir / "devices" / d.node).string()});
+    if (!pid) return std::fprintf(stderr, "-E- %s\n", pid.error().message().c_str()), 1;
+    auto lid = (*fabric)->lid_of(d.node);  // a switch: its port 0 LID
+    lids << "  " << d.node << "  " << d.model << "  lid-" << (lid ? std::to_string(*lid) : "?") << '\n';
+  }
+  const auto env = (*fabric)->client_env(SimFabric::hca(1));
+  {
+    std::ofstream out(dir / "fabric.env");
+    for (const auto& [k, v] : env) out << k << "=" << v << '\n';
+  }
+  std::cout << "-I- fabric up in " << dir.string() << " (ibsim socket " << (*fabric)->socket_name() << ")\n"
+            << lids.str() << "-I- run clients with: simfabric run --dir " << dir.string()
+            << " -- flint -d lid-N q\n    or: " << env_line(env) << "CMD\n-I- Ctrl-C (or SIGTERM) stops it\n"
+            << std::flush;
+  while (!g_stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto down = (*fabric)->shutdown();
+  fs::remove(dir / "fabric.env");
+  if (!down) return std::fprintf(stderr, "-E- %s\n", down.error().message().c_str()), 1;
+  std::cout << "-I- fabric stopped; devices saved in " << (dir / "devices").string() << '\n';
+  return 0;
+}
+
+int run(const fs::path& dir, std::vector<char*> argv) {
+  std::ifstream in(dir / "fabric.env");
+  if (!in) return std::fprintf(stderr, "-E- no fabric is up in %s (run 'simfabric up --dir %s' first)\n",
+                               dir.c_str(), dir.c_str()), 1;
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) ::setenv(line.substr(0, eq).c_str(), line.substr(eq + 1).c_str(), 1);
+  }
+  argv.push_back(nullptr);
+  ::execvp(argv[0], argv.data());
+  std::perror(argv[0]);
+  return 127;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4 || std::string(argv[2]) != "--dir") {
+    usage();
+    return 2;
+  }
+  const std::string command = argv[1];
+  const fs::path dir = argv[3];
+  if (command == "run") {
+    if (argc < 6 || std::string(argv[4]) != "--") {
+      usage();
+      return 2;
+    }
+    return run(dir, std::vector<char*>(argv + 5, argv + argc));
+  }
+  if (command != "up") {
+    usage();
+    return 2;
+  }
+  std::vector<DeviceSpec> devices;
+  std::size_t next_hca = 2;
+  for (int i = 4; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    DeviceSpec spec;
+    const std::string node = flag == "--switch" ? SimFabric::kSwitch : SimFabric::hca(next_hca);
+    if ((flag != "--switch" && flag != "--hca") || !parse_spec(argv[i + 1], node, spec)) {
+      usage();
+      return 2;
+    }
+    if (flag == "--hca") ++next_hca;
+    devices.push_back(spec);
+  }
+  if ((argc - 4) % 2 != 0) {
+    usage();
+    return 2;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
+  return up(dir, devices);
+}

@@ -1,0 +1,51 @@
+// MgirRegister: encode/decode of the modelled MGIR fields.
+#include "mtcr/MgirRegister.h"
+
+#include <algorithm>
+
+#include "mtcr/MadFormat.h"
+
+namespace openflint {
+namespace {
+constexpr std::size_t kFwInfo = 0x20;
+constexpr std::size_t kExtMajor = 0x44;
+constexpr std::size_t kExtMinor = 0x48;
+constexpr std::size_t kExtSubminor = 0x4c;
+constexpr std::size_t kPsidLength = 16;
+}  // namespace
+
+std::vector<std::uint8_t> MgirRegister::encode() const {
+  std::vector<std::uint8_t> out(kSize, 0);
+  mad::put32(out.data(), 0, std::uint32_t{device_id} << 16);
+  mad::put32(out.data(), kFwInfo,
+             (std::uint32_t{major & 0xffu} << 16) | (std::uint32_t{minor & 0xffu} << 8) | (subminor & 0xffu));
+  for (std::size_t i = 0; i < kPsidLength && i < psid.size(); ++i) out[kPsidOffset + i] = static_cast<std::uint8_t>(psid[i]);
+  mad::put32(out.data(), kExtMajor, major);
+  mad::put32(out.data(), kExtMinor, minor);
+  mad::put32(out.data(), kExtSubminor, subminor);
+  return out;
+}
+
+Result<MgirRegister> MgirRegister::decode(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() < kFwInfo + 4)
+    return make_error(ErrorCode::InvalidImage, "mgir: " + std::to_string(bytes.size()) +
+                                                   " bytes end before fw_info at 0x20");
+  MgirRegister m;
+  m.device_id = static_cast<std::uint16_t>(mad::get32(bytes.data(), 0) >> 16);
+  const std::uint32_t v = mad::get32(bytes.data(), kFwInfo);
+  m.major = (v >> 16) & 0xff;
+  m.minor = (v >> 8) & 0xff;
+  m.subminor = v & 0xff;
+  if (bytes.size() >= kPsidOffset + kPsidLength) {
+    const auto* p = bytes.data() + kPsidOffset;
+    m.psid.assign(p, std::find(p, p + kPsidLength, std::uint8_t{0}));
+  }
+  if (bytes.size() >= kExtSubminor + 4) {
+    m.major = static_cast<std::uint16_t>(mad::get32(bytes.data(), kExtMajor));
+    m.minor = static_cast<std::uint16_t>(mad::get32(bytes.data(), kExtMinor));
+    m.subminor = static_cast<std::uint16_t>(mad::get32(bytes.data(), kExtSubminor));
+  }
+  return m;
+}
+
+}  // namespace openflint

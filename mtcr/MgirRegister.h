@@ -1,0 +1,34 @@
+// MgirRegister: the MGIR access register (0x9020, general information) — hw id, running FW version, PSID.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+// The fields we model, at their PRM offsets: hardware_info.device_id [31:16] of 0x00;
+// fw_info at 0x20 (version bytes major/minor/sub_minor [23:0]), psid at 0x30 (16 ASCII bytes),
+// extended_major/minor/sub_minor at 0x44/0x48/0x4c (the full 16-bit version). A device with
+// no running firmware (flash recovery) reports an all-zero fw_info.
+struct MgirRegister {
+  static constexpr std::uint16_t kId = 0x9020;
+  static constexpr std::size_t kSize = 0xa0;
+  static constexpr std::size_t kPsidOffset = 0x30;
+
+  std::uint16_t device_id = 0;  // the hw id
+  std::uint16_t major = 0;
+  std::uint16_t minor = 0;
+  std::uint16_t subminor = 0;
+  std::string psid;  // empty when the answer was too short to carry it (an SMP holds 44 bytes)
+
+  [[nodiscard]] bool has_firmware() const { return major != 0 || minor != 0 || subminor != 0; }
+  [[nodiscard]] std::vector<std::uint8_t> encode() const;
+  // Decodes kSize bytes or a truncated prefix (at least through fw_info's first dword).
+  [[nodiscard]] static Result<MgirRegister> decode(std::span<const std::uint8_t> bytes);
+};
+
+}  // namespace openflint

@@ -1,0 +1,137 @@
+// DeviceFabricFixture: simulated devices (hcasim) served on one ibsim fabric; clients run on Hca1.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "devices/DeviceCatalog.h"
+#include "image/Fs3Writer.h"
+#include "image/SectionType.h"
+#include "inband/SimFabric.h"
+#include "sim/SimDevice.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+
+struct FabricDevice {
+  std::string node;   // "Switch1" or "HcaN" (N >= 2)
+  std::string model;  // hcasim model
+  std::filesystem::path image;  // pre-burned (empty: blank flash)
+};
+
+// A small FS3 image (one 4 KiB code section) so burns over MADs take about a second.
+inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std::string& psid = "MT_2190110032",
+                                                 std::uint32_t hw_id = 0x209, std::size_t code_bytes = 4096) {
+  Fs3ImageSpec s;
+  s.fw_version = {12, minor, 1000};
+  s.release_date = ReleaseDate{2024, 2, 1};
+  s.psid = psid;
+  s.description = "openflint in-band test image";
+  s.pci_device_id = 4115;
+  s.supported_hw_ids = {hw_id};
+  s.base_guid = 0x0002c90300b00000ull;
+  s.base_mac = 0x0002c9b00000ull;
+  std::vector<std::uint8_t> code(code_bytes);
+  for (std::size_t i = 0; i < code.size(); ++i) code[i] = static_cast<std::uint8_t>(i * 7 + minor);
+  s.sections.push_back({section_type::kMainCode, code});
+  auto image = write_fs3_image(s);
+  EXPECT_TRUE(image) << image.error().message();
+  return image ? *image : std::vector<std::uint8_t>{};
+}
+
+class DeviceFabricFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* tool : {"ibsim", "opensm", "ibaddr"}) {
+      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
+    }
+  }
+  void TearDown() override { stop_fabric(); }
+
+  std::filesystem::path device_dir(const std::string& node) const { return dir_.path() / "devices" / node; }
+
+  // Creates each device with hcasim, then the fabric (Hca1 = the client) and one responder each.
+  void bring_up(const std::vector<FabricDevice>& devices) {
+    SimFabric::Options options;
+    options.hcas = 1;
+    options.hca_device_ids = {0x1013};
+    for (const auto& d : devices) {
+      auto info = find_device_by_sim_model(d.model);
+      ASSERT_TRUE(info) << info.error().message();
+      if (d.node == SimFabric::kSwitch) {
+        options.switch_device_id = (*info)->pci_device_id;
+      } else {
+        ++options.hcas;
+        options.hca_device_ids.push_back((*info)->pci_device_id);
+      }
+      std::vector<std::string> argv{bin("hcasim").string(), "create", "--model", d.model, device_dir(d.node).string()};
+      if (!d.image.empty()) argv.insert(argv.end(), {"--image", d.image.string()});
+      auto made = run_command(argv);
+      ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+    }
+    auto fabric = SimFabric::start(options);
+    ASSERT_TRUE(fabric) << fabric.error().message();
+    fabric_ = std::move(*fabric);
+    for (const auto& d : devices) {
+      start_responder(d.node);
+      if (HasFatalFailure()) return;
+      auto lid = fabric_->lid_of(d.node);
+      ASSERT_TRUE(lid) << lid.error().message();
+      lids_[d.node] = *lid;
+    }
+  }
+
+  void start_responder(const std::string& node, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv{bin("ibsim-responder").string(), "--sim", device_dir(node).string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    auto pid = fabric_->start_responder(node, argv);
+    ASSERT_TRUE(pid) << pid.error().message();
+  }
+
+  // Stops the responder (it saves the device) and loads the saved device.
+  std::unique_ptr<sim::SimDevice> stop_and_load(const std::string& node) {
+    auto rc = fabric_->stop_responder(node);
+    EXPECT_TRUE(rc && *rc == 0) << (rc ? std::to_string(*rc) : rc.error().message());
+    auto device = sim::SimDevice::load_state(device_dir(node));
+    EXPECT_TRUE(device) << device.error().message();
+    return device ? std::move(*device) : nullptr;
+  }
+
+  void stop_fabric() {
+    if (!fabric_) return;
+    const auto pids = fabric_->pids();
+    const auto dir = fabric_->dir();
+    auto down = fabric_->shutdown();
+    EXPECT_TRUE(down) << down.error().message();
+    for (pid_t pid : pids) {
+      errno = 0;
+      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
+    }
+    fabric_.reset();
+    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
+  }
+
+  CapturedRun run(std::vector<std::string> argv, int timeout_ms = 300000) {
+    auto r = fabric_->run(SimFabric::hca(1), argv, timeout_ms);
+    EXPECT_TRUE(r) << r.error().message();
+    return r ? *r : CapturedRun{};
+  }
+  CapturedRun flint(const std::string& node, std::vector<std::string> args) {
+    std::vector<std::string> argv{bin("flint").string(), "-d", lid_name(node)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run(argv);
+  }
+
+  std::string lid_name(const std::string& node) { return "lid-" + std::to_string(lids_[node]); }
+
+  TempDir dir_;
+  std::unique_ptr<SimFabric> fabric_;
+  std::map<std::string, std::uint16_t> lids_;
+};
+
+}  // namespace openflint::test
