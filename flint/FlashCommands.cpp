@@ -12,6 +12,7 @@
 #include "flint/Report.h"
 #include "fwops/SectorJournal.h"
 #include "image/FirmwareImage.h"
+#include "image/FlashImage.h"
 
 namespace openflint::cli {
 namespace {
@@ -170,18 +171,14 @@ int run_ri(const Options& options, const std::string& out_path) {
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     auto all = read_image_flash(options, device, flash, true);
     if (!all) return report_error(options, all.error().with_context(device.name()));
+    // A file that verifies on its own: the active copy from offset 0 and the board's device
+    // data at its flash addresses (image/FlashImage.h).
+    auto file = image_file_from_flash(*all);
+    if (!file) return report_error(options, file.error().with_context(device.name() + ": no image to read"));
+    const std::vector<std::uint8_t>& image = *file;
+    const std::uint64_t size = image.size();
     auto query = query_image(*all);
-    if (!query) return report_error(options, query.error().with_context(device.name() + ": no image to read"));
-    // From the image start to the end of its last section, device-data sections (NV_DATA,
-    // DEV_INFO, MFG_INFO, ...) included, so the file verifies on its own.
-    const std::uint64_t start = query->image_start;
-    std::uint64_t end = query->image_size != 0 ? start + query->image_size : all->size();
-    if (auto report = verify_image(*all); report) {
-      for (const auto& s : report->sections) end = std::max<std::uint64_t>(end, s.start + s.size);
-    }
-    const std::uint64_t size = std::min<std::uint64_t>(end, all->size()) - start;
-    std::vector<std::uint8_t> image(all->begin() + static_cast<std::ptrdiff_t>(start),
-                                    all->begin() + static_cast<std::ptrdiff_t>(start + size));
+    const std::uint64_t start = query ? query->image_start : 0;
     if (auto w = write_whole_file(out_path, image); !w) return report_error(options, w.error());
     print_ok(options, {{"image_start", hex(start)}, {"size", size}, {"output", out_path}}, "");
     return int{kOk};

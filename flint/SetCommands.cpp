@@ -15,7 +15,7 @@
 #include "fwops/FailsafeBurner.h"
 #include "fwops/SectorJournal.h"
 #include "image/FirmwareImage.h"
-#include "image/Fs2Header.h"
+#include "image/FlashImage.h"
 #include "image/ImagePatch.h"
 
 namespace openflint::cli {
@@ -85,21 +85,6 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
   return kOk;
 }
 
-// The active copy as a contiguous image file, the way `burn` wants it (FS2: de-striped).
-Result<std::vector<std::uint8_t>> image_of_flash(Bytes flash, const ImageQuery& q) {
-  // FS1's query names the booted copy; its file layout starts at the invariant sector (0).
-  const Bytes from_start = flash.subspan(q.format == ImageFormat::Fs1 ? 0 : q.image_start);
-  std::vector<std::uint8_t> image(from_start.begin(), from_start.end());
-  if (q.format == ImageFormat::Fs2) {
-    OF_ASSIGN(const fs2::Header h, fs2::read_header(from_start));
-    if (h.failsafe) image = fs2::destripe(flash, q.image_start != 0, h.log2_chunk);
-  }
-  // FS1's image_size is one copy's; its file layout is the whole flash (invariant sector,
-  // pointer sectors, both copies), so it is kept whole.
-  if (q.format != ImageFormat::Fs1 && q.image_size != 0 && q.image_size < image.size()) image.resize(q.image_size);
-  return image;
-}
-
 // Rewrites the sectors where `before` and `after` differ, highest first (FS3: the device data
 // at the flash end, then the ITOC entry that seals it), each through the power-cut-safe path.
 Result<SafeWriteReport> write_changed_sectors(const Options& options, FlashDriver& flash, Bytes before, Bytes after) {
@@ -147,7 +132,7 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
       return "device data rewritten (" + std::to_string(r.sectors_in_place + r.sectors_journaled + r.sectors_forced) +
              " sectors, power-cut safe)";
     }
-    OF_ASSIGN(flash_bytes, image_of_flash(flash_bytes, current));
+    OF_ASSIGN(flash_bytes, image_file_from_flash(flash_bytes));
   }  // the flash lock is released: the burner takes its own
   OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
   return burn_patched(options, device, patched);

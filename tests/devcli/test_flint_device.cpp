@@ -128,6 +128,21 @@ TEST_F(DevcliTest, ReadImageBackFromFlash) {
   EXPECT_EQ(parse_json(flint({"-i", out, "q", "--json"}))["fw_version"], "12.2000.1010");
 }
 
+// After an upgrade the active copy sits in the second slot; the saved file must still verify
+// on its own (copy moved to 0, the board's device data at its flash addresses).
+TEST_F(DevcliTest, ReadImageAfterAnUpgradeVerifiesOnItsOwn) {
+  create("connectx4", fs3_image(2000));
+  const auto burn = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn", "-y", "--json"});
+  ASSERT_EQ(burn.exit_code, 0) << burn.out << burn.err;
+  EXPECT_NE(parse_json(burn)["new_copy_address"], "0x0") << burn.out;
+  const std::string out = (dir_ / "ri.bin").string();
+  const auto ri = flint({"-d", dev(), "ri", out});
+  ASSERT_EQ(ri.exit_code, 0) << ri.err;
+  const auto v = flint({"-i", out, "v"});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  EXPECT_EQ(parse_json(flint({"-i", out, "q", "--json"}))["fw_version"], "12.2001.1010");
+}
+
 TEST_F(DevcliTest, ResetRunsWhatTheFlashNowHolds) {
   create("connectx4", fs3_image(2000));
   ASSERT_EQ(flint({"-d", dev(), "wb", write("new.bin", fs3_image(2001)), "0"}).exit_code, 0);
