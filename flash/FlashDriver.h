@@ -46,6 +46,9 @@ class FlashDriver {
   [[nodiscard]] Result<void> program(std::uint64_t address, std::span<const std::uint8_t> bytes);
   // Reads each sector first; erases only where a bit must go 0 -> 1, programs only the bytes
   // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error).
+  // On a remote() transport a whole-sector write first reads only the sector's first 16 bytes:
+  // when they differ from the new data the sector is erased and programmed without reading the
+  // rest (a read costs as much as the program); when they match it is read whole as above.
   [[nodiscard]] Result<FlashWriteStats> write_sectors_that_differ(std::uint64_t address,
                                                                    std::span<const std::uint8_t> bytes,
                                                                    const FlashProgress& progress = {});
@@ -82,9 +85,13 @@ class FlashDriver {
   [[nodiscard]] Result<void> read_chain(std::uint32_t address, std::span<std::uint8_t> out);
   [[nodiscard]] Result<void> program_page(std::uint32_t address, std::span<const std::uint8_t> bytes);
   [[nodiscard]] Result<void> check_range(std::uint64_t address, std::uint64_t length) const;
-  [[nodiscard]] Result<void> update_sector(std::uint32_t address, std::span<const std::uint8_t> current,
-                                           std::span<const std::uint8_t> desired, FlashWriteStats& stats);
   [[nodiscard]] Result<void> verify(std::uint32_t address, std::span<const std::uint8_t> expected);
+  // Differential write of one erase unit (flash/DifferentialWrite.cpp).
+  struct SectorWrite;
+  [[nodiscard]] Result<void> write_sector(const SectorWrite& w, FlashWriteStats& stats);
+  [[nodiscard]] Result<void> rewrite_sector(const SectorWrite& w, std::span<std::uint8_t> current, FlashWriteStats& stats);
+  [[nodiscard]] Result<void> program_differences(std::uint32_t address, std::span<const std::uint8_t> base,
+                                                 std::span<const std::uint8_t> desired, FlashWriteStats& stats);
 
   RegisterAccess* access_;
   FlashGatewayInfo gateway_;

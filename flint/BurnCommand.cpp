@@ -71,6 +71,7 @@ nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
           {"new_copy_address", hex(r.new_copy_address)},
           {"sectors_erased", r.sectors_erased},
           {"sectors_unchanged", r.sectors_unchanged},
+          {"sectors_probed", r.sectors_probed},
           {"pages_programmed", r.pages_programmed},
           {"bytes_programmed", r.bytes_programmed}};
 }

@@ -9,6 +9,7 @@
 #include "flint/Progress.h"
 #include "fwops/FlashImageReader.h"
 #include "fwops/SectorJournal.h"
+#include "image/FirmwareImage.h"
 
 namespace openflint::cli {
 
@@ -34,8 +35,19 @@ Result<FlashDriver> open_flash(Device& device) {
 Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device, FlashDriver& flash,
                                                    bool with_board_data) {
   if (device.simulator() != nullptr) return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
-  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash, with_board_data));
+  OF_ASSIGN(SparseFlash sparse,
+            read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data));
   return std::move(sparse.bytes);
+}
+
+Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash) {
+  if (device.simulator() != nullptr) {
+    OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_image_flash(options, device, flash));
+    return query_image(bytes);
+  }
+  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
+  if (!sparse.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
+  return *sparse.query;
 }
 
 int finish(const Options& options, Device& device, int rc) {

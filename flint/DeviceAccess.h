@@ -9,6 +9,7 @@
 #include "flash/FlashDriver.h"
 #include "flint/Options.h"
 #include "fwops/Device.h"
+#include "image/ImageQuery.h"
 
 namespace openflint::cli {
 
@@ -23,6 +24,9 @@ namespace openflint::cli {
 // transport (in-band) only the blocks of the current image and its device data (0xFF elsewhere).
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device,
                                                                  FlashDriver& flash, bool with_board_data = false);
+// The query of the image the device boots: from the whole flash on a simulated device; over a
+// slow transport from just the copy's tables and info sections (a few hundred MADs).
+[[nodiscard]] Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash);
 
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.

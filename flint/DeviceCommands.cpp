@@ -22,9 +22,12 @@ nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
 int query_opened(const Options& options, Device& device) {
   auto flash = open_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto bytes = read_image_flash(options, device, *flash);
-  if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
-  auto query = query_image(*bytes);
+  auto query = query_device_image(options, device, *flash);
+  const auto no_image = [](ErrorCode c) {
+    return c == ErrorCode::InvalidImage || c == ErrorCode::Mismatch || c == ErrorCode::NotFound;
+  };
+  if (!query && !no_image(query.error().code()))  // the flash could not be read
+    return report_error(options, query.error().with_context(device.name()));
   if (!query) {
     const Error error = query.error().with_context(device.name() + ": flash holds no valid firmware image");
     if (options.json) {

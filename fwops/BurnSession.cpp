@@ -32,6 +32,7 @@ Result<void> BurnSession::write(std::uint64_t address, Bytes bytes, std::string_
   report_.sectors_erased += stats->sectors_erased;
   report_.sectors_unchanged += stats->sectors_unchanged;
   report_.sectors_program_only += stats->sectors_program_only;
+  report_.sectors_probed += stats->sectors_probed;
   report_.pages_programmed += stats->pages_programmed;
   report_.bytes_programmed += stats->bytes_programmed;
   return {};

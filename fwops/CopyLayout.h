@@ -27,10 +27,18 @@ struct CopyLayout {
   std::uint64_t slot_size = 0;  // FS2 chunk size / FS3 chunk size from the image; 0 = unknown
 };
 
-// Each loads into `view` what verify/query of the copy at `start` read (header, BOOT2, TOCs,
-// every section) and returns the layout. InvalidImage when the tables cannot be followed.
-[[nodiscard]] Result<CopyLayout> load_fs2_copy(FlashView& view, std::uint64_t start);
-[[nodiscard]] Result<CopyLayout> load_fs3_copy(FlashView& view, std::uint64_t start);
-[[nodiscard]] Result<CopyLayout> load_fs4_copy(FlashView& view, std::uint64_t start);
+// How much of a copy to read: every section (what verify and read-image need), or only its
+// tables and the sections a query reads (FS3/FS4: IMAGE_INFO, DEV_INFO, MFG_INFO; FS2: the
+// image info and GUID sections the header points at). Over MADs the difference is minutes.
+enum class CopyScope { Whole, Query };
+
+// Each loads into `view` what verify (Whole) or query (Query) of the copy at `start` read
+// (header, BOOT2, TOCs, sections) and returns the layout. InvalidImage when the tables cannot
+// be followed.
+[[nodiscard]] Result<CopyLayout> load_fs2_copy(FlashView& view, std::uint64_t start, CopyScope scope);
+[[nodiscard]] Result<CopyLayout> load_fs3_copy(FlashView& view, std::uint64_t start, CopyScope scope);
+[[nodiscard]] Result<CopyLayout> load_fs4_copy(FlashView& view, std::uint64_t start, CopyScope scope);
+// Whether an FS2 copy at `layout.start` is striped over the failsafe chunks.
+[[nodiscard]] bool fs2_copy_striped(const CopyLayout& layout);
 
 }  // namespace openflint

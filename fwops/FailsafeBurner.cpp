@@ -28,7 +28,7 @@ Result<BurnPreflight> compare(BurnSession& session, const FormatBurner& burner, 
   BurnPreflight p;
   OF_ASSIGN(p.incoming, incoming_query(burner, session.info(), image));
   session.progress("reading", 0, 1);
-  auto found = burner.find_current(session);
+  auto found = burner.find_current(session, CopyScope::Query);
   if (!found) return make_error(std::move(found).error().with_context("reading the flash"));
   current = *found;
   session.progress("reading", 1, 1);

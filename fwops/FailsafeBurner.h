@@ -45,6 +45,7 @@ struct BurnReport {
   std::uint64_t sectors_erased = 0;
   std::uint64_t sectors_unchanged = 0;
   std::uint64_t sectors_program_only = 0;  // changed by clearing bits only: programmed, not erased
+  std::uint64_t sectors_probed = 0;  // remote transports: erased after a 16-byte probe, not read whole
   std::uint64_t pages_programmed = 0;
   std::uint64_t bytes_programmed = 0;
 };

@@ -1,4 +1,4 @@
-// FlashView: a flash-sized byte buffer filled on demand (256-byte blocks) from a device or a file.
+// FlashView: a flash-sized byte buffer filled on demand (64-byte blocks) from a device or a file.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,7 @@ class FlashView {
   [[nodiscard]] std::uint64_t bytes_read() const { return bytes_read_; }
 
  private:
-  static constexpr std::uint64_t kBlock = 0x100;  // small: in-band every 16 bytes cost a gateway transaction
+  static constexpr std::uint64_t kBlock = 0x40;  // small: in-band every 16 bytes cost a gateway transaction
   std::vector<std::uint8_t> data_;
   Bytes borrowed_;
   std::vector<bool> loaded_;

@@ -155,7 +155,7 @@ Result<void> burn_failsafe(BurnSession& s, Bytes image, const Incoming& in, Fs1F
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session) {
+Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session, CopyScope /*scope: FS1 always reads whole*/) {
   OF_ASSIGN(const auto layout, read_fs1_layout(session.flash()));
   const Fs1CopyState* booted = layout ? layout->booted() : nullptr;
   if (!booted) return std::optional<CurrentCopy>{};

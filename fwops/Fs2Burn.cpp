@@ -14,7 +14,20 @@
 namespace openflint {
 namespace {
 
-constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy, true};
+// The query of a flash copy of which the header and the sections it points at are loaded.
+Result<ImageQuery> query_loaded_fs2(Bytes flash, const CopyLayout& layout) {
+  if (layout.start >= flash.size()) return make_error(ErrorCode::InvalidImage, "FS2 copy past the flash end");
+  if (!fs2_copy_striped(layout))
+    return fs2::query_by_pointers(flash.subspan(layout.start, std::min<std::uint64_t>(layout.length, flash.size() - layout.start)));
+  const auto log2_chunk = static_cast<unsigned>(std::countr_zero(layout.slot_size));
+  std::vector<std::uint8_t> logical = fs2::destripe(flash, layout.start != 0, log2_chunk);
+  if (logical.size() > layout.length) logical.resize(layout.length);
+  auto q = fs2::query_by_pointers(logical);
+  if (q) q->image_start = layout.start;
+  return q;
+}
+
+constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy, query_loaded_fs2, true};
 
 struct Incoming {
   std::vector<std::uint8_t> copy;  // logical (de-striped) image bytes
@@ -72,7 +85,9 @@ Result<void> check_fits(const std::vector<ByteRange>& where, const std::vector<B
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> fs2_find_current(BurnSession& session) { return find_slot_copy(session, kFs2); }
+Result<std::optional<CurrentCopy>> fs2_find_current(BurnSession& session, CopyScope scope) {
+  return find_slot_copy(session, kFs2, scope);
+}
 
 Result<void> fs2_burn(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
   OF_ASSIGN(Incoming in, read_incoming(image));

@@ -15,8 +15,11 @@
 namespace openflint {
 namespace {
 
-constexpr SlotFormat kFs3{fs3::probe, fs3::query, fs3::verify, load_fs3_copy, false, true};
-constexpr SlotFormat kFs4{fs4::probe, fs4::query, fs4::verify, load_fs4_copy};
+Result<ImageQuery> query_loaded_fs3(Bytes flash, const CopyLayout& layout) { return fs3::query(flash, layout.start); }
+Result<ImageQuery> query_loaded_fs4(Bytes flash, const CopyLayout& layout) { return fs4::query(flash, layout.start); }
+
+constexpr SlotFormat kFs3{fs3::probe, fs3::query, fs3::verify, load_fs3_copy, query_loaded_fs3, false, true};
+constexpr SlotFormat kFs4{fs4::probe, fs4::query, fs4::verify, load_fs4_copy, query_loaded_fs4};
 
 // FS3 lists the board's device data (MFG_INFO, DEV_INFO, NV_DATA, VPD) in each copy's ITOC while
 // the data itself stays on flash. A kept board therefore needs the new copy's device-data
@@ -54,7 +57,7 @@ struct Incoming {
 Result<Incoming> read_incoming(Bytes image, const SlotFormat& format, std::uint64_t flash_size) {
   OF_ASSIGN(const ImageLocation loc, locate_image(image));
   FlashView file = FlashView::of_bytes(image);
-  auto layout = format.load(file, loc.offset);
+  auto layout = format.load(file, loc.offset, CopyScope::Whole);
   if (!layout) return make_error(std::move(layout).error().with_context("reading the image file"));
   if (loc.offset + layout->length > image.size())
     return make_error(ErrorCode::InvalidImage, "image file ends inside its copy (" + hex_string(image.size()) + " bytes)");
@@ -124,8 +127,12 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> fs3_find_current(BurnSession& session) { return find_slot_copy(session, kFs3); }
-Result<std::optional<CurrentCopy>> fs4_find_current(BurnSession& session) { return find_slot_copy(session, kFs4); }
+Result<std::optional<CurrentCopy>> fs3_find_current(BurnSession& session, CopyScope scope) {
+  return find_slot_copy(session, kFs3, scope);
+}
+Result<std::optional<CurrentCopy>> fs4_find_current(BurnSession& session, CopyScope scope) {
+  return find_slot_copy(session, kFs4, scope);
+}
 
 Result<void> fs3_burn(BurnSession& session, Bytes image, const std::optional<CurrentCopy>& current) {
   return burn_slots(session, image, current, kFs3);

@@ -5,6 +5,8 @@
 #include <array>
 #include <vector>
 
+#include "devices/HexString.h"
+
 namespace openflint {
 
 bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address) {
@@ -19,21 +21,51 @@ Bytes copy_span(const SlotFormat& format, Bytes flash, const CopyLayout& layout)
   return flash.first(std::min<std::uint64_t>(flash.size(), std::max(2 * chunks * chunk, layout.start + chunk)));
 }
 
-Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format) {
+namespace {
+
+std::vector<std::uint64_t> candidate_starts(std::optional<std::uint64_t> hint, std::uint64_t flash_size) {
+  std::vector<std::uint64_t> out;
+  if (hint) out.push_back(*hint);
+  out.push_back(0);
+  for (std::uint64_t at = 0x10000; at <= flash_size / 2; at *= 2) out.push_back(at);
+  std::erase_if(out, [&](std::uint64_t at) { return at >= flash_size; });
+  for (std::size_t i = 1; i < out.size(); ++i)  // the hint may repeat a fixed candidate
+    if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) != out.begin() + static_cast<std::ptrdiff_t>(i))
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i--));
+  return out;
+}
+
+// The one copy with a header, read in query scope; nullopt to fall back to whole copies.
+Result<std::optional<CurrentCopy>> only_copy(FlashView& view, const SlotFormat& format, std::uint64_t at) {
+  auto layout = format.load(view, at, CopyScope::Query);
+  if (!layout) {
+    if (layout.error().code() == ErrorCode::InvalidImage) return std::optional<CurrentCopy>{};
+    return make_error(std::move(layout).error().with_context("reading the copy at " + hex_string(at)));
+  }
+  auto query = format.query_loaded(view.bytes(), *layout);
+  if (!query) return std::optional<CurrentCopy>{};
+  return std::optional<CurrentCopy>(CurrentCopy{*layout, *query});
+}
+
+}  // namespace
+
+Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format, CopyScope scope) {
   FlashView& view = session.flash();
-  std::vector<std::uint64_t> candidates;
   OF_ASSIGN(const std::optional<std::uint64_t> hint, session.boot_address());
-  if (hint) candidates.push_back(*hint);
-  candidates.push_back(0);
-  for (std::uint64_t at = 0x10000; at <= view.size() / 2; at *= 2) candidates.push_back(at);
-  for (const std::uint64_t at : candidates) {
-    if (at >= view.size()) continue;
+  std::vector<std::uint64_t> candidates;
+  for (const std::uint64_t at : candidate_starts(hint, view.size())) {
     OF_TRY(view.ensure(at, 0x40));
-    if (!format.probe(view.bytes(), at)) continue;
-    auto layout = format.load(view, at);
+    if (format.probe(view.bytes(), at)) candidates.push_back(at);
+  }
+  if (scope == CopyScope::Query && candidates.size() == 1 && format.query_loaded != nullptr) {
+    OF_ASSIGN(auto only, only_copy(view, format, candidates.front()));
+    if (only) return only;
+  }
+  for (const std::uint64_t at : candidates) {
+    auto layout = format.load(view, at, CopyScope::Whole);
     if (!layout) {
       if (layout.error().code() == ErrorCode::InvalidImage) continue;  // a broken copy
-      return make_error(std::move(layout).error().with_context("reading the copy at flash start"));
+      return make_error(std::move(layout).error().with_context("reading the copy at " + hex_string(at)));
     }
     const Bytes span = copy_span(format, view.bytes(), *layout);
     if (!slot_copy_valid(format, span, at)) continue;

@@ -15,7 +15,9 @@ struct SlotFormat {
   bool (*probe)(Bytes, std::uint64_t);
   Result<ImageQuery> (*query)(Bytes, std::uint64_t);
   Result<VerifyReport> (*verify)(Bytes, std::uint64_t);
-  Result<CopyLayout> (*load)(FlashView&, std::uint64_t);
+  Result<CopyLayout> (*load)(FlashView&, std::uint64_t, CopyScope);
+  // Query of a copy of which only the CopyScope::Query bytes are loaded.
+  Result<ImageQuery> (*query_loaded)(Bytes flash, const CopyLayout& layout);
   // FS2: verify/query see only the striped chunks of both copies (they de-stripe what they get).
   bool striped_chunks = false;
   // FS3: the new copy's ITOC entries for device data are taken from the running copy.
@@ -27,7 +29,13 @@ inline constexpr std::uint64_t kMagicSize = 16;
 // The boot ROM's choice, read through the flash driver: the copy at the boot-address register
 // when it verifies, else the first candidate start (0, then powers of two from 64 KiB to half
 // the flash) holding a verifying copy.
-[[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format);
+// CopyScope::Query reads less when that choice is not in doubt: when exactly one candidate
+// carries a copy header, that copy is the only one the boot ROM could take, so only its tables
+// and query sections are read (a burn then writes the other slot, which is safe whether or not
+// the copy verifies). With two headers (e.g. a burn interrupted after the new magic) the
+// copies are read whole and verified, as with CopyScope::Whole.
+[[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format,
+                                                                CopyScope scope);
 // Whether a copy at `address` of `view` verifies and queries (its bytes must be loaded).
 [[nodiscard]] bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address);
 // The part of `flash` the format's verify/query need for a copy laid out as `layout`.

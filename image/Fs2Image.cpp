@@ -128,9 +128,10 @@ bool probe(Bytes data, std::uint64_t offset) {
   return boot_version && (*boot_version >> 24) == 0;  // FS3 puts 3 here
 }
 
-Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
-  OF_ASSIGN(const View view, open_view(data, offset));
-  const Header& h = view.header;
+namespace {
+
+// Header fields, the image info section and the GUID section: what a query reports.
+Result<ImageQuery> query_copy(Bytes image, const Header& h, std::uint64_t offset) {
   ImageQuery q;
   q.format = ImageFormat::Fs2;
   q.image_start = offset;
@@ -139,7 +140,7 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
   if (!gph::byte_sum_is_zero(h.info_ptr))
     return make_error(ErrorCode::InvalidImage, "info section pointer " + hex(h.info_ptr) + ": bad checksum");
   if ((h.info_ptr & 0xffffff) != 0) {
-    OF_ASSIGN(const Bytes payload, pointed_payload(view.image, h.info_ptr & 0xffffff, "image info section"));
+    OF_ASSIGN(const Bytes payload, pointed_payload(image, h.info_ptr & 0xffffff, "image info section"));
     auto info = gph::parse_image_info(payload);
     if (!info) return make_error(std::move(info).error().with_context("image info section"));
     q.fw_version = info->fw_version;
@@ -150,8 +151,22 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
     q.supported_hw_ids = info->hw_ids;
     q.pci_device_id = info->device_id;
   }
-  OF_TRY(query_guids(view.image, h, q));
+  OF_TRY(query_guids(image, h, q));
   return q;
+}
+
+}  // namespace
+
+Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
+  OF_ASSIGN(const View view, open_view(data, offset));
+  return query_copy(view.image, view.header, offset);
+}
+
+Result<ImageQuery> query_by_pointers(Bytes copy) {
+  if (!probe(copy, 0)) return make_error(ErrorCode::InvalidImage, "no FS2 image at 0x0");
+  OF_ASSIGN(const Header h, read_header(copy));
+  if (!h.fs_word_ok) return make_error(ErrorCode::InvalidImage, "failsafe info word " + hex(h.fs_word) + ": bad checksum");
+  return query_copy(copy, h, 0);
 }
 
 Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {

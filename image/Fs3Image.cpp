@@ -16,10 +16,6 @@ constexpr std::uint64_t kFormatWord = 0x24;  // [31:24] format (3), [23:16] log2
 constexpr std::uint64_t kBoot2 = 0x38;
 constexpr std::uint64_t kSector = 0x1000;
 
-bool info_section(std::uint8_t type) {
-  return type == section_type::kImageInfo || type == section_type::kDevInfo ||
-         type == section_type::kMfgInfo;
-}
 bool ini_section(std::uint8_t type) { return type == section_type::kDbgFwIni; }
 
 struct Scan {
@@ -101,7 +97,7 @@ Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset) {
 }
 
 Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
-  const Scan s = scan(data, offset, info_section);
+  const Scan s = scan(data, offset, section_type::is_query_section);
   OF_TRY(scan_error(s));
   ImageQuery q;
   q.format = ImageFormat::Fs3;

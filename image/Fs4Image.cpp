@@ -27,10 +27,6 @@ constexpr int kBoot2Slot = 1, kTocSlot = 2, kToolsSlot = 3, kSecurityVersionSlot
 // 28 entries of 8 bytes + hash, 8-byte tail; CRC in the low half of the last dword.
 constexpr std::uint64_t kHashesHeader = 0xC, kHtocHeader = 0x10, kHtocEntries = 28, kHtocEntry = 8;
 
-bool info_section(std::uint8_t type) {
-  return type == section_type::kImageInfo || type == section_type::kDevInfo ||
-         type == section_type::kMfgInfo;
-}
 bool ini_section(std::uint8_t type) { return type == section_type::kDbgFwIni; }
 
 struct Scan {
@@ -196,7 +192,7 @@ bool probe(Bytes data, std::uint64_t offset) {
 }
 
 Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
-  const Scan s = scan(data, offset, info_section);
+  const Scan s = scan(data, offset, section_type::is_query_section);
   OF_TRY(scan_error(s));
   ImageQuery q;
   q.format = ImageFormat::Fs4;

@@ -94,4 +94,8 @@ std::string display_name(std::uint8_t type) {
   return buf;
 }
 
+bool is_query_section(std::uint8_t type) {
+  return type == kImageInfo || type == kDevInfo || type == kMfgInfo;
+}
+
 }  // namespace openflint::section_type

@@ -36,6 +36,9 @@ constexpr std::uint8_t kEnd = 0xff;
 
 // The name mstflint uses for a type ("MAIN_CODE", "ITOC_HEADER", ...), "UNKNOWN" when none.
 [[nodiscard]] std::string_view name(std::uint8_t type);
+// The sections a query reads (IMAGE_INFO, DEV_INFO, MFG_INFO): all other sections' bytes can
+// stay unread when only the version, PSID and ids are wanted.
+[[nodiscard]] bool is_query_section(std::uint8_t type);
 // The label printed in a verify line: the name, or "UNKNOWN:0x<type>" for unknown types.
 [[nodiscard]] std::string display_name(std::uint8_t type);
 

@@ -47,6 +47,10 @@ class RegisterAccess {
   }
   // Largest block the transport moves in one round trip (callers may split on this).
   [[nodiscard]] virtual std::size_t max_block_dwords() const { return 1; }
+  // True when every access is a network round trip (in-band MADs: ~0.1-1 ms each). Reading
+  // then costs as much as writing, and callers trade reads for cheap commands (an erase is a
+  // handful of accesses, reading a 4 KiB sector through the flash gateway is 512).
+  [[nodiscard]] virtual bool remote() const { return false; }
 
  protected:
   RegisterAccess() = default;
