@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """inband_bench: in-band burn cost of our flint vs mstflint, and ibfwmgr on 8 devices vs 1.
 
-Usage: bench/inband_bench.py BUILD_DIR
+Usage: bench/inband_bench.py BUILD_DIR [--rounds=N]   (default 3 interleaved rounds; medians)
 Needs ibsim, opensm, mstflint and the build's flint, hcasim, simfabric, ibsim-responder, ibfwmgr
 and firmware samples (cmake --build BUILD_DIR --target firmware_samples). Prints the figures;
 MADs are counted at the responder (answers sent), wall time around each client run.
@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,28 +57,45 @@ def client(bindir, fabric_dir, argv):
     return took, r.stdout
 
 
-def bench_burn(bindir, samples, work):
+def median(values):
+    return statistics.median(values)
+
+
+def bench_burn(bindir, samples, work, rounds):
+    """Rounds alternate our flint and mstflint, each burning its own fresh device of one fabric."""
     old, new = os.path.join(samples, "connectx3-old.bin"), os.path.join(samples, "connectx3-new.bin")
     d = os.path.join(work, "burn")
-    proc, lids = up(bindir, d, [("--hca", "connectx3:" + old), ("--hca", "connectx3:" + old)])
+    proc, lids = up(bindir, d, [("--hca", "connectx3:" + old)] * (2 * rounds))
+    times = {"ours": [], "mstflint": []}
+    nodes = {"ours": [], "mstflint": []}
     try:
-        ours_t, _ = client(bindir, d, [os.path.join(bindir, "flint"), "-d", f"lid-{lids['Hca2']}", "-i", new, "burn", "-y"])
-        mst_t, _ = client(bindir, d, ["mstflint", "-d", f"lid-{lids['Hca3']}", "-i", new, "-y", "burn"])
+        for r in range(rounds):
+            ours_node, mst_node = f"Hca{2 + 2 * r}", f"Hca{3 + 2 * r}"
+            t, _ = client(bindir, d, [os.path.join(bindir, "flint"), "-d", f"lid-{lids[ours_node]}", "-i", new, "burn", "-y"])
+            times["ours"].append(t)
+            nodes["ours"].append(ours_node)
+            t, _ = client(bindir, d, ["mstflint", "-d", f"lid-{lids[mst_node]}", "-i", new, "-y", "burn"])
+            times["mstflint"].append(t)
+            nodes["mstflint"].append(mst_node)
     finally:
         answers = down(proc, d)
-    ours_m, mst_m = answers["Hca2"], answers["Hca3"]
-    print(f"burn {os.path.basename(new)} ({os.path.getsize(new)} bytes, ConnectX-3 FS2) over old, in-band:")
-    print(f"  openflint flint : {ours_m:8d} MADs  {ours_t:7.2f} s")
-    print(f"  mstflint 4.21   : {mst_m:8d} MADs  {mst_t:7.2f} s")
-    print(f"  ratio ours/mstflint: MADs {ours_m / mst_m:.2f}x, time {ours_t / mst_t:.2f}x (target <= 0.5x)")
+    mads = {k: median([answers[n] for n in v]) for k, v in nodes.items()}
+    t = {k: median(v) for k, v in times.items()}
+    print(f"burn {os.path.basename(new)} ({os.path.getsize(new)} bytes, ConnectX-3 FS2) over old, in-band, "
+          f"{rounds} interleaved rounds (medians):")
+    for k, label in (("ours", "openflint flint"), ("mstflint", "mstflint 4.21  ")):
+        runs = " ".join(f"{x:.2f}" for x in times[k])
+        print(f"  {label}: {mads[k]:8.0f} MADs  {t[k]:7.2f} s   (runs: {runs})")
+    print(f"  ratio ours/mstflint: MADs {mads['ours'] / mads['mstflint']:.2f}x, "
+          f"time {t['ours'] / t['mstflint']:.2f}x (target <= 0.5x)")
 
 
-def bench_fabric(bindir, samples, work, count):
+def bench_fabric(bindir, samples, work, count, tag):
     old, new = os.path.join(samples, "connectx3-old.bin"), os.path.join(samples, "connectx3-new.bin")
     images = os.path.join(work, "images")
     os.makedirs(images, exist_ok=True)
     shutil.copy(new, images)
-    d = os.path.join(work, f"fabric{count}")
+    d = os.path.join(work, f"fabric{count}-{tag}")
     proc, lids = up(bindir, d, [("--hca", "connectx3:" + old)] * count)
     try:
         took, out = client(bindir, d, [os.path.join(bindir, "ibfwmgr"), "update", "--images", images, "-y", "--json"])
@@ -91,18 +109,25 @@ def bench_fabric(bindir, samples, work, count):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = [a for a in sys.argv[1:] if not a.startswith("--rounds=")]
+    rounds = int(next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--rounds=")), "3"))
+    if len(args) != 1 or rounds < 1:
         raise SystemExit(__doc__)
-    build = os.path.abspath(sys.argv[1])
+    build = os.path.abspath(args[0])
     bindir, samples = os.path.join(build, "bin"), os.path.join(build, "firmware-samples")
     work = tempfile.mkdtemp(prefix="openflint-inband-bench-")
     try:
-        bench_burn(bindir, samples, work)
-        one_t, one_m = bench_fabric(bindir, samples, work, 1)
-        eight_t, eight_m = bench_fabric(bindir, samples, work, 8)
-        print("ibfwmgr update (ConnectX-3 FS2 old -> new), one process, one umad port, a thread per device:")
-        print(f"  1 device : {one_t:7.2f} s  {one_m:8d} MADs")
-        print(f"  8 devices: {eight_t:7.2f} s  {eight_m:8d} MADs")
+        bench_burn(bindir, samples, work, rounds)
+        one, eight = [], []
+        for r in range(rounds):  # interleaved: 1, 8, 1, 8, ...
+            one.append(bench_fabric(bindir, samples, work, 1, r))
+            eight.append(bench_fabric(bindir, samples, work, 8, r))
+        one_t, eight_t = median([t for t, _ in one]), median([t for t, _ in eight])
+        one_m, eight_m = median([m for _, m in one]), median([m for _, m in eight])
+        print(f"ibfwmgr update (ConnectX-3 FS2 old -> new), one process, one umad port, a thread per device, "
+              f"{rounds} interleaved rounds (medians):")
+        print(f"  1 device : {one_t:7.2f} s  {one_m:8.0f} MADs   (runs: {' '.join(f'{t:.2f}' for t, _ in one)})")
+        print(f"  8 devices: {eight_t:7.2f} s  {eight_m:8.0f} MADs   (runs: {' '.join(f'{t:.2f}' for t, _ in eight)})")
         print(f"  ratio 8/1: time {eight_t / one_t:.2f}x (target <= 1.5x), MADs {eight_m / one_m:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)

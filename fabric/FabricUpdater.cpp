@@ -47,8 +47,12 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
   }
   out.image = (*file)->label;
   out.image_version = (*file)->query.fw_version;
-  if (!options.force && !node.recovery && node.fw_version && node.fw_version == out.image_version) {
+  // Up to date when the flash already holds the image's version (it may still wait for a
+  // reset to run), or, when the flash could not be read, when that version runs.
+  const auto& have = node.flash_fw_version ? node.flash_fw_version : node.fw_version;
+  if (!options.force && !node.recovery && have && have == out.image_version) {
     out.status = NodeUpdateStatus::UpToDate;
+    if (node.fw_version != have) out.message = "on flash; runs after a reset";
     return;
   }
   DeviceOpenOptions open_options;

@@ -17,19 +17,20 @@ void from_flash(Device& device, NodeFirmware& out) {
     out.note = "flash not readable: " + driver.error().message();
     return;
   }
-  auto sparse = read_current_image(device.access(), device.info(), *driver);
-  if (!sparse || !sparse->image_found) {
+  auto sparse = read_current_image(device.access(), device.info(), *driver, CopyScope::Query);
+  if (!sparse) {
+    out.note = "flash image unreadable: " + sparse.error().message();
+    return;
+  }
+  if (!sparse->query) {
     out.note = "no valid image on flash";
     return;
   }
-  auto query = query_image(sparse->bytes);
-  if (!query) {
-    out.note = "flash image unreadable: " + query.error().message();
-    return;
-  }
-  out.psid = query->psid;
+  out.flash_fw_version = sparse->query->fw_version;
+  if (!out.psid.empty()) return;  // the running firmware said which board this is
+  out.psid = sparse->query->psid;
   out.psid_source = "flash";
-  out.fw_version = query->fw_version;
+  out.fw_version = sparse->query->fw_version;
 }
 
 }  // namespace
@@ -60,7 +61,6 @@ NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChann
     out.psid = running->image->psid;
     out.psid_source = "running";
     out.fw_version = running->image->fw_version;
-    return out;
   }
   from_flash(*device, out);
   return out;

@@ -22,11 +22,13 @@ struct NodeFirmware {
   std::string psid;
   std::string psid_source;     // "running" (MGIR) or "flash" (the image on flash)
   std::optional<FwVersion> fw_version;  // running version (MGIR), else the flash image's
+  std::optional<FwVersion> flash_fw_version;  // the image on flash (differs after an update until a reset)
   bool recovery = false;       // MGIR says no firmware runs
 };
 
 // Asks every node with a LID in parallel (one thread per node, all on `channel`): hw id at
-// 0xf0014 (catalog), MGIR (running FW, PSID) and, when MGIR is not answered, the flash image.
+// 0xf0014 (catalog), MGIR (running FW, PSID) and the query of the image on flash (its tables
+// and info sections only: a few hundred MADs), which also stands in when MGIR is not answered.
 // Never fails as a whole: a node's problem is recorded in its note.
 [[nodiscard]] std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
                                                        const std::shared_ptr<MadChannel>& channel);

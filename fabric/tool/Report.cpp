@@ -37,6 +37,7 @@ nlohmann::json node_json(const NodeFirmware& n) {
           {"psid", n.psid.empty() ? nlohmann::json(nullptr) : nlohmann::json(n.psid)},
           {"psid_source", n.psid_source.empty() ? nlohmann::json(nullptr) : nlohmann::json(n.psid_source)},
           {"fw_version", n.fw_version ? nlohmann::json(n.fw_version->to_string()) : nlohmann::json(nullptr)},
+          {"flash_fw_version", n.flash_fw_version ? nlohmann::json(n.flash_fw_version->to_string()) : nlohmann::json(nullptr)},
           {"recovery", n.recovery},
           {"note", n.note}};
 }
@@ -50,8 +51,11 @@ nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes) {
 }
 
 void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) {
-  out << row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"FW", 12}, {"NOTE", 0}});
+  out << row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"NOTE", 0}});
   for (const auto& n : nodes) {
+    std::string note = n.note;
+    if (n.fw_version && n.flash_fw_version && *n.fw_version != *n.flash_fw_version && note.empty())
+      note = "flash holds " + n.flash_fw_version->to_string() + ": runs after a reset";
     out << row({{to_string(n.node.type), 6},
                 {std::to_string(n.node.lid), 5},
                 {guid_text(n.node.guid), 18},
@@ -59,7 +63,8 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) 
                 {n.device.empty() ? "-" : n.device, 12},
                 {n.psid.empty() ? "-" : n.psid, 16},
                 {version_text(n.fw_version), 12},
-                {n.vendor_access ? n.note : "no vendor access" + std::string(n.node.local ? " (local node)" : ""), 0}});
+                {version_text(n.flash_fw_version), 12},
+                {n.vendor_access ? note : "no vendor access" + std::string(n.node.local ? " (local node)" : ""), 0}});
   }
 }
 

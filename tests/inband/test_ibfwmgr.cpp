@@ -84,10 +84,27 @@ TEST_F(Ibfwmgr, ListsUpdatesAndIsolatesFailures) {
   ASSERT_NE(u4, nullptr);
   EXPECT_EQ((*u4)["status"], "no-image") << u4->dump(2);
 
-  // A second run: everything that could be updated is up to date (adapters by flash... their
-  // running FW is still the old one until a PCI reset, so they are burned again unless equal).
+  // list: the adapters still run the old FW (no in-band reset) while their flash holds the new.
+  const json after = run_json({"list", "--json"}, 0);
+  for (const char* node : {"Hca2", "Hca3"}) {
+    const json* n = node_with_lid(after, lids_[node]);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ((*n)["fw_version"], "12.10.1000") << n->dump(2);
+    EXPECT_EQ((*n)["flash_fw_version"], "12.20.1000") << n->dump(2);
+  }
+  EXPECT_EQ((*node_with_lid(after, lids_["Switch1"]))["flash_fw_version"], "12.30.1000");
+  table = run({bin("ibfwmgr").string(), "list"});
+  EXPECT_NE(table.out.find("flash holds 12.20.1000: runs after a reset"), std::string::npos) << table.out;
+
+  // A second run: everything that could be updated is up to date, the adapters by what their
+  // flash holds (their new FW waits for a PCI reset): nothing is burned again.
   const json again = run_json({"update", "--images", images.string(), "--json", "-y"}, 1);
-  EXPECT_EQ((*node_with_lid(again, lids_["Switch1"]))["status"], "up-to-date");
+  for (const char* node : {"Switch1", "Hca2", "Hca3"}) {
+    const json* n = node_with_lid(again, lids_[node]);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ((*n)["status"], "up-to-date") << n->dump(2);
+    EXPECT_EQ((*n)["mads"], 0) << node;
+  }
 
   // The devices' flash holds the new images: the boot ROM picks them after a power cycle.
   for (const char* node : {"Hca2", "Hca3"}) {
