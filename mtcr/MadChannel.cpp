@@ -44,15 +44,51 @@ std::optional<ReceivedMad> MadChannel::take(std::uint32_t tid, std::uint8_t mgmt
   return std::nullopt;
 }
 
+void MadChannel::deliver(ReceivedMad in, const Waiter& self) {
+  const auto tid = static_cast<std::uint32_t>(mad::get64(in.mad.data(), mad::kOffTid));
+  for (Waiter* w : waiters_) {
+    if (w->tid != tid || w->mgmt_class != in.mad[mad::kOffClass] || w->answer) continue;
+    w->answer = std::move(in);
+    if (w != &self) w->wake.notify_one();
+    return;
+  }
+  inbox_.push_back(std::move(in));  // an answer that came before its waiter, or a stale one
+  if (inbox_.size() > kInboxLimit) inbox_.pop_front();
+}
+
+void MadChannel::hand_over() {
+  for (Waiter* w : waiters_) {
+    if (!w->answer) {
+      w->wake.notify_one();
+      return;
+    }
+  }
+}
+
 Result<std::optional<ReceivedMad>> MadChannel::wait(std::uint32_t tid, std::uint8_t mgmt_class,
                                                     Clock::time_point deadline) {
   std::unique_lock lock(mutex_);
+  if (auto found = take(tid, mgmt_class)) return found;
+  Waiter self;
+  self.tid = tid;
+  self.mgmt_class = mgmt_class;
+  waiters_.push_back(&self);
+  const auto leave = [&] {
+    std::erase(waiters_, &self);
+    if (!receiving_) hand_over();
+  };
   while (true) {
-    if (auto found = take(tid, mgmt_class)) return found;
+    if (self.answer) {
+      leave();
+      return std::optional<ReceivedMad>(std::move(self.answer));
+    }
     const auto now = Clock::now();
-    if (now >= deadline) return std::optional<ReceivedMad>{};
+    if (now >= deadline) {
+      leave();
+      return std::optional<ReceivedMad>{};
+    }
     if (receiving_) {
-      arrived_.wait_until(lock, std::min(deadline, now + kReceiveSlice));
+      self.wake.wait_until(lock, std::min(deadline, now + kReceiveSlice));
       continue;
     }
     receiving_ = true;
@@ -62,12 +98,11 @@ Result<std::optional<ReceivedMad>> MadChannel::wait(std::uint32_t tid, std::uint
     auto in = port_.recv(static_cast<int>(std::max<std::int64_t>(1, left.count())));
     lock.lock();
     receiving_ = false;
-    if (in && *in) {
-      inbox_.push_back(std::move(**in));
-      if (inbox_.size() > kInboxLimit) inbox_.pop_front();
+    if (in && *in) deliver(std::move(**in), self);
+    if (!in) {
+      leave();
+      return make_error(std::move(in).error());
     }
-    arrived_.notify_all();
-    if (!in) return make_error(std::move(in).error());
   }
 }
 

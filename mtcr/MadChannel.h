@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/Result.h"
 #include "mtcr/UmadPort.h"
@@ -20,8 +21,11 @@ namespace openflint {
 // Why share a port: a process normally holds one umad port per HCA port, and under the ibsim
 // umad2sim preload a second port of the same process would steal the first one's answers (the
 // preload routes every incoming MAD of a class to the last fd that registered the class).
-// Threads send on the shared port and each waits for the answer carrying its own TID; whoever
-// waits first receives for everybody and parks other threads' answers in an inbox.
+// Threads send on the shared port and each waits for the answer carrying its own TID; one
+// waiting thread at a time receives for everybody, hands each answer to the thread waiting for
+// it (waking that thread only: with 8 devices updated at once, waking every waiter on every MAD
+// cost more CPU than the MADs), parks answers nobody waits for yet in an inbox, and passes the
+// receiving role to another waiter when its own answer has come.
 class MadChannel {
  public:
   // Opens the port and registers client agents for SMP (LID and directed) and vendor class 0x0A.
@@ -40,17 +44,28 @@ class MadChannel {
                                                         std::chrono::steady_clock::time_point deadline);
 
  private:
+  struct Waiter {
+    std::uint32_t tid = 0;
+    std::uint8_t mgmt_class = 0;
+    std::optional<ReceivedMad> answer;
+    std::condition_variable wake;
+  };
+
   explicit MadChannel(UmadPort port);
   [[nodiscard]] std::optional<ReceivedMad> take(std::uint32_t tid, std::uint8_t mgmt_class);
+  // With mutex_ held: gives `in` to its waiter (waking it) or parks it in the inbox.
+  void deliver(ReceivedMad in, const Waiter& self);
+  // With mutex_ held: wakes one waiter still without an answer so it takes over receiving.
+  void hand_over();
 
   static constexpr std::size_t kInboxLimit = 512;  // unclaimed (stale) answers kept at most
   UmadPort port_;
   std::atomic<std::uint32_t> next_tid_;
   std::mutex send_mutex_;
   std::mutex mutex_;
-  std::condition_variable arrived_;
   bool receiving_ = false;
   std::deque<ReceivedMad> inbox_;
+  std::vector<Waiter*> waiters_;
 };
 
 }  // namespace openflint
