@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the simulated default: installs what is missing, builds, then takes a
 # simulated ConnectX-4 through a real firmware update — query, failsafe burn of a newer image,
-# reset, query again — printing what a user would see. Real vendor firmware in
-# ../shared/firmware/real, when present, is listed and checked too.
+# reset, query again — and a simulated InfiniBand fabric (ibsim: a switch and three adapters)
+# through an in-band update of every device — list, update, list — printing what a user would
+# see. Real vendor firmware in ../shared/firmware/real, when present, is listed and checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -29,6 +30,37 @@ step "$bin/flint" -d "sim:$work/hca" -i "$samples/connectx4-new.bin" burn --yes
 step "$bin/flint" -d "sim:$work/hca" reset
 step "$bin/flint" -d "sim:$work/hca" query
 step "$bin/hcasim" show "$work/hca"
+
+echo
+echo "== A simulated InfiniBand fabric: a Spectrum switch and three adapters on old firmware"
+fabric=$work/fabric
+images=$work/images
+mkdir -p "$images"
+cp "$samples/spectrum-new.bin" "$samples/connectx4-new.bin" "$samples/connectx3-new.bin" "$images/"
+# ibsim + opensm + one device responder per node; stops (devices saved) on SIGTERM.
+"$bin/simfabric" up --dir "$fabric" --switch "spectrum:$samples/spectrum-old.bin" \
+  --hca "connectx4:$samples/connectx4-old.bin" --hca "connectx3:$samples/connectx3-old.bin" \
+  --hca "connectx3:$samples/connectx3-old.bin" > "$work/fabric.log" 2>&1 &
+fabric_pid=$!
+trap 'kill -TERM $fabric_pid 2>/dev/null; wait $fabric_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 300); do
+  grep -q "stops it" "$work/fabric.log" && break
+  kill -0 $fabric_pid 2>/dev/null || { cat "$work/fabric.log"; exit 1; }
+  sleep 0.1
+done
+cat "$work/fabric.log"
+inband() { step "$bin/simfabric" run --dir "$fabric" -- "$@"; }
+inband "$bin/ibfwmgr" list
+echo
+echo "== Update every device in-band from a folder of images (picked by PSID, failsafe, in parallel)"
+inband "$bin/ibfwmgr" update --images "$images" --yes --reset
+echo
+echo "== The fabric again: the switch was reset and runs its new firmware; the adapters' new"
+echo "   firmware is on flash and runs after their next (PCI) reset"
+inband "$bin/ibfwmgr" list
+kill -TERM $fabric_pid
+wait $fabric_pid
+trap 'rm -rf "$work"' EXIT
 
 real=../shared/firmware/real
 if [[ -d "$real" ]]; then

@@ -94,7 +94,9 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
   for (const auto& u : updates) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", u.seconds);
-    std::string note = u.message;
+    std::string note = u.message;  // the JSON keeps the whole message
+    if (u.status == NodeUpdateStatus::NoAccess)
+      note = "no vendor access" + std::string(u.before.node.local ? " (local node)" : " (vendor MADs not answered)");
     if (u.reset_done) note = "reset, runs " + version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
     out << row({{std::to_string(u.before.node.lid), 5},
                 {u.before.device.empty() ? "-" : u.before.device, 12},
