@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "burn/IniSectionReader.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint::burn {
 namespace {

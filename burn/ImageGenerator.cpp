@@ -22,57 +22,52 @@ std::vector<gph::GphSection> gph_sections(const FirmwareDescription& d) {
   return out;
 }
 
-Result<std::vector<std::uint8_t>> generate_fs1(const FirmwareDescription& d, const BoardConfig& c) {
-  Fs1ImageSpec spec;
+// The board and firmware fields every format's spec has under the same names.
+template <class Spec>
+void fill_common(Spec& spec, const FirmwareDescription& d, const BoardConfig& c) {
   spec.fw_version = c.fw_version;
   spec.release_date = c.release_date;
   spec.psid = c.psid;
   spec.vsd = c.vsd;
-  spec.product_version = c.product_version;
-  spec.device_id = d.device->pci_device_id;
   spec.supported_hw_ids = c.supported_hw_ids;
   spec.base_guid = c.base_guid;
   spec.ini = c.ini_text;
   spec.boot2_code = d.boot2;
+}
+
+// FS1 and FS2 (GPH section chains) also share these.
+template <class Spec>
+void fill_gph(Spec& spec, const FirmwareDescription& d, const BoardConfig& c) {
+  fill_common(spec, d, c);
+  spec.product_version = c.product_version;
+  spec.device_id = d.device->pci_device_id;
   spec.sections = gph_sections(d);
+}
+
+Result<std::vector<std::uint8_t>> generate_fs1(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs1ImageSpec spec;
+  fill_gph(spec, d, c);
   if (c.log2_sector_size) spec.log2_sector_size = *c.log2_sector_size;
   return write_fs1_image(spec);
 }
 
 Result<std::vector<std::uint8_t>> generate_fs2(const FirmwareDescription& d, const BoardConfig& c) {
   Fs2ImageSpec spec;
-  spec.fw_version = c.fw_version;
-  spec.release_date = c.release_date;
-  spec.psid = c.psid;
-  spec.vsd = c.vsd;
-  spec.product_version = c.product_version;
-  spec.device_id = d.device->pci_device_id;
-  spec.supported_hw_ids = c.supported_hw_ids;
-  spec.base_guid = c.base_guid;
+  fill_gph(spec, d, c);
   spec.base_mac = c.base_mac;
-  spec.ini = c.ini_text;
-  spec.boot2_code = d.boot2;
-  spec.sections = gph_sections(d);
   if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
   return write_fs2_image(spec);
 }
 
 Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, const BoardConfig& c) {
   Fs3ImageSpec spec;
-  spec.fw_version = c.fw_version;
-  spec.release_date = c.release_date;
-  spec.psid = c.psid;
-  spec.vsd = c.vsd;
+  fill_common(spec, d, c);
   spec.description = c.description;
   spec.part_number = c.part_number;
   spec.pci_device_id = d.device->pci_device_id;
-  spec.supported_hw_ids = c.supported_hw_ids;
-  spec.base_guid = c.base_guid;
   spec.base_mac = c.base_mac;
   spec.guid_count = c.guid_count;
   spec.mac_count = c.mac_count;
-  spec.ini = c.ini_text;
-  spec.boot2_code = d.boot2;
   for (const auto& s : d.sections) spec.sections.push_back({static_cast<std::uint8_t>(s.type), s.data});
   if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
   if (c.flash_size) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "devices/CatalogRecords.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint {
 namespace {

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "devices/FlashChip.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
 // records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.

@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "devices/SpiOpcode.h"
 
 // Designated initializers that leave members at their defaults are the point of these data

@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "devices/SpiOpcode.h"
 #include "flash/FlashDriver.h"
 

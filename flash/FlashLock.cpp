@@ -4,7 +4,7 @@
 #include <string>
 #include <thread>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <iostream>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "flint/ExitCode.h"

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "image/Fs2Header.h"
 #include "image/SectionType.h"
 #include "image/Toc.h"

@@ -2,7 +2,7 @@
 #include <system_error>
 
 #include "devices/DeviceCatalog.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "fwops/Device.h"
 #include "mtcr/InbandDeviceName.h"
 #include "mtcr/MgirRegister.h"

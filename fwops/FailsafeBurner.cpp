@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "flash/FlashDriver.h"
 #include "fwops/BurnSession.h"
 #include "fwops/FormatBurner.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "fwops/Fs1FlashLayout.h"
 #include "fwops/FormatBurner.h"
 #include "image/Crc16.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "image/Fs1Image.h"
 #include "image/GphSections.h"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "fwops/FormatBurner.h"
 #include "fwops/SlotCopy.h"
 #include "image/FirmwareImage.h"

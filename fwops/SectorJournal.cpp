@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "image/Crc32.h"
 
 namespace openflint {

@@ -5,7 +5,7 @@
 #include <array>
 #include <vector>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint {
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "devices/DeviceCatalog.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "flint/ExitCode.h"
 #include "fwops/Device.h"
 

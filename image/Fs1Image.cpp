@@ -1,4 +1,5 @@
 // Fs1Image: FS1 (InfiniHost, invariant sector + two pointer sectors) query, verify, INI dump.
+#include "core/HexString.h"
 #include "image/Fs1Image.h"
 
 #include <array>
@@ -10,12 +11,6 @@
 
 namespace openflint::fs1 {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // One image copy as its pointer sector names it.
 struct Copy {
@@ -47,22 +42,22 @@ Copy read_copy(Bytes data, std::uint64_t offset, std::uint64_t sector, int index
   }
   c.ps = *ps;
   if (!ps->signed_ok()) {
-    c.ps_problem = "invalid signature " + hex(ps->signature);
+    c.ps_problem = "invalid signature " + hex_string(ps->signature);
     return c;
   }
   if (ps->fi_addr < 3 * sector || offset + ps->fi_addr >= data.size()) {
-    c.ps_problem = "image address " + hex(ps->fi_addr) + " is outside the flash";
+    c.ps_problem = "image address " + hex_string(ps->fi_addr) + " is outside the flash";
     return c;
   }
   // A signed sector with a wrong CRC still names its copy; verify lists that copy too.
   c.image = data.subspan(offset + ps->fi_addr);
-  if (!ps->crc_ok()) c.ps_problem = "expected " + hex(ps->computed_crc) + ", found " + hex(ps->stored_crc);
+  if (!ps->crc_ok()) c.ps_problem = "expected " + hex_string(ps->computed_crc) + ", found " + hex_string(ps->stored_crc);
   return c;
 }
 
 Result<Layout> read_layout(Bytes data, std::uint64_t offset) {
   if (!probe(data, offset))
-    return make_error(ErrorCode::InvalidImage, "no FS1 invariant sector signature at " + hex(offset));
+    return make_error(ErrorCode::InvalidImage, "no FS1 invariant sector signature at " + hex_string(offset));
   Layout layout;
   OF_ASSIGN(layout.log2_sector, read_log2_sector_size(data, offset));
   const std::uint64_t sector = std::uint64_t{1} << layout.log2_sector;
@@ -85,7 +80,7 @@ gph::ChainWalk walk_copy(const Copy& c) {
 Result<Bytes> pointed_payload(Bytes image, std::uint32_t ptr, const char* what) {
   const ByteReader r(image);
   if (ptr < gph::kHeaderSize || ptr >= image.size())
-    return make_error(ErrorCode::InvalidImage, std::string(what) + " pointer " + hex(ptr) + " is out of the image");
+    return make_error(ErrorCode::InvalidImage, std::string(what) + " pointer " + hex_string(ptr) + " is out of the image");
   OF_ASSIGN(const std::uint32_t dwords, r.be32(ptr - 12));
   auto payload = r.slice(ptr, std::uint64_t{dwords} * 4);
   if (!payload) return make_error(ErrorCode::InvalidImage, std::string(what) + " runs past the end");
@@ -96,7 +91,7 @@ Result<void> query_image_info(Bytes image, ImageQuery& q) {
   const ByteReader r(image);
   OF_ASSIGN(const std::uint32_t info_ptr, r.be32(kInfoPtrOffset));
   if (!gph::byte_sum_is_zero(info_ptr))
-    return make_error(ErrorCode::InvalidImage, "info section pointer " + hex(info_ptr) + ": bad checksum");
+    return make_error(ErrorCode::InvalidImage, "info section pointer " + hex_string(info_ptr) + ": bad checksum");
   if ((info_ptr & 0xffffff) == 0) return {};
   OF_ASSIGN(const Bytes payload, pointed_payload(image, info_ptr & 0xffffff, "image info section"));
   auto info = gph::parse_image_info(payload);
@@ -146,7 +141,7 @@ Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
   VerifyReport report;
   report.format = ImageFormat::Fs1;
   report.image_start = offset;
-  report.layout = "FS1 failsafe image, sector size " + hex(std::uint64_t{1} << layout.log2_sector);
+  report.layout = "FS1 failsafe image, sector size " + hex_string(std::uint64_t{1} << layout.log2_sector);
   report.sections.push_back(gph::verify_boot2(data.subspan(offset), kBoot2Offset, offset, "Invariant BOOT2"));
   for (const auto& c : layout.copies) {
     report.sections.push_back(pointer_sector_check(c));

@@ -1,4 +1,5 @@
 // Fs2Image: FS2 (ConnectX-1..3) detection, query, verify and FW_CONF extraction.
+#include "core/HexString.h"
 #include "image/Fs2Image.h"
 
 #include <algorithm>
@@ -11,12 +12,6 @@
 
 namespace openflint::fs2 {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // A walk that found every section intact: the layout guess that produced it is right.
 bool walk_is_clean(const gph::ChainWalk& walk) {
@@ -56,16 +51,16 @@ gph::ChainWalk walk_image(Bytes image) {
 
 Result<View> open_view(Bytes data, std::uint64_t offset) {
   if (!probe(data, offset))
-    return make_error(ErrorCode::InvalidImage, "no FS2 image at " + hex(offset));
+    return make_error(ErrorCode::InvalidImage, "no FS2 image at " + hex_string(offset));
   View view;
   OF_ASSIGN(view.header, read_header(data.subspan(offset)));
   const Header& h = view.header;
-  if (!h.fs_word_ok) view.problems.push_back("failsafe info word " + hex(h.fs_word) + ": bad checksum");
+  if (!h.fs_word_ok) view.problems.push_back("failsafe info word " + hex_string(h.fs_word) + ": bad checksum");
   const std::uint64_t chunk = std::uint64_t{1} << h.log2_chunk;
   if (h.failsafe && offset != 0 && offset != chunk)
-    view.problems.push_back("failsafe image at " + hex(offset) + " must start at 0 or at the chunk size " + hex(chunk));
+    view.problems.push_back("failsafe image at " + hex_string(offset) + " must start at 0 or at the chunk size " + hex_string(chunk));
   if (!h.failsafe && offset != 0)
-    view.problems.push_back("non failsafe image must start at 0, found at " + hex(offset));
+    view.problems.push_back("non failsafe image must start at 0, found at " + hex_string(offset));
 
   const Bytes contiguous = data.subspan(offset);
   const bool can_stripe = h.failsafe && h.fs_word_ok && (offset == 0 || offset == chunk);
@@ -98,12 +93,12 @@ Result<View> open_view(Bytes data, std::uint64_t offset) {
 Result<Bytes> pointed_payload(Bytes image, std::uint32_t ptr, const char* what) {
   const ByteReader r(image);
   if (ptr < gph::kHeaderSize || ptr >= image.size())
-    return make_error(ErrorCode::InvalidImage, std::string(what) + " pointer " + hex(ptr) + " is out of the image");
+    return make_error(ErrorCode::InvalidImage, std::string(what) + " pointer " + hex_string(ptr) + " is out of the image");
   OF_ASSIGN(const std::uint32_t dwords, r.be32(ptr - 12));
   auto payload = r.slice(ptr, std::uint64_t{dwords} * 4);
   if (!payload)
     return make_error(ErrorCode::InvalidImage,
-                      std::string(what) + " at " + hex(ptr) + ": size " + hex(dwords * 4ull) + " runs past the end");
+                      std::string(what) + " at " + hex_string(ptr) + ": size " + hex_string(dwords * 4ull) + " runs past the end");
   return *payload;
 }
 
@@ -138,7 +133,7 @@ Result<ImageQuery> query_copy(Bytes image, const Header& h, std::uint64_t offset
   q.failsafe = h.failsafe;
   q.image_size = h.image_size;
   if (!gph::byte_sum_is_zero(h.info_ptr))
-    return make_error(ErrorCode::InvalidImage, "info section pointer " + hex(h.info_ptr) + ": bad checksum");
+    return make_error(ErrorCode::InvalidImage, "info section pointer " + hex_string(h.info_ptr) + ": bad checksum");
   if ((h.info_ptr & 0xffffff) != 0) {
     OF_ASSIGN(const Bytes payload, pointed_payload(image, h.info_ptr & 0xffffff, "image info section"));
     auto info = gph::parse_image_info(payload);
@@ -165,7 +160,7 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
 Result<ImageQuery> query_by_pointers(Bytes copy) {
   if (!probe(copy, 0)) return make_error(ErrorCode::InvalidImage, "no FS2 image at 0x0");
   OF_ASSIGN(const Header h, read_header(copy));
-  if (!h.fs_word_ok) return make_error(ErrorCode::InvalidImage, "failsafe info word " + hex(h.fs_word) + ": bad checksum");
+  if (!h.fs_word_ok) return make_error(ErrorCode::InvalidImage, "failsafe info word " + hex_string(h.fs_word) + ": bad checksum");
   return query_copy(copy, h, 0);
 }
 
@@ -175,7 +170,7 @@ Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
   report.format = ImageFormat::Fs2;
   report.image_start = offset;
   const Header& h = view.header;
-  report.layout = h.failsafe ? "FS2 failsafe image, chunk size " + hex(std::uint64_t{1} << h.log2_chunk) +
+  report.layout = h.failsafe ? "FS2 failsafe image, chunk size " + hex_string(std::uint64_t{1} << h.log2_chunk) +
                                    (view.striped ? ", striped (flash layout)" : ", contiguous")
                              : "FS2 non failsafe image";
   report.sections = std::move(view.walk.checks);
@@ -192,7 +187,7 @@ Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
       SectionCheck full{0, view.walk.end, "Full Image", SectionStatus::Ok, {}};
       if (stored != view.walk.image_crc) {
         full.status = SectionStatus::WrongCrc;
-        full.detail = "expected " + hex(view.walk.image_crc) + ", found " + hex(stored);
+        full.detail = "expected " + hex_string(view.walk.image_crc) + ", found " + hex_string(stored);
       }
       report.sections.push_back(full);
     }

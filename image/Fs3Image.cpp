@@ -1,4 +1,5 @@
 // Fs3Image: FS3 (Connect-IB .. Spectrum-1) — BOOT2, ITOC search and section walk, as mstflint.
+#include "core/HexString.h"
 #include "image/Fs3Image.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ Result<std::uint64_t> search_itoc(Bytes data, std::uint64_t start, std::uint64_t
   for (; start + offset < data.size(); offset += kSector)
     if (toc_signature_at(data, start + offset, TocKind::Itoc)) return start + offset;
   return make_error(ErrorCode::InvalidImage, "no valid ITOC found after BOOT2 (searched from " +
-                                                 toc_hex(start + kBoot2 + boot2_size) + " in 4 KiB steps)");
+                                                 hex_string(start + kBoot2 + boot2_size) + " in 4 KiB steps)");
 }
 
 // BOOT2, then the first 4 KiB-aligned ITOC after it, then its entries.
@@ -52,7 +53,7 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
   const std::uint64_t itoc = *found;
   auto header = toc_block_crc(data, itoc);
   if (!header) {
-    s.report.problems.push_back("ITOC header at " + toc_hex(itoc) + ": " + header.error().message());
+    s.report.problems.push_back("ITOC header at " + hex_string(itoc) + ": " + header.error().message());
     return s;
   }
   s.report.sections.push_back(
@@ -63,7 +64,7 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
   s.toc.checks.clear();
   for (auto& p : s.toc.problems) s.report.problems.push_back(p);
   if (s.toc.problems.empty() && !s.toc.has_type(section_type::kMfgInfo))
-    s.report.problems.push_back("no MFG_INFO section in the ITOC at " + toc_hex(itoc));
+    s.report.problems.push_back("no MFG_INFO section in the ITOC at " + hex_string(itoc));
   return s;
 }
 
@@ -73,7 +74,7 @@ Result<void> scan_error(const Scan& s) {
   for (const auto& c : s.report.sections)
     if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
       return make_error(c.status == SectionStatus::WrongCrc ? ErrorCode::Mismatch : ErrorCode::InvalidImage,
-                        "FS3 image: " + c.name + " at " + toc_hex(c.start) + ": " +
+                        "FS3 image: " + c.name + " at " + hex_string(c.start) + ": " +
                             to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
   return {};
 }
@@ -92,7 +93,7 @@ Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset) {
   VerifyReport scratch;
   const auto boot2 = check_boot2(data, offset + kBoot2, kBoot2, scratch);
   if (!boot2 || scratch.sections.empty() || scratch.sections.back().status != SectionStatus::Ok)
-    return make_error(ErrorCode::InvalidImage, "FS3 image at " + toc_hex(offset) + ": bad BOOT2");
+    return make_error(ErrorCode::InvalidImage, "FS3 image at " + hex_string(offset) + ": bad BOOT2");
   return search_itoc(data, offset, *boot2);
 }
 
@@ -105,7 +106,7 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
   const TocSection* info = s.toc.find_good(section_type::kImageInfo);
   if (info == nullptr) return make_error(ErrorCode::InvalidImage, "FS3 image: no IMAGE_INFO section");
   if (auto r = parse_image_info(info->data, q); !r)
-    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + toc_hex(info->address)));
+    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + hex_string(info->address)));
   if (const TocSection* dev = s.toc.find_good(section_type::kDevInfo))
     OF_TRY(parse_dev_info(dev->data, q));
   for (const auto& sec : s.toc.sections)
@@ -124,7 +125,7 @@ Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   const TocSection* ini = s.toc.find_good(section_type::kDbgFwIni);
   if (ini == nullptr) return make_error(ErrorCode::NotFound, "FS3 image has no DBG_FW_INI section");
   auto text = inflate_zlib_section(ini->data);
-  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + toc_hex(ini->address)));
+  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + hex_string(ini->address)));
   return text;
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/HexString.h"
 #include "image/Crc16.h"
 #include "image/FormatPatch.h"
 #include "image/Fs3Image.h"
@@ -38,32 +39,32 @@ Result<std::vector<DevInfoTarget>> find_dev_info(Bytes data, std::uint64_t offse
   const TocWalkConfig config{TocKind::Itoc, false, TocAddressing::PerEntryBit, offset, device_data};
   const TocWalk walk = walk_toc(data, itoc, config);
   if (!walk.problems.empty())
-    return make_error(ErrorCode::InvalidImage, "FS3 ITOC at " + toc_hex(itoc) + ": " + walk.problems.front());
+    return make_error(ErrorCode::InvalidImage, "FS3 ITOC at " + hex_string(itoc) + ": " + walk.problems.front());
   const TocSection* mfg = walk.find_good(section_type::kMfgInfo);
   if (for_guids && mfg != nullptr && mfg->data.size() > kMfgInfoFlags + 4) {
     const std::uint32_t flags = ByteReader::load_be32(mfg->data.data() + kMfgInfoFlags);
     if ((flags >> 24) == 1 && (flags & 1) == 0)
       return make_error(ErrorCode::NotSupported,
-                        "MFG_INFO at " + toc_hex(mfg->address) +
+                        "MFG_INFO at " + hex_string(mfg->address) +
                             ": guids_override_en is not set, so the board takes its GUIDs from MFG_INFO");
   }
   std::vector<DevInfoTarget> out;
   for (const auto& s : walk.sections) {
     if (s.entry.type != section_type::kDevInfo) continue;
     if (!s.checked || (s.status != SectionStatus::Ok && s.status != SectionStatus::CrcIgnored))
-      return make_error(ErrorCode::InvalidImage, "DEV_INFO at " + toc_hex(s.address) + " is out of range or has a wrong CRC");
+      return make_error(ErrorCode::InvalidImage, "DEV_INFO at " + hex_string(s.address) + " is out of range or has a wrong CRC");
     if (s.data.size() < kDevInfoMinSize)
-      return make_error(ErrorCode::InvalidImage, "DEV_INFO at " + toc_hex(s.address) + " is only " +
-                                                     toc_hex(s.data.size()) + " bytes");
+      return make_error(ErrorCode::InvalidImage, "DEV_INFO at " + hex_string(s.address) + " is only " +
+                                                     hex_string(s.data.size()) + " bytes");
     const std::uint32_t version = ByteReader::load_be32(s.data.data() + kDevInfoVersion);
     const std::uint32_t major = (version >> 8) & 0x1ff;
     if (major != 2)
-      return make_error(ErrorCode::NotSupported, "DEV_INFO at " + toc_hex(s.address) + ": layout version " +
+      return make_error(ErrorCode::NotSupported, "DEV_INFO at " + hex_string(s.address) + ": layout version " +
                                                      std::to_string(major) + "." + std::to_string(version & 0xff) +
                                                      " (Connect-IB style) is not supported, only 2.x");
     out.push_back({s.entry_offset, s.address, s.data.size(), s.entry.fs3_no_crc()});
   }
-  if (out.empty()) return make_error(ErrorCode::InvalidImage, "FS3 ITOC at " + toc_hex(itoc) + " lists no DEV_INFO section");
+  if (out.empty()) return make_error(ErrorCode::InvalidImage, "FS3 ITOC at " + hex_string(itoc) + " lists no DEV_INFO section");
   return out;
 }
 

@@ -1,4 +1,5 @@
 // Fs4Image: FS4 (ConnectX-5+, Spectrum-2+) — HW pointers, tools area, BOOT2, ITOC and DTOC.
+#include "core/HexString.h"
 #include "image/Fs4Image.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ bool check_hw_pointers(Bytes data, std::uint64_t start, Scan& s) {
   const ByteReader reader(data);
   const std::uint64_t base = start + kHwPointers;
   if (!reader.contains(base, kHwPointerCount * kHwPointerSize)) {
-    s.report.problems.push_back("HW pointers at " + toc_hex(base) + " run past the end of the data");
+    s.report.problems.push_back("HW pointers at " + hex_string(base) + " run past the end of the data");
     return false;
   }
   for (int i = 0; i < kHwPointerCount; ++i) {
@@ -79,14 +80,14 @@ bool check_hashes_table(Bytes data, std::uint64_t start, Scan& s) {
   auto header = reader.slice(start + ptr, kHashesHeader);
   auto htoc = reader.be32(start + ptr + kHashesHeader + 4);
   if (!header || !htoc) {
-    s.report.problems.push_back("HASHES_TABLE at " + toc_hex(ptr) + " runs past the end of the data");
+    s.report.problems.push_back("HASHES_TABLE at " + hex_string(ptr) + " runs past the end of the data");
     return false;
   }
   const auto header_stored = static_cast<std::uint16_t>(ByteReader::load_be32(header->data() + 8));
   const std::uint16_t header_crc = crc16(header->first(8));
   if (header_stored != header_crc) {
-    s.report.problems.push_back("HASHES TABLE HEADER at " + toc_hex(ptr) + ": wrong CRC (expected " +
-                                toc_hex(header_stored) + ", computed " + toc_hex(header_crc) + ")");
+    s.report.problems.push_back("HASHES TABLE HEADER at " + hex_string(ptr) + ": wrong CRC (expected " +
+                                hex_string(header_stored) + ", computed " + hex_string(header_crc) + ")");
     return false;
   }
   const std::uint64_t size =
@@ -122,7 +123,7 @@ void append(TocWalk& walk, VerifyReport& report) {
 void check_dtoc(Bytes data, Scan& s, bool (*wants)(std::uint8_t)) {
   const std::uint64_t dtoc = data.size() >= kSector ? data.size() - kSector : 0;
   if (!check_toc_header(data, dtoc, TocKind::Dtoc, s)) {
-    s.report.problems.push_back("no valid DTOC header at " + toc_hex(dtoc));
+    s.report.problems.push_back("no valid DTOC header at " + hex_string(dtoc));
     return;
   }
   s.dtoc = walk_toc(data, dtoc, {TocKind::Dtoc, true, TocAddressing::Absolute, 0, wants});
@@ -153,8 +154,8 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
   if (!check_toc_header(data, itoc, TocKind::Itoc, s)) {
     itoc += kSector;  // the backup copy
     if (!check_toc_header(data, itoc, TocKind::Itoc, s)) {
-      s.report.problems.push_back("no valid ITOC header at " + toc_hex(itoc - kSector) + " or " +
-                                  toc_hex(itoc));
+      s.report.problems.push_back("no valid ITOC header at " + hex_string(itoc - kSector) + " or " +
+                                  hex_string(itoc));
       return s;
     }
   }
@@ -171,7 +172,7 @@ Result<void> scan_error(const Scan& s) {
   for (const auto& c : s.report.sections)
     if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
       return make_error(c.status == SectionStatus::WrongCrc ? ErrorCode::Mismatch : ErrorCode::InvalidImage,
-                        "FS4 image: " + c.name + " at " + toc_hex(c.start) + ": " +
+                        "FS4 image: " + c.name + " at " + hex_string(c.start) + ": " +
                             to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
   return {};
 }
@@ -200,7 +201,7 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
   const TocSection* info = find_good(s, section_type::kImageInfo);
   if (info == nullptr) return make_error(ErrorCode::InvalidImage, "FS4 image: no IMAGE_INFO section");
   if (auto r = parse_image_info(info->data, q); !r)
-    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + toc_hex(info->address)));
+    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + hex_string(info->address)));
   for (const auto& sec : s.dtoc.sections)
     if (sec.valid_dev_info && sec.checked && sec.status == SectionStatus::Ok)
       OF_TRY(parse_dev_info(sec.data, q));
@@ -220,7 +221,7 @@ Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   const TocSection* ini = find_good(s, section_type::kDbgFwIni);
   if (ini == nullptr) return make_error(ErrorCode::NotFound, "FS4 image has no DBG_FW_INI section");
   auto text = inflate_zlib_section(ini->data);
-  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + toc_hex(ini->address)));
+  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + hex_string(ini->address)));
   return text;
 }
 

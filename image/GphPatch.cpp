@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 
+#include "core/HexString.h"
 #include "image/FormatPatch.h"
 #include "image/Fs1PointerSector.h"
 #include "image/Fs2Header.h"
@@ -10,12 +11,6 @@
 
 namespace openflint::patch {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 bool walk_is_clean(const gph::ChainWalk& walk) {
   if (!walk.problems.empty()) return false;
@@ -28,7 +23,7 @@ std::string first_fault(const gph::ChainWalk& walk) {
   if (!walk.problems.empty()) return walk.problems.front();
   for (const auto& c : walk.checks)
     if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
-      return c.name + " at " + hex(c.start) + ": " + std::string(to_string(c.status)) + " " + c.detail;
+      return c.name + " at " + hex_string(c.start) + ": " + std::string(to_string(c.status)) + " " + c.detail;
   return "";
 }
 
@@ -51,11 +46,11 @@ Result<void> patch_guid_section(std::vector<std::uint8_t>& data, std::uint64_t b
   if (g == nullptr) return make_error(ErrorCode::InvalidImage, "image has no GUID section");
   const std::size_t entries = g->data_size / 8;
   if (entries < guid_count)
-    return make_error(ErrorCode::InvalidImage, "GUID section at " + hex(base + g->header) + " holds " +
+    return make_error(ErrorCode::InvalidImage, "GUID section at " + hex_string(base + g->header) + " holds " +
                                                    std::to_string(entries) + " entries, expected at least " +
                                                    std::to_string(guid_count));
   if (s.base_mac && entries < guid_count + mac_count)
-    return make_error(ErrorCode::NotSupported, "GUID section at " + hex(base + g->header) + " holds no MACs");
+    return make_error(ErrorCode::NotSupported, "GUID section at " + hex_string(base + g->header) + " holds no MACs");
   for (std::size_t i = 0; i < guid_count; ++i) put_uid(data, base + g->data + 8 * i, s.base_guid + i);
   if (s.base_mac)
     for (std::size_t i = 0; i < mac_count; ++i)
@@ -88,7 +83,7 @@ Result<void> patch_info_vsd(std::vector<std::uint8_t>& data, std::uint64_t base,
     }
     at += 4 + (size + 3) / 4 * 4;
   }
-  return make_error(ErrorCode::NotSupported, "IMG_INFO section at " + hex(base + info->header) + " has no VSD tag");
+  return make_error(ErrorCode::NotSupported, "IMG_INFO section at " + hex_string(base + info->header) + " has no VSD tag");
 }
 
 // ---- FS2 ----
@@ -144,13 +139,13 @@ Result<void> fs1_each_copy(std::vector<std::uint8_t>& data, std::uint64_t offset
     const std::uint64_t ps_at = offset + sector * (i + 1);
     auto ps = fs1::read_pointer_sector(data, ps_at);
     if (!ps || !ps->signed_ok() || !ps->crc_ok() || offset + ps->fi_addr >= data.size()) {
-      why = "pointer sector at " + hex(ps_at) + " is not valid";
+      why = "pointer sector at " + hex_string(ps_at) + " is not valid";
       continue;
     }
     const std::uint64_t base = offset + ps->fi_addr;
     const gph::ChainWalk walk = gph::walk_chain(Bytes(data).subspan(base), fs1::kBoot2Offset, 0, Crc16{});
     if (!walk_is_clean(walk)) {
-      why = "copy at " + hex(base) + " does not verify: " + first_fault(walk);
+      why = "copy at " + hex_string(base) + " does not verify: " + first_fault(walk);
       continue;
     }
     OF_TRY(patch(base, walk, ps_at));

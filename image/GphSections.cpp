@@ -1,4 +1,5 @@
 // GphSections: walking and building the FS1/FS2 BOOT2 + GPH section chain and IMG_INFO.
+#include "core/HexString.h"
 #include "image/GphSections.h"
 
 #include <algorithm>
@@ -12,14 +13,8 @@ namespace {
 
 constexpr std::size_t kMaxSections = 4096;  // far above any real image; stops runaway chains
 
-std::string hex(std::uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 std::string crc_detail(std::uint32_t expected, std::uint32_t found) {
-  return "expected " + hex(expected) + ", found " + hex(found);
+  return "expected " + hex_string(expected) + ", found " + hex_string(found);
 }
 
 // BOOT2: {?, N, N dwords, spare, crc}; returns the offset after it, or nullopt when broken.
@@ -28,8 +23,8 @@ std::optional<std::uint64_t> walk_boot2(const ByteReader& r, std::uint64_t at, s
   SectionCheck check{base + at, 0, "BOOT2", SectionStatus::Invalid, {}};
   auto n = r.be32(at + 4);
   if (!n || *n < 4 || *n > kMaxBoot2Dwords) {
-    check.detail = n ? "unexpected size " + hex(*n) : "size word at " + hex(base + at + 4) + " past end";
-    walk.problems.push_back("BOOT2 at " + hex(base + at) + ": " + check.detail);
+    check.detail = n ? "unexpected size " + hex_string(*n) : "size word at " + hex_string(base + at + 4) + " past end";
+    walk.problems.push_back("BOOT2 at " + hex_string(base + at) + ": " + check.detail);
     walk.checks.push_back(check);
     return std::nullopt;
   }
@@ -38,7 +33,7 @@ std::optional<std::uint64_t> walk_boot2(const ByteReader& r, std::uint64_t at, s
   auto body = r.slice(at, total);
   if (!body) {
     check.detail = "truncated: image ends inside it";
-    walk.problems.push_back("BOOT2 at " + hex(base + at) + ": " + check.detail);
+    walk.problems.push_back("BOOT2 at " + hex_string(base + at) + ": " + check.detail);
     walk.checks.push_back(check);
     return std::nullopt;
   }
@@ -59,7 +54,7 @@ std::optional<std::uint32_t> walk_section(const ByteReader& r, std::uint64_t at,
                                           Crc16& image_crc, ChainWalk& walk) {
   auto header = r.slice(at, kHeaderSize);
   if (!header) {
-    walk.problems.push_back("section header at " + hex(base + at) + " is past the end");
+    walk.problems.push_back("section header at " + hex_string(base + at) + " is past the end");
     return std::nullopt;
   }
   const std::uint32_t type = ByteReader::load_be32(header->data());
@@ -69,12 +64,12 @@ std::optional<std::uint32_t> walk_section(const ByteReader& r, std::uint64_t at,
       type == kEmt ? (std::uint64_t{size_field} + 3) / 4 * 4 : std::uint64_t{size_field} * 4;
   SectionCheck check{base + at, size + kHeaderSize + 4, section_name(type), SectionStatus::Invalid, {}};
   if (size > kMaxSectionSize) {
-    check.detail = "size too big (" + hex(size) + ")";
+    check.detail = "size too big (" + hex_string(size) + ")";
   } else if (!r.contains(at, size + kHeaderSize + 4)) {
     check.detail = "truncated: image ends inside it";
   }
   if (!check.detail.empty()) {
-    walk.problems.push_back(check.name + " at " + hex(base + at) + ": " + check.detail);
+    walk.problems.push_back(check.name + " at " + hex_string(base + at) + ": " + check.detail);
     walk.checks.push_back(check);
     return std::nullopt;
   }
@@ -137,7 +132,7 @@ ChainWalk walk_chain(Bytes image, std::uint64_t boot2, std::uint64_t print_base,
   bool first = true;
   while (next && at != 0 && at != 0xff000000) {
     if (walk.checks.size() > kMaxSections || at < walk.end) {
-      walk.problems.push_back("section chain points back to " + hex(print_base + at));
+      walk.problems.push_back("section chain points back to " + hex_string(print_base + at));
       break;
     }
     // Like mstflint: an unknown type right after BOOT2 is a second boot stage (BOOT3).

@@ -1,4 +1,5 @@
 // ImageInfo: field offsets of IMAGE_INFO / DEV_INFO (tools_layouts image_layout_*), BCD date.
+#include "core/HexString.h"
 #include "image/ImageInfo.h"
 
 #include <zlib.h>
@@ -58,8 +59,8 @@ Result<void> parse_image_info(Bytes section, ImageQuery& q) {
   const ByteReader r(section);
   if (section.size() < kMinImageInfoSize)
     return make_error(ErrorCode::InvalidImage, "IMAGE_INFO section too small (" +
-                                                   toc_hex(section.size()) + " bytes, need " +
-                                                   toc_hex(kMinImageInfoSize) + ")");
+                                                   hex_string(section.size()) + " bytes, need " +
+                                                   hex_string(kMinImageInfoSize) + ")");
   OF_ASSIGN(const std::uint32_t head, r.be32(0));
   const auto major = static_cast<std::uint8_t>(head >> 24);
   const auto minor = static_cast<std::uint8_t>(head >> 16);

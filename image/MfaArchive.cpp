@@ -1,4 +1,5 @@
 // MfaArchive: opening an MFA v1 archive — header, sections, CRC32 trailer, MAP and TOC.
+#include "core/HexString.h"
 #include "image/MfaArchive.h"
 
 #include <zlib.h>
@@ -15,12 +16,6 @@ namespace openflint {
 namespace {
 
 constexpr std::uint64_t kMaxArchiveSize = std::uint64_t{1} << 30;
-
-std::string hex(std::uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 const char* section_name(std::uint8_t type) {
   switch (type) {
@@ -45,23 +40,23 @@ Result<void> read_sections(const ByteReader& file, Section (&sections)[4]) {
   while (pos < end) {
     if (end - pos < mfa::kSectionHeaderSize)
       return make_error(ErrorCode::InvalidImage,
-                        "section header at " + hex(pos) + " runs into the CRC trailer at " + hex(end));
+                        "section header at " + hex_string(pos) + " runs into the CRC trailer at " + hex_string(end));
     OF_ASSIGN(const std::uint8_t type, file.u8(pos));
     OF_ASSIGN(const std::uint8_t flags, file.u8(pos + 3));
     OF_ASSIGN(const std::uint32_t size, file.be32(pos + 4));
     const std::string what = std::string("section ") + section_name(type) + " (type " +
-                             std::to_string(type) + ") at " + hex(pos);
+                             std::to_string(type) + ") at " + hex_string(pos);
     if (type < mfa::kSectionMap || type > mfa::kSectionData)
       return make_error(ErrorCode::InvalidImage, what + ": unknown section type");
     if (sections[type].present)
       return make_error(ErrorCode::InvalidImage, what + ": duplicate section");
     if ((flags & ~mfa::kSectionFlagXz) != 0)
-      return make_error(ErrorCode::NotSupported, what + ": unknown flags " + hex(flags));
+      return make_error(ErrorCode::NotSupported, what + ": unknown flags " + hex_string(flags));
     const std::uint64_t payload = pos + mfa::kSectionHeaderSize;
     if (size > end - payload)
       return make_error(ErrorCode::InvalidImage,
                         what + ": payload of " + std::to_string(size) + " bytes runs past " +
-                            hex(end) + " (file is " + std::to_string(file.size()) + " bytes)");
+                            hex_string(end) + " (file is " + std::to_string(file.size()) + " bytes)");
     sections[type] = Section{flags, payload, size, true};
     pos = payload + size;
   }
@@ -79,7 +74,7 @@ Result<std::vector<std::uint8_t>> table_payload(const ByteReader& file, const Se
   if ((section.flags & mfa::kSectionFlagXz) == 0) return std::vector<std::uint8_t>(raw.begin(), raw.end());
   auto unpacked = xz_decompress(raw, mfa::kMaxTableSize);
   if (!unpacked) return make_error(std::move(unpacked).error().with_context(
-      std::string("section ") + section_name(type) + " at " + hex(section.offset)));
+      std::string("section ") + section_name(type) + " at " + hex_string(section.offset)));
   return unpacked;
 }
 
@@ -123,7 +118,7 @@ Result<void> parse_toc_entry(const ByteReader& toc, MfaImageRef& image) {
   const std::uint64_t at = image.toc_offset;
   if (!toc.contains(at, mfa::kTocEntryHeaderSize))
     return make_error(ErrorCode::InvalidImage,
-                      "TOC entry at " + hex(at) + " is past the end of the TOC (" +
+                      "TOC entry at " + hex_string(at) + " is past the end of the TOC (" +
                           std::to_string(toc.size()) + " bytes)");
   OF_ASSIGN(const std::uint32_t offset_lsb, toc.be32(at));
   OF_ASSIGN(image.data_size, toc.be32(at + 4));
@@ -136,14 +131,14 @@ Result<void> parse_toc_entry(const ByteReader& toc, MfaImageRef& image) {
   OF_ASSIGN(const std::uint16_t offset_msb, toc.be16(at + 20));
   OF_ASSIGN(const std::uint16_t md_size, toc.be16(at + 22));
   if (nver > mfa::kMaxVersionFields)
-    return make_error(ErrorCode::InvalidImage, "TOC entry at " + hex(at) + ": " +
+    return make_error(ErrorCode::InvalidImage, "TOC entry at " + hex_string(at) + ": " +
                                                    std::to_string(nver) + " version fields (max 4)");
   image.data_offset = (std::uint64_t{offset_msb} << 32) | offset_lsb;
   image.version = version_of(fields, nver);
   auto md = toc.slice(at + mfa::kTocEntryHeaderSize, md_size);
-  if (!md) return make_error(std::move(md).error().with_context("TOC entry at " + hex(at) + " metadata"));
+  if (!md) return make_error(std::move(md).error().with_context("TOC entry at " + hex_string(at) + " metadata"));
   auto metadata = parse_metadata(*md);
-  if (!metadata) return make_error(std::move(metadata).error().with_context("TOC entry at " + hex(at)));
+  if (!metadata) return make_error(std::move(metadata).error().with_context("TOC entry at " + hex_string(at)));
   image.metadata = std::move(*metadata);
   return {};
 }
@@ -217,8 +212,8 @@ Result<void> MfaArchive::parse() {
   const auto computed = static_cast<std::uint32_t>(
       crc32_z(crc32_z(0, nullptr, 0), archive_.data(), static_cast<z_size_t>(crc_at)));
   if (computed != stored_crc_)
-    return make_error(ErrorCode::Mismatch, "archive CRC32 mismatch: stored " + hex(stored_crc_) +
-                                               ", computed " + hex(computed));
+    return make_error(ErrorCode::Mismatch, "archive CRC32 mismatch: stored " + hex_string(stored_crc_) +
+                                               ", computed " + hex_string(computed));
   OF_ASSIGN(const std::vector<std::uint8_t> map, table_payload(file, sections[mfa::kSectionMap], mfa::kSectionMap));
   OF_ASSIGN(const std::vector<std::uint8_t> toc, table_payload(file, sections[mfa::kSectionToc], mfa::kSectionToc));
   const Section& data = sections[mfa::kSectionData];
@@ -228,7 +223,7 @@ Result<void> MfaArchive::parse() {
   data_unpacked_size_ = data_size_;
   if (data_xz_) {
     auto unpacked = xz_uncompressed_size(file.bytes().subspan(data_offset_, data_size_));
-    if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex(data_offset_)));
+    if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex_string(data_offset_)));
     data_unpacked_size_ = *unpacked;
   }
   return parse_boards(map, toc);
@@ -243,14 +238,14 @@ Result<void> MfaArchive::parse_boards(Bytes map_bytes, Bytes toc_bytes) {
     auto board = parse_map_entry(map, toc, pos);
     if (!board)
       return make_error(std::move(board).error().with_context(
-          "MAP entry " + std::to_string(boards_.size()) + " at " + hex(entry_at)));
+          "MAP entry " + std::to_string(boards_.size()) + " at " + hex_string(entry_at)));
     for (const auto& image : board->images) {
       if (image.data_offset > data_unpacked_size_ ||
           image.data_size > data_unpacked_size_ - image.data_offset)
         return make_error(ErrorCode::InvalidImage,
-                          "board " + board->psid + ": image at DATA offset " + hex(image.data_offset) +
-                              " + " + hex(image.data_size) + " bytes is past the end of DATA (" +
-                              hex(data_unpacked_size_) + " bytes unpacked)");
+                          "board " + board->psid + ": image at DATA offset " + hex_string(image.data_offset) +
+                              " + " + hex_string(image.data_size) + " bytes is past the end of DATA (" +
+                              hex_string(data_unpacked_size_) + " bytes unpacked)");
     }
     boards_.push_back(std::move(*board));
   }

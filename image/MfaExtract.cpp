@@ -10,17 +10,12 @@
 #include <optional>
 #include <utility>
 
+#include "core/HexString.h"
 #include "image/MfaArchive.h"
 #include "image/XzStream.h"
 
 namespace openflint {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // One requested range of the unpacked DATA stream and who receives it.
 struct Wanted {
@@ -75,12 +70,12 @@ Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
     if (xz) {
       OF_ASSIGN(const std::size_t n, xz->read(std::span(buffer).first(want)));
       if (n == 0)
-        return make_error(ErrorCode::InvalidImage, "the stream ends at " + hex(pos) +
-                                                       ", before the wanted end " + hex(stop));
+        return make_error(ErrorCode::InvalidImage, "the stream ends at " + hex_string(pos) +
+                                                       ", before the wanted end " + hex_string(stop));
       chunk = Bytes(buffer).first(n);
     } else {
       if (pos + want > payload.size())
-        return make_error(ErrorCode::InvalidImage, "wanted end " + hex(stop) + " is past the section");
+        return make_error(ErrorCode::InvalidImage, "wanted end " + hex_string(stop) + " is past the section");
       chunk = payload.subspan(pos, want);
     }
     OF_TRY(deliver(wanted, sinks, pos, chunk));

@@ -1,4 +1,5 @@
 // TocWalk: the section-by-section CRC walk over ITOC/DTOC entries shared by FS3 and FS4.
+#include "core/HexString.h"
 #include "image/TocWalk.h"
 
 #include <cstdio>
@@ -71,7 +72,7 @@ void check_section(Bytes data, TocSection& s, const TocWalkConfig& config, TocWa
   std::string name = section_type::display_name(s.entry.type);
   if (!reader.contains(s.address, s.entry.size)) {
     walk.checks.push_back({s.address, s.entry.size, std::move(name), SectionStatus::Invalid,
-                           "section runs past the end of the data (" + toc_hex(data.size()) + " bytes)"});
+                           "section runs past the end of the data (" + hex_string(data.size()) + " bytes)"});
     s.checked = true;
     s.status = SectionStatus::Invalid;
     return;
@@ -118,15 +119,15 @@ TocWalk walk_toc(Bytes data, std::uint64_t toc_offset, const TocWalkConfig& conf
     const TocEntry& e = *parsed;
     if (e.type == section_type::kEnd) break;
     if (index >= kMaxTocEntries) {
-      walk.problems.push_back(label + " at " + toc_hex(toc_offset) + " has more than " +
+      walk.problems.push_back(label + " at " + hex_string(toc_offset) + " has more than " +
                               std::to_string(kMaxTocEntries) + " entries");
       break;
     }
     if (!e.entry_crc_ok()) {
       walk.problems.push_back(label + " entry " + std::to_string(index) + " at " +
-                              toc_hex(entry_offset) + ": wrong entry CRC (expected " +
-                              toc_hex(e.stored_entry_crc) + ", computed " +
-                              toc_hex(e.computed_entry_crc) + ")");
+                              hex_string(entry_offset) + ": wrong entry CRC (expected " +
+                              hex_string(e.stored_entry_crc) + ", computed " +
+                              hex_string(e.computed_entry_crc) + ")");
       break;
     }
     TocSection s;
@@ -147,7 +148,7 @@ SectionCheck make_crc_check(std::string name, std::uint64_t start, std::uint64_t
   } else if (stored != computed) {
     c.status = SectionStatus::WrongCrc;
     // mstflint order: "exp" is the CRC of the data, "act" the value stored in the image.
-    c.detail = "expected " + toc_hex(computed) + ", found " + toc_hex(stored);
+    c.detail = "expected " + hex_string(computed) + ", found " + hex_string(stored);
   }
   return c;
 }
@@ -157,18 +158,18 @@ std::optional<std::uint64_t> check_boot2(Bytes data, std::uint64_t offset,
   const ByteReader reader(data);
   auto size_dw = reader.be32(offset + 4);
   if (!size_dw) {
-    report.problems.push_back("BOOT2 at " + toc_hex(offset) + ": " + size_dw.error().message());
+    report.problems.push_back("BOOT2 at " + hex_string(offset) + ": " + size_dw.error().message());
     return std::nullopt;
   }
   if (*size_dw > 1048576 || *size_dw < 4) {
-    report.problems.push_back("BOOT2 at " + toc_hex(offset) + ": unexpected size " + toc_hex(*size_dw) +
+    report.problems.push_back("BOOT2 at " + hex_string(offset) + ": unexpected size " + hex_string(*size_dw) +
                               " dwords");
     return std::nullopt;
   }
   const std::uint64_t bytes = (std::uint64_t{*size_dw} + 4) * 4;
   if (!reader.contains(offset, bytes)) {
     report.sections.push_back({printed_start, bytes, "BOOT2", SectionStatus::Invalid,
-                               "BOOT2 runs past the end of the data (" + toc_hex(data.size()) + " bytes)"});
+                               "BOOT2 runs past the end of the data (" + hex_string(data.size()) + " bytes)"});
     return std::nullopt;
   }
   const Bytes block = data.subspan(offset, bytes);
@@ -176,12 +177,6 @@ std::optional<std::uint64_t> check_boot2(Bytes data, std::uint64_t offset,
   report.sections.push_back(
       make_crc_check("BOOT2", printed_start, bytes, stored, crc16(block.first(bytes - 4))));
   return bytes;
-}
-
-std::string toc_hex(std::uint64_t value) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
 }
 
 }  // namespace openflint

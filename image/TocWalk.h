@@ -66,7 +66,4 @@ struct TocWalk {
                                                        std::uint64_t printed_start,
                                                        VerifyReport& report);
 
-// "0x1234" formatting for messages.
-[[nodiscard]] std::string toc_hex(std::uint64_t value);
-
 }  // namespace openflint

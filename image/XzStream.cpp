@@ -1,4 +1,5 @@
 // XzStream: liblzma-backed streaming xz decoder/encoder over in-memory input.
+#include "core/HexString.h"
 #include "image/XzStream.h"
 
 #include <algorithm>
@@ -7,12 +8,6 @@
 
 namespace openflint {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 struct IndexDeleter {
   void operator()(lzma_index* index) const { lzma_index_end(index, nullptr); }
@@ -61,8 +56,8 @@ std::uint64_t XzStream::total_out() const { return stream_->total_out; }
 std::size_t XzStream::remaining_input() const { return stream_->avail_in; }
 
 Unexpected XzStream::failure(lzma_ret ret) const {
-  const std::string where = " (at input offset " + hex(stream_->total_in) + ", output offset " +
-                            hex(stream_->total_out) + ")";
+  const std::string where = " (at input offset " + hex_string(stream_->total_in) + ", output offset " +
+                            hex_string(stream_->total_out) + ")";
   switch (ret) {
     case LZMA_MEM_ERROR: return make_error(ErrorCode::Internal, "xz: out of memory" + where);
     case LZMA_MEMLIMIT_ERROR:
@@ -142,11 +137,11 @@ Result<std::uint64_t> xz_uncompressed_size(Bytes input) {
   if (lzma_stream_header_decode(&header, input.data()) != LZMA_OK)
     return make_error(ErrorCode::InvalidImage, "bad xz stream header");
   if (lzma_stream_footer_decode(&footer, input.data() + end - LZMA_STREAM_HEADER_SIZE) != LZMA_OK)
-    return make_error(ErrorCode::InvalidImage, "bad xz stream footer at " + hex(end - 12));
+    return make_error(ErrorCode::InvalidImage, "bad xz stream footer at " + hex_string(end - 12));
   if (lzma_stream_flags_compare(&header, &footer) != LZMA_OK)
     return make_error(ErrorCode::InvalidImage, "xz stream header and footer disagree");
   if (footer.backward_size > end - 2 * LZMA_STREAM_HEADER_SIZE)
-    return make_error(ErrorCode::InvalidImage, "xz index size " + hex(footer.backward_size) +
+    return make_error(ErrorCode::InvalidImage, "xz index size " + hex_string(footer.backward_size) +
                                                    " exceeds the stream");
   const std::size_t index_at = end - LZMA_STREAM_HEADER_SIZE - footer.backward_size;
   lzma_index* raw = nullptr;
@@ -156,7 +151,7 @@ Result<std::uint64_t> xz_uncompressed_size(Bytes input) {
                                                 end - LZMA_STREAM_HEADER_SIZE);
   std::unique_ptr<lzma_index, IndexDeleter> index(raw);
   if (ret != LZMA_OK || pos != end - LZMA_STREAM_HEADER_SIZE)
-    return make_error(ErrorCode::InvalidImage, "bad xz index at " + hex(index_at));
+    return make_error(ErrorCode::InvalidImage, "bad xz index at " + hex_string(index_at));
   if (lzma_index_stream_size(index.get()) != end)
     return make_error(ErrorCode::InvalidImage,
                       "xz index describes " + std::to_string(lzma_index_stream_size(index.get())) +

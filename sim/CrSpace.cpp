@@ -1,7 +1,7 @@
 // CrSpace: register storage plus hook dispatch.
 #include "sim/CrSpace.h"
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 
 namespace openflint::sim {
 namespace {

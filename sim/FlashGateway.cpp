@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "devices/SpiOpcode.h"
 
 namespace openflint::sim {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "devices/DeviceCatalog.h"
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "sim/BootRom.h"
 
 namespace openflint::sim {

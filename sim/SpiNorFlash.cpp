@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "devices/HexString.h"
+#include "core/HexString.h"
 #include "devices/SpiOpcode.h"
 
 namespace openflint::sim {

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <random>
 
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
@@ -43,9 +42,7 @@ std::vector<std::uint8_t> fs2_image(std::uint16_t subminor, std::uint32_t seed) 
   spec.psid = "MT_1090120019";
   spec.base_guid = 0x0002c90300001000ull;
   spec.base_mac = 0x0002c9001000ull;
-  std::mt19937 rng(seed);
-  std::vector<std::uint8_t> code(96 * 1024);
-  for (auto& byte : code) byte = static_cast<std::uint8_t>(rng());
+  const std::vector<std::uint8_t> code = random_bytes(96 * 1024, seed);
   spec.sections.push_back({gph::kDdr, code, 0});
   spec.sections.push_back({gph::kCnf, std::vector<std::uint8_t>(4096, static_cast<std::uint8_t>(seed)), 0});
   auto image = write_fs2_image(spec);
@@ -89,9 +86,7 @@ std::vector<std::uint8_t> fs1_image(std::uint16_t minor, std::size_t code_bytes,
   spec.supported_hw_ids = {25204};
   spec.device_id = 25204;
   spec.base_guid = 0x0002c90200abc000ull;
-  std::mt19937 rng(seed);
-  std::vector<std::uint8_t> code(code_bytes);
-  for (auto& byte : code) byte = static_cast<std::uint8_t>(rng());
+  const std::vector<std::uint8_t> code = random_bytes(code_bytes, seed);
   spec.sections.push_back({gph::kDdr, code, 0});
   spec.sections.push_back({gph::kCnf, std::vector<std::uint8_t>(2048, static_cast<std::uint8_t>(seed)), 0});
   auto image = write_fs1_image(spec);

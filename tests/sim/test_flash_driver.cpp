@@ -2,10 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
-#include <random>
 
 #include "flash/FlashDriver.h"
 #include "sim/SimDevice.h"
+#include "tests/support/TestSupport.h"
 
 namespace openflint {
 namespace {
@@ -32,12 +32,7 @@ FlashDriver open(SimDevice& dev) {
   return std::move(driver).value();
 }
 
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::uint8_t> v(n);
-  for (auto& b : v) b = static_cast<std::uint8_t>(rng());
-  return v;
-}
+std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) { return test::random_bytes(n, seed); }
 
 class DriverRoundTrip : public ::testing::TestWithParam<const char*> {};
 

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <random>
 
 #include "flash/FlashDriver.h"
 #include "fwops/FailsafeBurner.h"
@@ -29,12 +28,7 @@ FlashDriver open(RegisterAccess& access, const SimDevice& dev) {
   return std::move(driver).value();
 }
 
-std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<std::uint8_t> v(n);
-  for (auto& b : v) b = static_cast<std::uint8_t>(rng());
-  return v;
-}
+std::vector<std::uint8_t> pattern(std::size_t n, std::uint32_t seed) { return random_bytes(n, seed); }
 
 std::vector<std::uint8_t> flash_bytes(FlashDriver& driver, std::uint64_t address, std::uint64_t length) {
   auto bytes = driver.read(address, length);

@@ -41,6 +41,9 @@ std::optional<std::filesystem::path> real_firmware_dir();
 // Whether an executable is on PATH (e.g. "mstflint").
 bool have_program(const std::string& name);
 
+// n pseudo-random bytes, the same for the same seed (mt19937).
+std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint32_t seed);
+
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 
