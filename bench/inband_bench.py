@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """inband_bench: in-band burn cost of our flint vs mstflint, and ibfwmgr on 8 devices vs 1.
 
-Usage: bench/inband_bench.py BUILD_DIR [--rounds=N]   (default 3 interleaved rounds; medians)
+Usage: bench/inband_bench.py BUILD_DIR [--rounds=N]   (default 5 interleaved rounds; medians)
 Needs ibsim, opensm, mstflint and the build's flint, hcasim, simfabric, ibsim-responder, ibfwmgr
 and firmware samples (cmake --build BUILD_DIR --target firmware_samples). Prints the figures;
 MADs are counted at the responder (answers sent), wall time around each client run.
@@ -110,7 +110,7 @@ def bench_fabric(bindir, samples, work, count, tag):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--rounds=")]
-    rounds = int(next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--rounds=")), "3"))
+    rounds = int(next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--rounds=")), "5"))
     if len(args) != 1 or rounds < 1:
         raise SystemExit(__doc__)
     build = os.path.abspath(args[0])
