@@ -20,7 +20,10 @@ Result<ImageQuery> query_loaded_fs2(Bytes flash, const CopyLayout& layout) {
   if (!fs2_copy_striped(layout))
     return fs2::query_by_pointers(flash.subspan(layout.start, std::min<std::uint64_t>(layout.length, flash.size() - layout.start)));
   const auto log2_chunk = static_cast<unsigned>(std::countr_zero(layout.slot_size));
-  std::vector<std::uint8_t> logical = fs2::destripe(flash, layout.start != 0, log2_chunk);
+  // Only the chunks the copy spans (not the whole flash): both copies' stripes interleave.
+  const std::uint64_t chunks = (layout.length + layout.slot_size - 1) / layout.slot_size;
+  const Bytes striped = flash.first(std::min<std::uint64_t>(flash.size(), 2 * chunks * layout.slot_size));
+  std::vector<std::uint8_t> logical = fs2::destripe(striped, layout.start != 0, log2_chunk);
   if (logical.size() > layout.length) logical.resize(layout.length);
   auto q = fs2::query_by_pointers(logical);
   if (q) q->image_start = layout.start;

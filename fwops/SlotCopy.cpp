@@ -25,13 +25,12 @@ namespace {
 
 std::vector<std::uint64_t> candidate_starts(std::optional<std::uint64_t> hint, std::uint64_t flash_size) {
   std::vector<std::uint64_t> out;
-  if (hint) out.push_back(*hint);
-  out.push_back(0);
-  for (std::uint64_t at = 0x10000; at <= flash_size / 2; at *= 2) out.push_back(at);
-  std::erase_if(out, [&](std::uint64_t at) { return at >= flash_size; });
-  for (std::size_t i = 1; i < out.size(); ++i)  // the hint may repeat a fixed candidate
-    if (std::find(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(i), out[i]) != out.begin() + static_cast<std::ptrdiff_t>(i))
-      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i--));
+  const auto add = [&](std::uint64_t at) {  // the hint may repeat a fixed candidate
+    if (at < flash_size && std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
+  };
+  if (hint) add(*hint);
+  add(0);
+  for (std::uint64_t at = 0x10000; at <= flash_size / 2; at *= 2) add(at);
   return out;
 }
 
