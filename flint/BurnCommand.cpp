@@ -11,6 +11,7 @@
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
+#include "flint/UidText.h"
 #include "fwops/FailsafeBurner.h"
 
 namespace openflint::cli {
@@ -63,6 +64,70 @@ Result<bool> confirm_version(const Options& options, const BurnPreflight& pre) {
   return answer == "y" || answer == "Y" || answer == "yes";
 }
 
+Result<std::vector<std::uint64_t>> parse_uids(const std::vector<std::string>& texts, int bits, const char* what) {
+  std::vector<std::uint64_t> out;
+  for (const auto& t : texts) {
+    OF_ASSIGN(const std::uint64_t v, parse_uid(t, bits, what));
+    out.push_back(v);
+  }
+  return out;
+}
+
+Result<std::optional<std::uint64_t>> parse_optional_uid(const std::string& text, int bits, const char* what) {
+  if (text.empty()) return std::optional<std::uint64_t>{};
+  OF_ASSIGN(const std::uint64_t v, parse_uid(text, bits, what));
+  return std::optional<std::uint64_t>{v};
+}
+
+// mstflint's identity flags as fwops' IdentityChoice (the library checks combinations).
+Result<IdentityChoice> identity_choice(const Options& o) {
+  IdentityChoice c;
+  c.use_image_guids = o.use_image_guids;
+  c.use_image_vsd = o.use_image_ps;
+  c.blank_guids = o.blank_guids;
+  c.ignore_dev_data = o.ignore_dev_data;
+  if (!o.guid.empty() && !o.uid.empty())
+    return make_error(ErrorCode::InvalidArgument, "--guid and --uid cannot be combined");
+  OF_ASSIGN(c.base_guid, parse_optional_uid(o.uid.empty() ? o.guid : o.uid, 64, o.uid.empty() ? "--guid" : "--uid"));
+  OF_ASSIGN(c.guids, parse_uids(o.guids, 64, "--guids value"));
+  OF_ASSIGN(c.base_mac, parse_optional_uid(o.mac, 48, "--mac"));
+  OF_ASSIGN(c.macs, parse_uids(o.macs, 48, "--macs value"));
+  if (o.vsd_given) c.vsd = o.vsd;
+  return c;
+}
+
+std::string uid_list(const std::vector<std::uint64_t>& uids, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < std::min(to, uids.size()); ++i) out += (out.empty() ? "" : " ") + hex(uids[i], 16);
+  return out;
+}
+
+// One line: which GUIDs/MACs/VSD the board will have, and where they come from.
+std::string identity_text(const IdentityPlan& id) {
+  std::string text = std::string("GUIDs/MACs from the ") + to_string(id.uids_from) + ": ";
+  if (!id.uids.empty()) {
+    text += "GUIDs " + uid_list(id.uids, 0, id.guid_count);
+    if (id.uids.size() > id.guid_count) text += ", MACs " + uid_list(id.uids, id.guid_count, id.uids.size());
+  } else {
+    text += "base GUID " + (id.base_guid ? hex(id.base_guid->base, 16) : std::string("N/A")) + ", base MAC " +
+            (id.base_mac ? hex(id.base_mac->base, 12) : std::string("N/A"));
+  }
+  return text + "; VSD from the " + to_string(id.vsd_from) + ": \"" + id.vsd + "\"";
+}
+
+nlohmann::json identity_json(const IdentityPlan& id) {
+  std::vector<std::string> uids;
+  for (auto u : id.uids) uids.push_back(hex(u, 16));
+  auto range = [](const std::optional<UidRange>& u) {
+    return u ? nlohmann::json{{"base", hex(u->base, 16)}, {"count", u->count}} : nlohmann::json(nullptr);
+  };
+  return {{"uids_from", to_string(id.uids_from)}, {"vsd_from", to_string(id.vsd_from)},
+          {"guids", std::vector<std::string>(uids.begin(), uids.begin() + static_cast<long>(std::min(id.guid_count, uids.size())))},
+          {"macs", std::vector<std::string>(uids.begin() + static_cast<long>(std::min(id.guid_count, uids.size())), uids.end())},
+          {"base_guid", range(id.base_guid)}, {"base_mac", range(id.base_mac)}, {"vsd", id.vsd},
+          {"device_data_from_image", id.write_image_device_data}};
+}
+
 nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
   return {{"ok", true},
           {"previous_fw_version", pre.current && pre.current->fw_version ? nlohmann::json(version_text(pre.current))
@@ -73,11 +138,13 @@ nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
           {"sectors_unchanged", r.sectors_unchanged},
           {"sectors_probed", r.sectors_probed},
           {"pages_programmed", r.pages_programmed},
-          {"bytes_programmed", r.bytes_programmed}};
+          {"bytes_programmed", r.bytes_programmed},
+          {"identity", identity_json(pre.identity)}};
 }
 
-BurnOptions burn_options(const Options& options) {
+Result<BurnOptions> burn_options(const Options& options) {
   BurnOptions b;
+  OF_ASSIGN(b.identity, identity_choice(options));
   b.failsafe = !options.nofs;
   b.allow_psid_change = options.allow_psid_change;
   auto line = progress_line(options, "Burning");
@@ -94,9 +161,12 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
   std::optional<BurnPreflight> pre;
   bool declined = false;
   bool refused = false;
-  BurnOptions b = burn_options(options);
+  auto parsed = burn_options(options);
+  if (!parsed) return report_error(options, parsed.error());
+  BurnOptions b = std::move(*parsed);
   b.decide = [&](const BurnPreflight& p) -> Result<bool> {
     pre = p;
+    if (!options.json && !options.silent) std::cerr << "-I- " << identity_text(p.identity) << '\n';
     if (auto r = check_refusals(options, device, p); !r) {
       refused = true;
       return make_error(std::move(r).error().with_context("burn refused"));
@@ -117,7 +187,7 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
   }
   if (options.json) {
     std::cout << burn_json(*pre, *report).dump(2) << '\n';
-  } else {
+  } else if (!options.silent) {
     std::cout << "-I- Burned FW " << version_text(pre->incoming) << " (was " << version_text(pre->current)
               << ") at " << hex(report->new_copy_address) << "; it runs after 'flint -d " << device.name()
               << " reset'\n";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace openflint::cli {
 
@@ -16,6 +17,19 @@ struct Options {
   bool force = false;  // --force: allow an unsafe in-place sector rewrite (ww/wb)
   bool allow_psid_change = false;  // --allow_psid_change: burn an image with another PSID
   int lock_timeout_ms = 5000;      // --lock-timeout: wait this long for a busy device
+  // burn: the board's identity (mstflint's flags; fwops/BoardIdentity.h decides)
+  bool use_image_guids = false;    // --use_image_guids
+  bool use_image_ps = false;       // --use_image_ps: the image's VSD
+  bool blank_guids = false;        // --blank_guids
+  bool ignore_dev_data = false;    // --ignore_dev_data (FS3/FS4)
+  std::string guid;                // --guid BASE
+  std::vector<std::string> guids;  // --guids G1 G2 G3 G4
+  std::string mac;                 // --mac BASE
+  std::vector<std::string> macs;   // --macs M1 M2
+  std::string uid;                 // --uid BASE (FS3/FS4)
+  std::string vsd;                 // --vsd TEXT
+  bool vsd_given = false;
+  bool silent = false;             // -s/--silent: no progress or information lines
 };
 
 }  // namespace openflint::cli

@@ -12,6 +12,7 @@
 #include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
+#include "flint/UidText.h"
 #include "fwops/FailsafeBurner.h"
 #include "fwops/SectorJournal.h"
 #include "image/FirmwareImage.h"
@@ -22,20 +23,6 @@ namespace openflint::cli {
 namespace {
 
 using Patch = std::function<Result<std::vector<std::uint8_t>>(Bytes)>;
-
-// "0x0002c903000a0b0c", "0002c903000a0b0c" or "00:02:c9:..." (hex); at most `bits` bits.
-Result<std::uint64_t> parse_uid(std::string text, int bits, const std::string& what) {
-  const std::string original = text;
-  if (text.starts_with("0x") || text.starts_with("0X")) text.erase(0, 2);
-  std::erase(text, ':');
-  std::uint64_t value = 0;
-  const bool hex_only = !text.empty() && text.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-  if (!hex_only || text.size() > static_cast<std::size_t>(bits / 4))
-    return make_error(ErrorCode::InvalidArgument,
-                      what + " '" + original + "' is not a hex number of at most " + std::to_string(bits) + " bits");
-  for (char c : text) value = value << 4 | static_cast<std::uint64_t>(std::stoi(std::string(1, c), nullptr, 16));
-  return value;
-}
 
 nlohmann::json ids_json(const ImageQuery& q) {
   auto uid = [](const std::optional<UidRange>& u) {
@@ -112,6 +99,8 @@ Result<std::string> burn_patched(const Options& options, Device& device, Bytes i
     return make_error(ErrorCode::Mismatch, "the patched image does not list this device's hw id");
   BurnOptions b;
   b.failsafe = !options.nofs;
+  b.identity.use_image_guids = true;  // the patched image carries the identity being set
+  b.identity.use_image_vsd = true;
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
   OF_ASSIGN(const BurnReport r, burn_image(device.access(), device.info(), image, b));

@@ -102,9 +102,29 @@ void add_flash_commands(CLI::App& app, Options& options, Runner& run, std::vecto
 }
 
 void add_burn(CLI::App& app, Options& options, Runner& run) {
-  auto* burn = app.add_subcommand("burn", "burn -i IMAGE into -d DEVICE (failsafe unless --nofs)")->alias("b");
+  auto* burn = app.add_subcommand("burn", "burn -i IMAGE into -d DEVICE (failsafe unless --nofs; the board keeps "
+                                          "its GUIDs, MACs, VSD and device data)")->alias("b");
   burn->add_flag("--allow_psid_change", options.allow_psid_change, "allow an image with another PSID");
   burn->callback([&] { run = [&] { return cli::run_burn(options); }; });
+}
+
+// mstflint's burn flags for the board's identity; global, so they may stand before the command.
+void add_identity_flags(CLI::App& app, Options& options) {
+  const char* group = "Burn identity (default: keep the device's)";
+  app.add_flag("--use_image_guids", options.use_image_guids, "burn the image's GUIDs/MACs (FS3/FS4: its device data)")
+      ->group(group);
+  app.add_flag("--use_image_ps", options.use_image_ps, "burn the image's VSD instead of the device's")->group(group);
+  app.add_flag("--blank_guids", options.blank_guids, "burn all-ones GUIDs/MACs (set them later with sg)")->group(group);
+  app.add_flag("--ignore_dev_data", options.ignore_dev_data, "FS3/FS4: the image file's device data replaces the board's")
+      ->group(group);
+  app.add_option("--guid", options.guid, "base GUID: node, port1, port2, system image count up from it")->group(group);
+  app.add_option("--guids", options.guids, "the 4 GUIDs: node port1 port2 system-image")->expected(4)->group(group);
+  app.add_option("--mac", options.mac, "base MAC: port1, port2 count up from it")->group(group);
+  app.add_option("--macs", options.macs, "the 2 MACs: port1 port2")->expected(2)->group(group);
+  app.add_option("--uid", options.uid, "FS3/FS4 base GUID")->group(group);
+  app.add_option("--vsd", options.vsd, "burn this VSD (at most 208 bytes)")->group(group)
+      ->each([&](const std::string&) { options.vsd_given = true; });
+  app.add_flag("-s,--silent", options.silent, "no progress or information lines");
 }
 
 void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
@@ -141,6 +161,7 @@ int main(int argc, char** argv) {
   add_archive(app, options, run, args);
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
+  add_identity_flags(app, options);
   add_set_commands(app, options, run, args);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {

@@ -40,6 +40,9 @@ class BurnSession {
   // The boot-address register's copy address, when the device has one.
   [[nodiscard]] Result<std::optional<std::uint64_t>> boot_address();
   void progress(std::string_view stage, std::uint64_t done, std::uint64_t total) const;
+  // FS3/FS4: the file's device data replaces the board's (IdentityPlan::write_image_device_data).
+  [[nodiscard]] bool write_image_device_data() const { return write_image_device_data_; }
+  void set_write_image_device_data(bool on) { write_image_device_data_ = on; }
 
  private:
   RegisterAccess* access_;
@@ -48,6 +51,7 @@ class BurnSession {
   const BurnOptions* options_;
   FlashView flash_;
   BurnReport report_;
+  bool write_image_device_data_ = false;
 };
 
 }  // namespace openflint

@@ -54,9 +54,27 @@ Result<FlashDriver> open_flash(RegisterAccess& access, const DeviceInfo& info) {
   return driver;
 }
 
+std::string first_fault(const VerifyReport& report) {
+  if (!report.problems.empty()) return report.problems.front();
+  for (const auto& c : report.sections)
+    if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
+      return c.name + " at " + hex_string(c.start) + ": " + to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")");
+  return "not bootable";
+}
+
 }  // namespace
 
+Result<void> check_image_bootable(Bytes image) {
+  auto report = verify_image(image);
+  if (!report) return make_error(std::move(report).error().with_context("the image does not verify"));
+  if (!report->bootable())
+    return make_error(ErrorCode::InvalidImage, "the image does not verify (" + first_fault(*report) +
+                                                   "): a device would not boot it, not burning");
+  return {};
+}
+
 Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& info, Bytes image) {
+  OF_TRY(check_image_bootable(image));
   OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   OF_ASSIGN(FlashDriver driver, open_flash(access, info));
   const BurnOptions options;
@@ -66,11 +84,22 @@ Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& i
 }
 
 Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Bytes image, const BurnOptions& options) {
+  OF_TRY(check_image_bootable(image));  // before the flash is touched
   OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   OF_ASSIGN(FlashDriver driver, open_flash(access, info));  // the lock is held until we return
   BurnSession session(access, info, driver, options);
   std::optional<CurrentCopy> current;
-  OF_ASSIGN(const BurnPreflight p, compare(session, *burner, image, current));
+  OF_ASSIGN(BurnPreflight p, compare(session, *burner, image, current));
+  auto plan = plan_identity(image, p.incoming, p.current, options.identity);
+  if (!plan) return make_error(std::move(plan).error().with_context("burn refused"));
+  const std::vector<std::uint8_t> to_burn = std::move(plan->image);
+  p.identity = std::move(*plan);
+  p.identity.image.clear();
+  if (Bytes(to_burn).size() != image.size() || !std::equal(to_burn.begin(), to_burn.end(), image.begin())) {
+    auto again = check_image_bootable(to_burn);  // the patch must not break what verified
+    if (!again) return make_error(ErrorCode::Internal, "the image with the board's identity: " + again.error().message());
+  }
+  session.set_write_image_device_data(p.identity.write_image_device_data);
   if (options.decide) {
     OF_ASSIGN(const bool go, options.decide(p));
     if (!go) return make_error(ErrorCode::InvalidArgument, "burn declined");
@@ -81,8 +110,9 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, By
   if (p.psid_changes && !options.allow_psid_change)
     return make_error(ErrorCode::InvalidArgument, "the image's PSID " + p.incoming.psid + " differs from the device's " +
                                                       p.current->psid + " (allow a PSID change to burn it)");
-  OF_TRY(burner->burn(session, image, current));
+  OF_TRY(burner->burn(session, to_burn, current));
   session.progress("done", 1, 1);
+  session.report().identity = p.identity;
   return session.report();
 }
 

@@ -10,6 +10,7 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "fwops/BoardIdentity.h"
 #include "image/ImageQuery.h"
 #include "mtcr/RegisterAccess.h"
 
@@ -22,6 +23,7 @@ struct BurnPreflight {
   bool hw_id_supported = true;  // the image's supported hw ids include the device's (or none listed)
   bool psid_changes = false;    // current PSID differs from the incoming one
   int version_order = 1;        // incoming vs current FW version: <0 older, 0 same, >0 newer
+  IdentityPlan identity;        // the GUIDs/MACs/VSD the burn will write (its `image` left empty)
 };
 
 struct BurnProgress {
@@ -33,6 +35,7 @@ struct BurnProgress {
 struct BurnOptions {
   bool failsafe = true;            // false = --nofs: write the image in place at 0
   bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
+  IdentityChoice identity;         // default: the board keeps its GUIDs/MACs/VSD/device data
   std::function<void(const BurnProgress&)> progress;
   // Called once the flash was read and compared, before anything is written (so a CLI can ask
   // its questions without a second read of the flash — in-band that read is most of the cost).
@@ -48,14 +51,21 @@ struct BurnReport {
   std::uint64_t sectors_probed = 0;  // remote transports: erased after a 16-byte probe, not read whole
   std::uint64_t pages_programmed = 0;
   std::uint64_t bytes_programmed = 0;
+  IdentityPlan identity;  // the GUIDs/MACs/VSD the board has now (its `image` left empty)
 };
+
+// The acceptance rule of every burn: the image must verify as `flint v` does (every section the
+// device needs to boot parses and has its CRC). InvalidImage naming the first failing section.
+[[nodiscard]] Result<void> check_image_bootable(Bytes image);
 
 // Reads the flash image (if any) and compares it with `image`. No writes.
 [[nodiscard]] Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& info,
                                                    Bytes image);
 
-// Refuses (InvalidArgument / Mismatch) an image whose hw ids exclude the device, or a PSID
-// change without allow_psid_change; version questions are the CLI's (use preflight_burn).
+// Refuses, before anything is written: an image that does not verify (InvalidImage), an image
+// whose hw ids exclude the device or a PSID change without allow_psid_change (InvalidArgument /
+// Mismatch), an identity that cannot be kept (see plan_identity). The board keeps its identity
+// unless options.identity says otherwise. Version questions are the CLI's (through `decide`).
 [[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info,
                                             Bytes image, const BurnOptions& options);
 

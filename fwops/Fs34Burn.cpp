@@ -99,16 +99,17 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
   const bool failsafe = s.options().failsafe && current.has_value();
   std::uint64_t target = 0;
   if (failsafe) target = current->layout.start == 0 ? in.slot_size : 0;
-  std::vector<ByteRange> keep = current ? current->layout.device_data : in.board;
+  const bool file_board = !current || s.write_image_device_data();  // else the board's stays
+  std::vector<ByteRange> keep = file_board ? in.board : current->layout.device_data;
   if (failsafe) keep.push_back({current->layout.start, current->layout.length});
   OF_TRY(check_target({target, in.copy.size()}, keep, flash_size));
 
-  if (!current) {  // nothing bootable to protect: the board data comes from the file
+  if (file_board) {  // nothing bootable to protect, or asked for: the board data comes from the file
     for (const auto& r : in.board) OF_TRY(s.write(r.start, image.subspan(r.start, r.length), "writing device data"));
   }
   Bytes copy = in.copy;
   std::vector<std::uint8_t> adopted;
-  if (current && format.adopts_device_entries) {
+  if (!file_board && format.adopts_device_entries) {
     auto patched = adopt_device_entries(in.copy, s.flash().bytes(), current->layout.start);
     if (!patched) return make_error(std::move(patched).error().with_context("keeping the board's device data"));
     adopted = std::move(*patched);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ namespace openflint::patch {
 
 // Each works in place on the whole buffer `data`, the image starting at `offset`.
 [[nodiscard]] Result<void> fs1_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
+// The first GUID-section entries replaced by `uids` (FS1: every copy), CRCs resealed.
+[[nodiscard]] Result<void> fs1_set_uids(std::vector<std::uint8_t>& data, std::uint64_t offset, std::span<const std::uint64_t> uids);
+[[nodiscard]] Result<void> fs2_set_uids(std::vector<std::uint8_t>& data, std::uint64_t offset, std::span<const std::uint64_t> uids);
 [[nodiscard]] Result<void> fs1_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
 [[nodiscard]] Result<void> fs2_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
 [[nodiscard]] Result<void> fs2_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);

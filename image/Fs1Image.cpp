@@ -133,6 +133,9 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
     q.base_guid = UidRange{(std::uint64_t{ByteReader::load_be32(guids.data())} << 32) |
                                ByteReader::load_be32(guids.data() + 4),
                            static_cast<std::uint32_t>(std::min<std::size_t>(guids.size() / 8, kGuidCount))};
+  for (std::size_t i = 0; i + 8 <= guids.size() && i / 8 < kGuidCount; i += 8)
+    q.uids.push_back((std::uint64_t{ByteReader::load_be32(guids.data() + i)} << 32) |
+                     ByteReader::load_be32(guids.data() + i + 4));
   return q;
 }
 

@@ -112,6 +112,8 @@ Result<void> query_guids(Bytes image, const Header& h, ImageQuery& q) {
   };
   if (n >= 1) q.base_guid = UidRange{entry(0), static_cast<std::uint32_t>(std::min<std::size_t>(n, kGuidCount))};
   if (n >= kGuidCount + kMacCount) q.base_mac = UidRange{entry(kGuidCount), kMacCount};
+  q.uids.clear();
+  for (std::size_t i = 0; i < n; ++i) q.uids.push_back(entry(i));
   return {};
 }
 

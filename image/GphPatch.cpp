@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <span>
+#include <vector>
 
 #include "core/HexString.h"
 #include "image/FormatPatch.h"
@@ -39,24 +41,33 @@ void put_uid(std::vector<std::uint8_t>& data, std::uint64_t at, std::uint64_t ui
   store_be32(data.data() + at + 4, static_cast<std::uint32_t>(uid));
 }
 
-// Writes the GUIDs (and MACs after them, FS2) into the GUID section payload and reseals it.
+// Writes `values` over the first entries of the GUID section payload and reseals it.
+Result<void> patch_entries(std::vector<std::uint8_t>& data, std::uint64_t base, const gph::ChainWalk& walk,
+                           std::span<const std::uint64_t> values) {
+  const gph::WalkedSection* g = walk.find(gph::kGuid);
+  if (g == nullptr) return make_error(ErrorCode::InvalidImage, "image has no GUID section");
+  if (g->data_size / 8 < values.size())
+    return make_error(ErrorCode::InvalidImage, "GUID section at " + hex_string(base + g->header) + " holds " +
+                                                   std::to_string(g->data_size / 8) + " entries, expected at least " +
+                                                   std::to_string(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i) put_uid(data, base + g->data + 8 * i, values[i]);
+  reseal(data, base, *g);
+  return {};
+}
+
+// The GUIDs (and MACs after them, FS2) counting up from the settings' bases; the stored MACs
+// stay when no base MAC is given.
 Result<void> patch_guid_section(std::vector<std::uint8_t>& data, std::uint64_t base, const gph::ChainWalk& walk,
                                 const GuidSettings& s, std::size_t guid_count, std::size_t mac_count) {
   const gph::WalkedSection* g = walk.find(gph::kGuid);
   if (g == nullptr) return make_error(ErrorCode::InvalidImage, "image has no GUID section");
-  const std::size_t entries = g->data_size / 8;
-  if (entries < guid_count)
-    return make_error(ErrorCode::InvalidImage, "GUID section at " + hex_string(base + g->header) + " holds " +
-                                                   std::to_string(entries) + " entries, expected at least " +
-                                                   std::to_string(guid_count));
-  if (s.base_mac && entries < guid_count + mac_count)
+  if (s.base_mac && g->data_size / 8 >= guid_count && g->data_size / 8 < guid_count + mac_count)
     return make_error(ErrorCode::NotSupported, "GUID section at " + hex_string(base + g->header) + " holds no MACs");
-  for (std::size_t i = 0; i < guid_count; ++i) put_uid(data, base + g->data + 8 * i, s.base_guid + i);
+  std::vector<std::uint64_t> values;
+  for (std::size_t i = 0; i < guid_count; ++i) values.push_back(s.base_guid + i);
   if (s.base_mac)
-    for (std::size_t i = 0; i < mac_count; ++i)
-      put_uid(data, base + g->data + 8 * (guid_count + i), *s.base_mac + i);
-  reseal(data, base, *g);
-  return {};
+    for (std::size_t i = 0; i < mac_count; ++i) values.push_back(*s.base_mac + i);
+  return patch_entries(data, base, walk, values);
 }
 
 // Overwrites the value of the IMG_INFO VSD tag (zero padded) and reseals the section.
@@ -169,6 +180,19 @@ Result<void> fs2_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, 
   OF_TRY(patch_info_vsd(data, offset, t.walk, vsd));
   fs2_finish(data, offset, t);
   return {};
+}
+
+Result<void> fs2_set_uids(std::vector<std::uint8_t>& data, std::uint64_t offset, std::span<const std::uint64_t> uids) {
+  OF_ASSIGN(const Fs2Target t, fs2_open(data, offset));
+  OF_TRY(patch_entries(data, offset, t.walk, uids));
+  fs2_finish(data, offset, t);
+  return {};
+}
+
+Result<void> fs1_set_uids(std::vector<std::uint8_t>& data, std::uint64_t offset, std::span<const std::uint64_t> uids) {
+  return fs1_each_copy(data, offset, [&](std::uint64_t base, const gph::ChainWalk& walk, std::uint64_t) -> Result<void> {
+    return patch_entries(data, base, walk, uids);
+  });
 }
 
 Result<void> fs1_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s) {

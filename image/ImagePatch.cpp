@@ -48,6 +48,20 @@ Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& sett
   return out;
 }
 
+Result<std::vector<std::uint8_t>> set_uid_entries(Bytes data, std::span<const std::uint64_t> uids) {
+  OF_ASSIGN(const ImageLocation loc, locate_image(data));
+  std::vector<std::uint8_t> out(data.begin(), data.end());
+  switch (loc.format) {
+    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_uids(out, loc.offset, uids)); break;
+    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_uids(out, loc.offset, uids)); break;
+    case ImageFormat::Fs3:
+    case ImageFormat::Fs4:
+      return make_error(ErrorCode::NotSupported, std::string(to_string(loc.format)) +
+                                                     " images keep GUIDs/MACs in device data, not a GUID section");
+  }
+  return out;
+}
+
 Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd) {
   OF_TRY(gph::check_text(vsd, kMaxVsdLength, "VSD"));
   OF_ASSIGN(const ImageLocation loc, locate_image(data));

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ inline constexpr std::size_t kMaxVsdLength = 208;
 // MACs, striped FS2 flash dumps and old (Connect-IB) DEV_INFO layouts; InvalidImage when the
 // sections to patch are missing or already corrupt.
 [[nodiscard]] Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings);
+
+// The image (FS1/FS2) with the first entries of its GUID section (GUIDs, then FS2 MACs) set to
+// `uids` exactly, as a burn keeps a board's identity; later entries stay. NotSupported on FS3/FS4
+// (their identity is device data on flash); InvalidImage when the section holds fewer entries.
+[[nodiscard]] Result<std::vector<std::uint8_t>> set_uid_entries(Bytes data, std::span<const std::uint64_t> uids);
 
 // The image with a new VSD (at most 208 bytes, no nul): FS1/FS2 IMG_INFO VSD tag (FS1 also both
 // pointer sectors), FS3 DEV_INFO vsd ("Device VSD", where mstflint sv puts it). Errors as above.

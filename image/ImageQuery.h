@@ -53,6 +53,9 @@ struct ImageQuery {
   std::vector<std::uint32_t> supported_hw_ids;  // empty when the image does not say
   std::optional<UidRange> base_guid;            // absent = "N/A"
   std::optional<UidRange> base_mac;
+  // FS1/FS2: every entry of the GUID section as stored (GUIDs, then FS2 MACs): a board's
+  // identity, kept exactly by a burn. Empty for FS3/FS4 (their identity is device data).
+  std::vector<std::uint64_t> uids;
   std::optional<std::uint32_t> security_version;  // FS4 "Security Ver"
   std::uint64_t image_size = 0;                   // bytes of the image proper (0 if unknown)
 };

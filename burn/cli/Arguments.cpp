@@ -41,6 +41,9 @@ Options (one or two leading dashes; "-opt=VALUE" also works):
   -image IMG           image file to burn
   -nofs                burn without failsafe
   -allow_psid_change   allow burning an image whose PSID differs from the device's
+  -use_image_guids     burn the image's GUIDs/MACs (FS3/FS4: its device data) instead of
+                       keeping the device's; needed for a blank device
+  -use_image_ps        burn the image's VSD instead of keeping the device's
   -h, -help            this text
 
 Exit codes: 0 ok; 2 usage error or bad description/INI; 3 bad image; 4 file or device i/o
@@ -52,8 +55,12 @@ Result<Arguments> parse_arguments(const std::vector<std::string>& args) {
   Arguments a;
   const std::array<std::pair<const char*, std::string*>, 5> valued{{
       {"fw", &a.fw}, {"conf", &a.conf}, {"wrimage", &a.wrimage}, {"dev", &a.dev}, {"image", &a.image}}};
-  const std::array<std::pair<const char*, bool*>, 4> flags{{
-      {"nofs", &a.nofs}, {"allow_psid_change", &a.allow_psid_change}, {"help", &a.help}, {"h", &a.help}}};
+  const std::array<std::pair<const char*, bool*>, 6> flags{{{"nofs", &a.nofs},
+                                                           {"allow_psid_change", &a.allow_psid_change},
+                                                           {"use_image_guids", &a.use_image_guids},
+                                                           {"use_image_ps", &a.use_image_ps},
+                                                           {"help", &a.help},
+                                                           {"h", &a.help}}};
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string name = args[i];
     if (name.size() < 2 || name[0] != '-')

@@ -32,6 +32,8 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
   BurnOptions options;
   options.failsafe = !args.nofs;
   options.allow_psid_change = args.allow_psid_change;
+  options.identity.use_image_guids = args.use_image_guids;
+  options.identity.use_image_vsd = args.use_image_ps;
   options.progress = [](const BurnProgress& p) {
     if (p.total != 0 && p.done == p.total) std::cout << "-I- " << p.stage << ": done\n";
   };
@@ -40,6 +42,9 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
   std::cout << "-I- Burned " << image.size() << " bytes into " << args.dev << " (copy at 0x" << std::hex
             << report->new_copy_address << std::dec << ", " << report->sectors_erased << " sectors erased, "
             << report->sectors_unchanged << " unchanged)\n";
+  const IdentityPlan& id = report->identity;
+  std::cout << "-I- Board identity: GUIDs/MACs from the " << to_string(id.uids_from) << ", VSD from the "
+            << to_string(id.vsd_from) << " (\"" << id.vsd << "\")\n";
   return cli::kOk;
 }
 

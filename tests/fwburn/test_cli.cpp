@@ -85,8 +85,12 @@ TEST(FwburnCli, BurnIntoASimulatedDevice) {
   ASSERT_TRUE(sim.has_value()) << sim.error().message();
   ASSERT_TRUE((*sim)->save_state(dir / "dev").has_value());
   const auto& s = sample("connectx4-new");
-  const auto r = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", "sim:" + (dir / "dev").string()});
+  const std::string dev = "sim:" + (dir / "dev").string();
+  const auto refused = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", dev});
+  EXPECT_EQ(refused.exit_code, 2) << "a blank device has no identity to keep: " << refused.out << refused.err;
+  const auto r = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", dev, "-use_image_guids"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("GUIDs/MACs from the image"), std::string::npos) << r.out;
   const auto flash = test::read_file(dir / "dev" / "flash.bin");
   const auto q = query_image(flash);
   ASSERT_TRUE(q.has_value()) << q.error().message();

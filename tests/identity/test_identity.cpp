@@ -1,0 +1,137 @@
+// A burn keeps each board's identity: two simulated boards with their own GUIDs/MACs/VSD, burned
+// with one image by flint and by fwburn, keep their own; the identity flags change what they name.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "image/FirmwareImage.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint {
+namespace {
+
+namespace fs = std::filesystem;
+
+test::CommandResult tool(const std::string& name, std::vector<std::string> args) {
+  args.insert(args.begin(), test::bin(name).string());
+  return test::run_command(args);
+}
+
+fs::path sample(const std::string& model, const std::string& version) {
+  return fs::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / (model + "-" + version + ".bin");
+}
+
+std::string hex16(std::uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+struct Identity {
+  std::uint64_t guid;
+  std::uint64_t mac;
+  std::string vsd;
+};
+
+class BoardIdentity : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string model() const { return GetParam(); }
+  bool has_macs() const { return model() != "mt25204"; }
+  bool vsd_in_device_data() const { return model() == "connectx4" || model() == "spectrum"; }
+  std::string vsd_field() const { return vsd_in_device_data() ? "device_vsd" : "image_vsd"; }
+
+  // A board factory-burned with the old sample, patched to `id` in the file before it is made.
+  std::string make_board(const std::string& name, const Identity& id) {
+    const fs::path image = dir_ / (name + ".bin");
+    fs::copy_file(sample(model(), "old"), image);
+    std::vector<std::string> sg{"-i", image.string(), "sg", hex16(id.guid)};
+    if (has_macs()) sg.push_back(hex16(id.mac).substr(6));
+    const auto g = tool("flint", sg);
+    EXPECT_EQ(g.exit_code, 0) << g.out << g.err;
+    const auto v = tool("flint", {"-i", image.string(), "sv", id.vsd});
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+    const auto c = tool("hcasim", {"create", "--model", model(), (dir_ / name).string(), "--image", image.string()});
+    EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+    return "sim:" + (dir_ / name).string();
+  }
+  nlohmann::json query(const std::string& dev) {
+    const auto q = tool("flint", {"-d", dev, "--json", "q"});
+    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
+    auto j = nlohmann::json::parse(q.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << q.out;
+    return j;
+  }
+  void expect_identity(const std::string& dev, const Identity& id) {
+    const auto q = query(dev);
+    EXPECT_EQ(q["base_guid"]["base"], hex16(id.guid)) << dev << q.dump(2);
+    if (has_macs()) {
+      EXPECT_EQ(q["base_mac"]["base"], hex16(id.mac)) << dev << q.dump(2);
+    }
+    EXPECT_EQ(q[vsd_field()], id.vsd) << dev << q.dump(2);
+    EXPECT_EQ(q["fw_version"], image_query(sample(model(), "new"))["fw_version"]) << q.dump(2);
+    const auto v = tool("flint", {"-d", dev, "v"});
+    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  }
+  nlohmann::json image_query(const fs::path& image) {
+    const auto q = tool("flint", {"-i", image.string(), "--json", "q"});
+    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
+    return nlohmann::json::parse(q.out, nullptr, false);
+  }
+  void SetUp() override {
+    if (!fs::exists(sample(model(), "new"))) GTEST_SKIP() << "no sample " << sample(model(), "new");
+  }
+  test::TempDir dir_;
+  const Identity a_{0x0002c90300a1a100ull, 0x0002c9a1a100ull, "board A"};
+  const Identity b_{0x0002c90300b2b200ull, 0x0002c9b2b200ull, "board B"};
+};
+
+TEST_P(BoardIdentity, FlintBurnOfOneImageKeepsEachBoardsOwn) {
+  const std::string a = make_board("a", a_), b = make_board("b", b_);
+  for (const auto& dev : {a, b}) {
+    const auto r = tool("flint", {"-d", dev, "-i", sample(model(), "new").string(), "-y", "burn"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("GUIDs/MACs from the device"), std::string::npos) << r.err;
+  }
+  expect_identity(a, a_);
+  expect_identity(b, b_);
+}
+
+TEST_P(BoardIdentity, FwburnToADeviceKeepsEachBoardsOwn) {
+  const std::string a = make_board("a", a_), b = make_board("b", b_);
+  for (const auto& dev : {a, b}) {
+    const auto r = tool("fwburn", {"-image", sample(model(), "new").string(), "-dev", dev});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  }
+  expect_identity(a, a_);
+  expect_identity(b, b_);
+}
+
+TEST_P(BoardIdentity, UseImageGuidsBurnsTheImagesIdentity) {
+  const std::string a = make_board("a", a_);
+  const auto r = tool("flint", {"-d", a, "-i", sample(model(), "new").string(), "-y", "--use_image_guids",
+                                "--use_image_ps", "burn"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("GUIDs/MACs from the image"), std::string::npos) << r.err;
+  const auto want = image_query(sample(model(), "new"));
+  const auto q = query(a);
+  EXPECT_EQ(q["base_guid"], want["base_guid"]) << q.dump(2);
+  EXPECT_EQ(q["base_mac"], want["base_mac"]) << q.dump(2);
+  EXPECT_EQ(q[vsd_field()], want[vsd_field()]) << q.dump(2);
+}
+
+TEST_P(BoardIdentity, BlankFlashIsRefusedUntilTheUserSaysWhichIdentity) {
+  const auto dev = "sim:" + (dir_ / "blank").string();
+  ASSERT_EQ(tool("hcasim", {"create", "--model", model(), (dir_ / "blank").string()}).exit_code, 0);
+  const auto flash_before = test::read_file(dir_ / "blank" / "flash.bin");
+  const auto r = tool("flint", {"-d", dev, "-i", sample(model(), "new").string(), "-y", "burn"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot be read"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_file(dir_ / "blank" / "flash.bin"), flash_before) << "a refused burn wrote";
+  const auto ok = tool("flint", {"-d", dev, "-i", sample(model(), "new").string(), "-y", "--use_image_guids", "burn"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity, ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum"));
+
+}  // namespace
+}  // namespace openflint
