@@ -43,7 +43,9 @@ void burn(sim::SimDevice& dev, const std::vector<std::uint8_t>& image, const cha
           std::uint64_t differing_sectors) {
   const Ops before = ops(dev);
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = burn_image(dev, dev.info(), image, {});
+  BurnOptions options;  // the first burn is into blank flash: the image's device data
+  options.identity.use_image_guids = true;
+  auto r = burn_image(dev, dev.info(), image, options);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!r) {
     std::printf("%s: burn failed: %s\n", what, r.error().message().c_str());

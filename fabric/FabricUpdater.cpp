@@ -13,7 +13,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, NodeUpdate& out) {
-  BurnOptions burn;  // failsafe, PSID kept
+  BurnOptions burn;  // failsafe, PSID and the board's identity kept
   auto report = burn_image(device.access(), device.info(), file.bytes, burn);
   if (!report) {
     out.status = NodeUpdateStatus::Failed;
@@ -22,6 +22,7 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
   }
   out.status = NodeUpdateStatus::Updated;
   out.new_copy_address = report->new_copy_address;
+  out.identity_from = to_string(report->identity.uids_from);
   if (!options.reset) return;
   if (auto reset = device.reset(); !reset) {
     out.message = "not reset: " + reset.error().message();

@@ -29,6 +29,7 @@ struct NodeUpdate {
   std::string image;    // label of the image used
   std::optional<FwVersion> image_version;
   std::uint64_t new_copy_address = 0;
+  std::string identity_from;  // where the burned GUIDs/MACs came from ("device": the board's own)
   bool reset_done = false;
   std::optional<RunningFirmware> running_after;  // MGIR after the reset
   std::uint64_t mads = 0;

@@ -78,6 +78,7 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
     j["message"] = u.message;
     j["image"] = u.image.empty() ? nlohmann::json(nullptr) : nlohmann::json(u.image);
     j["image_version"] = u.image_version ? nlohmann::json(u.image_version->to_string()) : nlohmann::json(nullptr);
+    j["identity_from"] = u.identity_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(u.identity_from);
     j["reset"] = u.reset_done;
     j["running_after"] = nullptr;
     if (u.running_after && u.running_after->image && u.running_after->image->fw_version)

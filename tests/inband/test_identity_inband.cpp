@@ -45,6 +45,10 @@ TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) {
 
   const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
   ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
+  const auto report = nlohmann::json::parse(up.out, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << up.out;
+  for (const auto& n : report["nodes"])
+    if (n["status"] == "updated") EXPECT_EQ(n["identity_from"], "device") << n.dump(2);
   const auto want_version = run_command({bin("flint").string(), "-i", (images / "cx3-new.bin").string(), "--json", "q"});
   const auto want = nlohmann::json::parse(want_version.out, nullptr, false);
   ASSERT_FALSE(want.is_discarded());

@@ -52,6 +52,33 @@ std::string running_version(const SimDevice& dev) {
   return boot.running->fw_version->to_string();
 }
 
+// The board's own identity, given on the first burn where the format carries it in the copy
+// (FS1/FS2: GUIDs/MACs unlike either image's, and a VSD), the image's device data otherwise.
+BurnOptions first_burn_options(Bytes a) {
+  BurnOptions o;
+  const auto q = query_image(a);
+  if (q && (q->format == ImageFormat::Fs1 || q->format == ImageFormat::Fs2)) {
+    o.identity.base_guid = 0x0002c90300b0a4d0ull;
+    if (q->format == ImageFormat::Fs2) o.identity.base_mac = 0x0002c9b0a4d0ull;
+    o.identity.vsd = "power-cut board";
+  } else {
+    o.identity.use_image_guids = true;
+  }
+  return o;
+}
+
+// What the running copy says the board is: GUIDs/MACs and VSDs.
+std::string identity_of(const SimDevice& dev) {
+  const auto& boot = dev.boot_state();
+  if (boot.recovery || !boot.running) return "recovery";
+  const ImageQuery& q = *boot.running;
+  std::string text = "guid " + (q.base_guid ? std::to_string(q.base_guid->base) : "-") + " mac " +
+                     (q.base_mac ? std::to_string(q.base_mac->base) : "-") + " vsd '" + q.image_vsd + "' dev vsd '" +
+                     q.device_vsd + "' uids";
+  for (const auto u : q.uids) text += " " + std::to_string(u);
+  return text;
+}
+
 }  // namespace
 
 PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every) {
@@ -63,8 +90,8 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   }
   SimDevice& dev = **created;
   const std::string va = version_of(a), vb = version_of(b);
-  BurnOptions options;
-  auto first = burn_image(dev, dev.info(), a, options);
+  const BurnOptions options;  // keeps the board's identity
+  auto first = burn_image(dev, dev.info(), a, first_burn_options(a));
   if (!first) {
     out.failures.push_back("burn A: " + first.error().message());
     return out;
@@ -72,6 +99,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   dev.reset();
   if (running_version(dev) != va) out.failures.push_back("after burning A the device runs " + running_version(dev));
   const Snapshot with_a = take(dev);
+  const std::string board = identity_of(dev);
 
   const std::uint64_t before = flash_ops(dev);
   auto clean = burn_image(dev, dev.info(), b, options);
@@ -82,6 +110,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   out.total_ops = flash_ops(dev) - before;
   dev.reset();
   if (running_version(dev) != vb) out.failures.push_back("after an unfaulted burn of B the device runs " + running_version(dev));
+  if (identity_of(dev) != board) out.failures.push_back("an unfaulted burn of B changed the board: " + identity_of(dev));
 
   std::set<std::uint64_t> cuts;
   const std::uint64_t n = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_points));
@@ -104,6 +133,11 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
     } else {
       ++out.recovery;
       if (out.failures.size() < 5) out.failures.push_back("cut after " + std::to_string(k) + " ops: device runs " + runs);
+    }
+    if (runs != "recovery" && identity_of(dev) != board) {
+      ++out.identity_lost;
+      if (out.failures.size() < 5)
+        out.failures.push_back("cut after " + std::to_string(k) + " ops: booted " + identity_of(dev) + ", board was " + board);
     }
     if (cut && k < out.total_ops && out.failures.size() < 5)
       out.failures.push_back("cut after " + std::to_string(k) + " ops: the burn reported success");

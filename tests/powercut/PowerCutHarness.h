@@ -16,6 +16,7 @@ struct PowerCutOutcome {
   int booted_b = 0;
   int recovery = 0;             // must stay 0
   int reburn_failures = 0;      // burning B again after the cut did not boot B
+  int identity_lost = 0;        // the copy that booted had other GUIDs/MACs/VSD than the board
   std::vector<std::string> failures;  // first few problems, for the test log
 };
 

@@ -31,7 +31,9 @@ TEST(ConcurrentBurn, SecondBurnWaitsOrFailsBusyAndFlashEndsValid) {
   ASSERT_TRUE(created.has_value()) << created.error().message();
   sim::SimDevice& dev = **created;
   const auto a = image(1000), b = image(2000);
-  ASSERT_TRUE(burn_image(dev, dev.info(), a, {}).has_value());
+  BurnOptions first;  // blank flash: the image's GUIDs
+  first.identity.use_image_guids = true;
+  ASSERT_TRUE(burn_image(dev, dev.info(), a, first).has_value());
   dev.reset();
 
   Result<BurnReport> r1 = make_error(ErrorCode::Internal, "not run");

@@ -63,7 +63,14 @@ struct StageLog {
   }
 };
 
-void burn_ok(SimDevice& dev, Bytes image, const BurnOptions& options = {}) {
+// A first burn into blank flash takes the image's GUIDs/VSD (there is no board identity to keep).
+BurnOptions image_ids() {
+  BurnOptions o;
+  o.identity.use_image_guids = true;
+  return o;
+}
+
+void burn_ok(SimDevice& dev, Bytes image, const BurnOptions& options = image_ids()) {
   auto r = burn_image(dev, dev.info(), image, options);
   ASSERT_TRUE(r.has_value()) << r.error().message();
 }

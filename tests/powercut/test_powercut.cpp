@@ -18,12 +18,13 @@ constexpr int kReburnEvery = 4;  // burning B again after every 4th cut keeps th
 
 void check(const char* format, const char* source, const PowerCutOutcome& r, double seconds) {
   std::printf("[powercut] %s (%s): %llu flash ops in an unfaulted burn, %d cut points: booted A %d, "
-              "booted B %d, recovery %d; re-burn failures %d; %.1f s\n",
+              "booted B %d, recovery %d; identity lost %d; re-burn failures %d; %.1f s\n",
               format, source, static_cast<unsigned long long>(r.total_ops), r.cut_points, r.booted_a,
-              r.booted_b, r.recovery, r.reburn_failures, seconds);
+              r.booted_b, r.recovery, r.identity_lost, r.reburn_failures, seconds);
   for (const auto& f : r.failures) ADD_FAILURE() << format << ": " << f;
   EXPECT_GE(r.cut_points, kMinCutPoints);
   EXPECT_EQ(r.recovery, 0);
+  EXPECT_EQ(r.identity_lost, 0);  // whichever copy boots, the board keeps its GUIDs/MACs/VSD
   EXPECT_EQ(r.reburn_failures, 0);
   EXPECT_GT(r.booted_a, 0);  // the cuts span the burn: early ones leave A ...
   EXPECT_GT(r.booted_b, 0);  // ... late ones B
