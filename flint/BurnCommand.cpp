@@ -6,6 +6,7 @@
 
 #include "core/HexString.h"
 #include "flint/Commands.h"
+#include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
 #include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
@@ -152,7 +153,7 @@ Result<BurnOptions> burn_options(const Options& options) {
   return b;
 }
 
-int burn_opened(const Options& options, Device& device, Bytes image) {
+int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& log) {
   {
     auto flash = open_flash(device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
@@ -166,6 +167,8 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
   BurnOptions b = std::move(*parsed);
   b.decide = [&](const BurnPreflight& p) -> Result<bool> {
     pre = p;
+    log.line("burning FW " + version_text(p.incoming) + " (flash has " + version_text(p.current) + ") into " +
+             device.name() + "; " + identity_text(p.identity));
     if (!options.json && !options.silent) std::cerr << "-I- " << identity_text(p.identity) << '\n';
     if (auto r = check_refusals(options, device, p); !r) {
       refused = true;
@@ -177,14 +180,18 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
   };
   auto report = burn_image(device.access(), device.info(), image, b);
   if (declined) {
+    log.line("declined");
     if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "burn declined")).dump(2) << '\n';
     return kDeclined;
   }
   if (!report) {
+    log.line("failed: " + report.error().message());
     if (refused) return report_error(options, report.error());
     if (!pre) return report_error(options, report.error().with_context(device.name()));
     return report_error(options, report.error().with_context("burning " + device.name()));
   }
+  log.line("done: FW " + version_text(pre->incoming) + " at " + hex(report->new_copy_address) + ", " +
+           std::to_string(report->sectors_erased) + " sectors erased");
   if (options.json) {
     std::cout << burn_json(*pre, *report).dump(2) << '\n';
   } else if (!options.silent) {
@@ -198,11 +205,19 @@ int burn_opened(const Options& options, Device& device, Bytes image) {
 }  // namespace
 
 int run_burn(const Options& options) {
+  auto log = BurnLog::open(options.log);
+  if (!log) return report_error(options, log.error());
   auto source = ImageSource::open(options);
-  if (!source) return report_error(options, source.error());
+  if (!source) {
+    log->line("failed: " + source.error().message());
+    return report_error(options, source.error());
+  }
   auto device = open_cli_device(options);
-  if (!device) return report_error(options, device.error());
-  return finish(options, *device, burn_opened(options, *device, source->bytes()));
+  if (!device) {
+    log->line("failed: " + device.error().message());
+    return report_error(options, device.error());
+  }
+  return finish(options, *device, burn_opened(options, *device, source->bytes(), *log));
 }
 
 }  // namespace openflint::cli

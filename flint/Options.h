@@ -30,6 +30,7 @@ struct Options {
   std::string vsd;                 // --vsd TEXT
   bool vsd_given = false;
   bool silent = false;             // -s/--silent: no progress or information lines
+  std::string log;                 // --log FILE: append what a burn did
 };
 
 }  // namespace openflint::cli

@@ -125,6 +125,7 @@ void add_identity_flags(CLI::App& app, Options& options) {
   app.add_option("--vsd", options.vsd, "burn this VSD (at most 208 bytes)")->group(group)
       ->each([&](const std::string&) { options.vsd_given = true; });
   app.add_flag("-s,--silent", options.silent, "no progress or information lines");
+  app.add_option("--log", options.log, "burn: append timestamped lines of what was done to FILE");
 }
 
 void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
