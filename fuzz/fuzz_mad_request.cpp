@@ -1,4 +1,5 @@
 // Fuzz target: the in-band responder's request parser (MadRequestHandler) on arbitrary request MADs.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 
 #include "inband/CrSpaceBackend.h"
 #include "inband/ResponderHooks.h"

@@ -1,8 +1,6 @@
 // InbandAccess: ConfigSpaceAccess / AccessRegister / SwReset MADs over a raw umad port.
 #include "mtcr/InbandAccess.h"
 
-#include "mtcr/MadReply.h"
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+
+#include "mtcr/MadReply.h"
 
 namespace openflint {
 
