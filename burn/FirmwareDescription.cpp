@@ -3,7 +3,6 @@
 
 #include <array>
 #include <fstream>
-#include <iterator>
 #include <utility>
 
 #include "burn/IniSectionReader.h"
@@ -75,7 +74,12 @@ Result<std::vector<std::uint8_t>> read_blob(IniSectionReader& r, std::string_vie
     auto e = r.error(key, "cannot read " + path.string());
     return make_error(ErrorCode::Io, e.error.message());
   }
-  std::vector<std::uint8_t> data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // Reads one byte past the limit at most: the path may name a huge file or a device that never
+  // ends (/dev/zero), which must not be read into memory whole.
+  std::vector<std::uint8_t> data(kMaxSectionBytes + 1);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (in.bad()) return make_error(ErrorCode::Io, r.error(key, "cannot read " + path.string()).error.message());
+  data.resize(static_cast<std::size_t>(in.gcount()));
   if (data.size() > kMaxSectionBytes) return r.error(key, path.string() + " is larger than 4 MiB");
   return data;
 }

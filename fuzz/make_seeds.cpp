@@ -1,13 +1,21 @@
-// make_seeds: writes a small seed corpus per fuzz target (valid images of each format, an MFA).
+// make_seeds: writes a small seed corpus per fuzz target (images, an MFA, fwburn inputs, sim states, MADs).
+#include <array>
 #include <cstdio>
+#include <regex>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
 #include "image/MfaWriter.h"
+#include "mtcr/AccessRegisterTlv.h"
+#include "mtcr/MadFormat.h"
+#include "mtcr/MgirRegister.h"
+#include "sim/SimDevice.h"
+#include "sim/SimStateFile.h"
 #include "tests/images/SyntheticImage.h"
 
 namespace {
@@ -27,11 +35,131 @@ std::vector<GphSection> sections() {
           {openflint::gph::kJmp, std::vector<std::uint8_t>(32, 0x33), 0}};
 }
 
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// fuzz_burn_ini: each sample description, a NUL, its board INI; fillers shrunk so runs stay fast.
+bool burn_seeds(const fs::path& out, const fs::path& samples) {
+  bool ok = true;
+  int written = 0;
+  for (const char* model : {"connectx3", "connectx4", "mt25204", "spectrum"}) {
+    for (const char* version : {"old", "new"}) {
+      const fs::path dir = samples / model;
+      std::string desc = read_text(dir / (std::string(version) + ".fwdesc"));
+      const std::string ini = read_text(dir / (std::string(version) + ".ini"));
+      if (desc.empty() || ini.empty()) continue;
+      desc = std::regex_replace(desc, std::regex("filler_size = 0x[0-9a-fA-F]+"), "filler_size = 0x40");
+      std::string seed = desc + '\0' + ini;
+      ok = ok && save(out, std::string(model) + "-" + version, {seed.begin(), seed.end()});
+      ++written;
+    }
+  }
+  return ok && written > 0;
+}
+
+// fuzz_sim_state: the state.json of fresh simulated devices (one in recovery, one booted).
+bool sim_state_seeds(const fs::path& out) {
+  bool ok = true;
+  for (const char* model : {"connectx4", "spectrum"}) {
+    auto dev = openflint::sim::SimDevice::create(model);
+    if (!dev) return false;
+    openflint::sim::SimStateFile s;
+    s.model = model;
+    s.flash_chip = std::string((*dev)->flash().chip().name);
+    s.faults.power_cut_after_ops = 3;
+    s.counters = (*dev)->counters();
+    s.boot = (*dev)->boot_state();
+    s.registers = (*dev)->cr_space().registers();
+    if (std::string(model) == "spectrum") {
+      openflint::ImageQuery q;
+      q.fw_version = openflint::FwVersion{13, 2000, 1010};
+      q.psid = "MT_2190110032";
+      q.base_guid = openflint::UidRange{0x0002c90300a04000ull, 8};
+      s.boot->recovery = false;
+      s.boot->running = q;
+    }
+    const std::string text = s.to_json();
+    ok = ok && save(out, std::string(model) + ".json", {text.begin(), text.end()});
+  }
+  return ok;
+}
+
+using Mad = std::array<std::uint8_t, openflint::mad::kMadSize>;
+
+Mad request(std::uint8_t cls, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod) {
+  namespace mad = openflint::mad;
+  Mad m{};
+  m[mad::kOffBaseVersion] = 1;
+  m[mad::kOffClass] = cls;
+  m[mad::kOffClassVersion] = 1;
+  m[mad::kOffMethod] = method;
+  mad::put64(m.data(), mad::kOffTid, 0x1234);
+  mad::put16(m.data(), mad::kOffAttrId, attr);
+  mad::put32(m.data(), mad::kOffAttrMod, attr_mod);
+  return m;
+}
+
+std::vector<std::uint8_t> with_prefix(std::initializer_list<std::uint8_t> prefix, const Mad& m) {
+  std::vector<std::uint8_t> v(prefix);
+  v.insert(v.end(), m.begin(), m.end());
+  return v;
+}
+
+// fuzz_mad_request / fuzz_mad_reply: CR-space reads and writes (mode 0 and 2), MGIR over SMP
+// and GMP, a directed-route SMP, a switch reset; as requests and as answers.
+bool mad_seeds(const fs::path& requests, const fs::path& replies) {
+  namespace mad = openflint::mad;
+  using openflint::AccessRegisterTlv;
+  std::vector<std::pair<std::string, Mad>> reqs;
+  reqs.emplace_back("gmp-read", request(mad::kClassVendorA, mad::kMethodGet, mad::kAttrCrAccessGmp,
+                                        mad::cr_attr_mod_mode0(0xf0014, 4)));
+  Mad write = request(mad::kClassVendorA, mad::kMethodSet, mad::kAttrCrAccessGmp, mad::cr_attr_mod_mode2(2));
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    mad::put32(write.data(), 32 + i * 12, 0xf0400 + i * 4);
+    mad::put32(write.data(), 36 + i * 12, 0x80000000u);
+    mad::put32(write.data(), 40 + i * 12, 0xffffffffu);
+  }
+  reqs.emplace_back("gmp-write-mode2", write);
+  reqs.emplace_back("smp-read", request(mad::kClassSmpLid, mad::kMethodGet, mad::kAttrCrAccessSmp,
+                                        mad::cr_attr_mod_mode0(0xf0014, 1)));
+  Mad dr = request(mad::kClassSmpDirected, mad::kMethodGet, mad::kAttrCrAccessSmp, mad::cr_attr_mod_mode0(0, 14));
+  dr[mad::kOffHopCount] = 1;
+  reqs.emplace_back("dr-smp-read", dr);
+  AccessRegisterTlv mgir;
+  mgir.register_id = openflint::MgirRegister::kId;
+  mgir.data.assign(44, 0);
+  Mad smp_reg = request(mad::kClassSmpLid, mad::kMethodGet, mad::kAttrRegAccessSmp, 0);
+  const auto smp_payload = mgir.encode(mad::kSmpDataSize).value();
+  std::copy(smp_payload.begin(), smp_payload.end(), smp_reg.begin() + mad::kOffSmpData);
+  reqs.emplace_back("smp-mgir", smp_reg);
+  mgir.data.assign(openflint::MgirRegister::kSize, 0);
+  Mad gmp_reg = request(mad::kClassVendorA, mad::kMethodGet, mad::kAttrRegAccessGmp, 0);
+  const auto gmp_payload = mgir.encode(mad::kVendorDataSize).value();
+  std::copy(gmp_payload.begin(), gmp_payload.end(), gmp_reg.begin() + mad::kOffVendorData);
+  reqs.emplace_back("gmp-mgir", gmp_reg);
+  reqs.emplace_back("sw-reset", request(mad::kClassVendorA, mad::kMethodSet, mad::kAttrSwReset, 5));
+  bool ok = true;
+  for (const auto& [name, m] : reqs) {
+    ok = ok && save(requests, name + "-memory", with_prefix({0}, m)) && save(requests, name + "-sim", with_prefix({1}, m));
+    // The answer: response bit set, status 0; a reply's control byte picks its class (see the target).
+    Mad answer = m;
+    answer[mad::kOffMethod] = static_cast<std::uint8_t>(answer[mad::kOffMethod] | mad::kResponseBit);
+    const std::uint8_t class_bits = m[mad::kOffClass] == mad::kClassVendorA ? 0 : m[mad::kOffClass] == mad::kClassSmpLid ? 1 : 2;
+    const bool mode2 = mad::attr_mod_mode(mad::get32(m.data(), mad::kOffAttrMod)) == 2;
+    const auto count = static_cast<std::uint8_t>(mad::attr_mod_count(mad::get32(m.data(), mad::kOffAttrMod)));
+    const auto control = static_cast<std::uint8_t>(class_bits | (mode2 ? 8 : 0) | 16);
+    ok = ok && save(replies, name, with_prefix({control, count}, answer));
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: make_seeds OUTDIR\n");
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: make_seeds OUTDIR FIRMWARE_SAMPLES_DIR\n");
     return 2;
   }
   const fs::path out = argv[1];
@@ -64,5 +192,7 @@ int main(int argc, char** argv) {
   const std::vector<std::uint8_t>* images[] = {&*fs1, &*fs2, &fs3, &fs4};
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
+  ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&
+       mad_seeds(out / "mad_request", out / "mad_reply");
   return ok ? 0 : 1;
 }

@@ -1,4 +1,4 @@
-// MadResponder: decode a request MAD, serve it from the backend/hooks, send the response.
+// MadResponder: receive a request MAD on the port, have the handler answer it, send the response back.
 #include "inband/MadResponder.h"
 
 #include "mtcr/MadFormat.h"
@@ -8,11 +8,6 @@ namespace openflint {
 namespace {
 constexpr std::uint32_t kQp1Qkey = 0x80010000;
 constexpr std::uint16_t kPermissiveLid = 0xffff;
-constexpr std::uint16_t kDirectionBit = 0x8000;
-
-std::uint16_t status_for(const Error& e) {
-  return e.code() == ErrorCode::NotSupported ? mad::kStatusAttrUnsupported : mad::kStatusInvalidValue;
-}
 }  // namespace
 
 Result<MadResponder> MadResponder::attach(CrSpaceBackend& backend, ResponderHooks hooks, const std::string& ca,
@@ -38,108 +33,22 @@ Result<bool> MadResponder::serve_one(int timeout_ms) {
   // A non-zero umad status is a bounce of something we sent: answering it would loop forever.
   if (in->umad_status != 0) return true;
   auto& m = in->mad;
-  if ((m[mad::kOffMethod] & mad::kResponseBit) != 0) return true;
-  const std::uint8_t method = m[mad::kOffMethod] & 0x7f;
-  if (method != mad::kMethodGet && method != mad::kMethodSet) return true;  // traps etc.: no answer
-  const std::uint8_t cls = m[mad::kOffClass];
-  const bool smp = cls == mad::kClassSmpLid || cls == mad::kClassSmpDirected;
-  const std::size_t off = smp ? mad::kOffSmpData : mad::kOffVendorData;
-  const std::size_t len = smp ? mad::kSmpDataSize : mad::kVendorDataSize;
-  const std::uint16_t attr = mad::get16(m.data(), mad::kOffAttrId);
-  const std::uint32_t attr_mod = mad::get32(m.data(), mad::kOffAttrMod);
-  const std::uint16_t status = dispatch(cls, method, attr, attr_mod, std::span(m).subspan(off, len));
-  if (hooks_.trace) hooks_.trace(cls, method, attr, attr_mod, status);
-  // Method stays 7 bits; the response flag is its own bit. The TID is echoed unchanged.
-  m[mad::kOffMethod] = static_cast<std::uint8_t>(method | mad::kResponseBit);
+  const std::optional<AnsweredRequest> answered = handler_.handle(m);
+  if (!answered) return true;
+  if (trace_) trace_(answered->mgmt_class, answered->method, answered->attr, answered->attr_mod, answered->status);
+  // LID-routed answers go back to the sender; GMPs to its QP with the QP1 key.
   std::uint16_t dlid = in->slid;
   std::uint32_t dqp = 0;
   std::uint32_t qkey = 0;
-  if (cls == mad::kClassSmpDirected) {
-    mad::put16(m.data(), mad::kOffStatus, static_cast<std::uint16_t>(kDirectionBit | (status & 0x7fff)));
-    m[mad::kOffHopPointer] = 0;
+  if (answered->mgmt_class == mad::kClassSmpDirected) {
     dlid = kPermissiveLid;
-  } else {
-    mad::put16(m.data(), mad::kOffStatus, status);
-    if (!smp) {
-      dqp = in->sqpn;
-      qkey = kQp1Qkey;
-    }
+  } else if (answered->mgmt_class != mad::kClassSmpLid) {
+    dqp = in->sqpn;
+    qkey = kQp1Qkey;
   }
-  OF_TRY(port_.send(port_.agent_for(cls), m, dlid, dqp, qkey));
+  OF_TRY(port_.send(port_.agent_for(answered->mgmt_class), m, dlid, dqp, qkey));
   ++answered_;
   return true;
-}
-
-std::uint16_t MadResponder::dispatch(std::uint8_t mgmt_class, std::uint8_t method, std::uint16_t attr,
-                                     std::uint32_t attr_mod, std::span<std::uint8_t> payload) {
-  const bool smp = mgmt_class == mad::kClassSmpLid || mgmt_class == mad::kClassSmpDirected;
-  if (smp) {
-    if (attr == mad::kAttrCrAccessSmp) return cr_access(method, attr_mod, payload);
-    if (attr == mad::kAttrRegAccessSmp) return call_register_hook(attr, method, attr_mod, payload);
-    return mad::kStatusAttrUnsupported;
-  }
-  if (mgmt_class != mad::kClassVendorA && mgmt_class != mad::kClassVendor9) return mad::kStatusAttrUnsupported;
-  if (attr == mad::kAttrCrAccessGmp) return cr_access(method, attr_mod, payload);
-  if (attr == mad::kAttrRegAccessGmp) return call_register_hook(attr, method, attr_mod, payload);
-  if (attr == mad::kAttrSwReset && method == mad::kMethodSet && hooks_.sw_reset) {
-    auto r = hooks_.sw_reset(attr_mod);
-    return r ? 0 : status_for(r.error());
-  }
-  return mad::kStatusAttrUnsupported;
-}
-
-std::uint16_t MadResponder::call_register_hook(std::uint16_t attr, std::uint8_t method, std::uint32_t attr_mod,
-                                               std::span<std::uint8_t> payload) {
-  if (!hooks_.register_access) return mad::kStatusAttrUnsupported;
-  auto r = hooks_.register_access(attr, method, attr_mod, payload);
-  return r ? 0 : status_for(r.error());
-}
-
-std::uint16_t MadResponder::cr_access(std::uint8_t method, std::uint32_t attr_mod, std::span<std::uint8_t> payload) {
-  // Payload: 8-byte key (not enforced by this simulated device), then dwords or records.
-  const auto data = payload.subspan(mad::kCrKeySize);
-  switch (mad::attr_mod_mode(attr_mod)) {
-    case 0: return cr_mode0(method, attr_mod, data);
-    case 2: return cr_mode2(method, attr_mod, data);
-    default: return mad::kStatusInvalidValue;
-  }
-}
-
-std::uint16_t MadResponder::cr_mode0(std::uint8_t method, std::uint32_t attr_mod, std::span<std::uint8_t> data) {
-  const std::size_t count = mad::attr_mod_count(attr_mod);
-  const std::uint32_t address = mad::attr_mod_address(attr_mod);
-  if (count == 0 || count * 4 > data.size()) return mad::kStatusInvalidValue;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint32_t at = address + static_cast<std::uint32_t>(i * 4);
-    if (method == mad::kMethodGet) {
-      auto v = backend_->read32(at);
-      if (!v) return status_for(v.error());
-      mad::put32(data.data(), i * 4, *v);
-    } else if (auto w = backend_->write32(at, mad::get32(data.data(), i * 4)); !w) {
-      return status_for(w.error());
-    }
-  }
-  return 0;
-}
-
-std::uint16_t MadResponder::cr_mode2(std::uint8_t method, std::uint32_t attr_mod, std::span<std::uint8_t> data) {
-  // Records of (address, data, mask); a write changes only the bits set in mask.
-  const std::size_t count = mad::attr_mod_count(attr_mod);
-  if (count == 0 || count * mad::kMode2RecordSize > data.size()) return mad::kStatusInvalidValue;
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint8_t* rec = data.data() + i * mad::kMode2RecordSize;
-    const std::uint32_t at = mad::get32(rec, 0);
-    auto old = backend_->read32(at);
-    if (!old) return status_for(old.error());
-    if (method == mad::kMethodGet) {
-      mad::put32(rec, 4, *old);
-      continue;
-    }
-    const std::uint32_t mask = mad::get32(rec, 8);
-    const std::uint32_t value = (*old & ~mask) | (mad::get32(rec, 4) & mask);
-    if (auto w = backend_->write32(at, value); !w) return status_for(w.error());
-  }
-  return 0;
 }
 
 }  // namespace openflint

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <random>
 
+#include "mtcr/MadReply.h"
+
 namespace openflint {
 
 namespace {
@@ -30,17 +32,6 @@ std::string hex(std::uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%x", v);
   return buf;
-}
-
-ErrorCode code_for_status(std::uint16_t status) {
-  switch ((status >> 2) & 7u) {
-    case 0: return (status & mad::kStatusBusy) != 0 ? ErrorCode::Busy : ErrorCode::Io;
-    case 1:
-    case 2:
-    case 3: return ErrorCode::NotSupported;
-    case 7: return ErrorCode::InvalidArgument;
-    default: return ErrorCode::Io;
-  }
 }
 
 }  // namespace
@@ -149,19 +140,13 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
           return make_error(ErrorCode::Timeout, describe(req) + ": " + last_failure + " (a write is not re-sent)");
         break;
       }
-      const std::uint8_t* r = in->mad.data();
-      if (static_cast<std::uint32_t>(mad::get64(r, mad::kOffTid)) != tid || r[mad::kOffClass] != req.mgmt_class)
-        continue;  // a stale answer to an earlier attempt
-      if (in->umad_status != 0) {
-        // The fabric bounced our own request back: nobody on that port handles it.
+      auto kind = classify_reply(in->mad, in->umad_status, tid, req.mgmt_class);
+      if (!kind) return make_error(std::move(kind).error().with_context(describe(req)));
+      if (*kind == ReplyKind::NotOurs) continue;
+      if (*kind == ReplyKind::Bounced) {
         last_failure = "request bounced (umad status " + std::to_string(in->umad_status) + ")";
         break;
       }
-      if ((r[mad::kOffMethod] & mad::kResponseBit) == 0) continue;
-      std::uint16_t status = mad::get16(r, mad::kOffStatus);
-      if (req.mgmt_class == mad::kClassSmpDirected) status &= 0x7fff;  // bit 15 is the D bit
-      if (status != 0)
-        return make_error(code_for_status(status), describe(req) + ": mad status " + mad::describe_status(status));
       return in->mad;
     }
   }
@@ -189,10 +174,7 @@ Result<void> InbandAccess::cr_chunk(std::uint8_t method, std::uint32_t address, 
     }
   }
   OF_ASSIGN(const Mad answer, transact(req, m));
-  if (method == mad::kMethodGet) {
-    for (std::size_t i = 0; i < data.size(); ++i)
-      data[i] = mad::get32(answer.data(), mode2 ? base + i * mad::kMode2RecordSize + 4 : base + i * 4);
-  }
+  if (method == mad::kMethodGet) OF_TRY(decode_cr_reply(answer, req.mgmt_class, mode2, data));
   return {};
 }
 
@@ -292,8 +274,7 @@ Result<std::vector<std::uint8_t>> InbandAccess::access_register(std::span<const 
   std::memset(m.data() + mad::kOffSmpData, 0, mad::kSmpDataSize);
   std::memcpy(m.data() + mad::kOffSmpData, payload.data(), payload.size());
   OF_ASSIGN(const Mad answer, transact(req, m));
-  return std::vector<std::uint8_t>(answer.begin() + mad::kOffSmpData,
-                                   answer.begin() + mad::kOffSmpData + mad::kSmpDataSize);
+  return reply_payload(answer, mad::kOffSmpData, mad::kSmpDataSize);
 }
 
 Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv& request) {
@@ -312,7 +293,7 @@ Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv&
     std::memset(m.data() + mad::kOffVendorData, 0, mad::kVendorDataSize);
     std::memcpy(m.data() + mad::kOffVendorData, payload.data(), payload.size());
     OF_ASSIGN(const Mad reply, transact(req, m));
-    answer.assign(reply.begin() + mad::kOffVendorData, reply.begin() + static_cast<std::ptrdiff_t>(mad::kOffVendorData + capacity));
+    OF_ASSIGN(answer, reply_payload(reply, mad::kOffVendorData, capacity));
   }
   auto decoded = AccessRegisterTlv::decode(answer);
   if (!decoded) return make_error(std::move(decoded).error().with_context(device_.to_string()));

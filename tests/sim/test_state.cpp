@@ -75,14 +75,14 @@ TEST(SimState, RejectsBrokenState) {
   std::ofstream(dir.path() / "state.json") << "{not json";
   auto garbage = SimDevice::load_state(dir.path());
   ASSERT_FALSE(garbage.has_value());
-  EXPECT_EQ(garbage.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(garbage.error().code(), ErrorCode::InvalidImage);
 
   auto dev = std::move(SimDevice::create("connectx4")).value();
   ASSERT_TRUE(dev->save_state(dir.path()).has_value());
   std::filesystem::resize_file(dir.path() / "flash.bin", 1000);
   auto truncated = SimDevice::load_state(dir.path());
   ASSERT_FALSE(truncated.has_value());
-  EXPECT_EQ(truncated.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(truncated.error().code(), ErrorCode::InvalidImage);
   EXPECT_NE(truncated.error().message().find("does not fit"), std::string::npos);
 }
 
