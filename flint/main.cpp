@@ -8,6 +8,7 @@
 
 #include "flint/Commands.h"
 #include "flint/ExitCode.h"
+#include "flint/MoreCommands.h"
 #include "flint/Options.h"
 
 namespace {
@@ -71,7 +72,7 @@ void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::
 // Raw flash commands on -d DEVICE; positional arguments land in `a` (sized 3 by main).
 void add_flash_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
   auto sub = [&](const char* name, const char* help) { return app.add_subcommand(name, help); };
-  auto* erase = sub("erase", "erase the flash sector holding ADDR");
+  auto* erase = sub("erase", "erase the flash sector holding ADDR")->alias("e");
   erase->add_option("ADDR", a[0], "flash address")->required();
   erase->callback([&] { run = [&] { return cli::run_erase(options, a[0]); }; });
   auto* rw = sub("rw", "read one dword of flash at ADDR");
@@ -142,6 +143,8 @@ int main(int argc, char** argv) {
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
   add_set_commands(app, options, run, args);
+  std::vector<std::string> data_words;  // wbne DATA...
+  cli::add_more_commands(app, options, run, args, data_words);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
     for (CLI::App* sub : parent->get_subcommands({})) {
