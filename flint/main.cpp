@@ -37,7 +37,10 @@ Examples:
   flint -d sim:/tmp/cx4 ww 0x1000 0x12345678    write one dword (power-cut safe, docs/flash-writes.md)
   flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn
   flint -i fw.bin sg 0x0002c90300a1b2c0 0x0002c9a1b2c0   set base GUID and MAC in the file
-  flint -d sim:/tmp/cx4 sv "my board"           set the VSD on the device (FS3: DEV_INFO))";
+  flint -d sim:/tmp/cx4 sv "my board"           set the VSD on the device (FS3: DEV_INFO)
+  flint -d sim:/tmp/cx4 cs                      MD5 without device data (= mstflint -i fw.bin checksum)
+  flint -d sim:/tmp/cx4 -i fw.bin bc            exit 0 when the device holds fw.bin's firmware
+  flint -d sim:/tmp/cx4 hw query                flash chip, JEDEC id, sizes, write protection)";
 
 // query/verify work on -d DEVICE when given, else on -i IMAGE.
 void add_query_verify(CLI::App& app, Options& options, Runner& run) {
