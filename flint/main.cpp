@@ -111,11 +111,13 @@ void add_burn(CLI::App& app, Options& options, Runner& run) {
   burn->callback([&] { run = [&] { return cli::run_burn(options); }; });
 }
 
-void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
+void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a,
+                      std::vector<std::string>& words) {
   auto* sg = app.add_subcommand("sg", "set the base GUID (and base MAC) of -i IMAGE (in place) or -d DEVICE");
   sg->add_option("GUID", a[0], "base GUID, hex (node, port and system GUIDs count up from it)")->required();
   sg->add_option("MAC", a[1], "base MAC, hex, 48 bits (omitted: the MACs stay)");
-  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1]); }; });
+  sg->add_option("PARAMS", words, "FS3: guids_num=N[,N2] step_size=S[,S2] (GUIDs per port, step between them)");
+  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1], words); }; });
   auto* sv = app.add_subcommand("sv", "set the VSD (at most 208 bytes) of -i IMAGE (in place) or -d DEVICE");
   sv->add_option("VSD", a[2], "vendor specific data text")->required();
   sv->callback([&] { run = [&] { return cli::run_set_vsd(options, a[2]); }; });
@@ -145,9 +147,9 @@ int main(int argc, char** argv) {
   add_archive(app, options, run, args);
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
-  add_set_commands(app, options, run, args);
-  std::vector<std::string> data_words;  // wbne DATA...
-  cli::add_more_commands(app, options, run, args, data_words);
+  std::vector<std::string> words;  // wbne DATA..., sg guids_num=.. step_size=..
+  add_set_commands(app, options, run, args, words);
+  cli::add_more_commands(app, options, run, args, words);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
     for (CLI::App* sub : parent->get_subcommands({})) {

@@ -169,5 +169,36 @@ TEST_F(FlintMoreTest, ClearSemaphoreReleasesALockACrashedToolLeft) {
   EXPECT_EQ(flint({"-d", dev(), "hw", "query"}).exit_code, 0);
 }
 
+TEST_F(FlintMoreTest, SetGuidsWithGuidsNumAndStepSizeOnFs3) {
+  REQUIRE_SAMPLE(image, "connectx4-new.bin");
+  const std::string copy = write("fs3.bin", read_file(image));
+  auto r = flint({"-i", copy, "sg", "0x0002c90300a1b2c0", "guids_num=16", "step_size=2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = parse_json(r);
+  EXPECT_EQ(j["base_guid"]["base"], "0x0002c90300a1b2c0");
+  EXPECT_EQ(j["base_guid"]["count"], 16);
+  EXPECT_EQ(j["base_mac"]["count"], 16);
+  auto per_port = flint({"-i", copy, "sg", "0x0002c90300a1b2c0", "0x0002c9a1b2c0", "guids_num=8,4", "--json"});
+  ASSERT_EQ(per_port.exit_code, 0) << per_port.err;
+  EXPECT_EQ(parse_json(per_port)["base_guid"]["count"], 8);  // one DEV_INFO entry: port 1's value
+  EXPECT_EQ(flint({"-i", copy, "v"}).exit_code, 0);
+  // The same on a device.
+  create_with("connectx4", image);
+  auto on_dev = flint({"-d", dev(), "sg", "0x0002c90300a1b2c0", "guids_num=12", "--json"});
+  ASSERT_EQ(on_dev.exit_code, 0) << on_dev.err;
+  EXPECT_EQ(parse_json(flint({"-d", dev(), "q", "--json"}))["base_guid"]["count"], 12);
+  // Bad forms: a clear one-line error and the documented exit code.
+  auto too_big = flint({"-i", copy, "sg", "0x2", "guids_num=300"});
+  EXPECT_EQ(too_big.exit_code, 2);
+  EXPECT_EQ(one_line(too_big.err), "-E- sg parameter 'guids_num=300': at most 255 (an 8-bit field)");
+  auto unknown = flint({"-i", copy, "sg", "0x2", "foo=1"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(one_line(unknown.err), "-E- sg parameter 'foo=1': expected guids_num=N[,N2] or step_size=S[,S2]");
+  REQUIRE_SAMPLE(fs2, "connectx3-new.bin");
+  const std::string fs2_copy = write("fs2.bin", read_file(fs2));
+  auto not_fs3 = flint({"-i", fs2_copy, "sg", "0x2", "step_size=1"});
+  EXPECT_EQ(not_fs3.exit_code, 6) << not_fs3.err;
+}
+
 }  // namespace
 }  // namespace openflint::test
