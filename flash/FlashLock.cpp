@@ -62,10 +62,14 @@ Result<void> FlashLock::release() {
   if (access_ == nullptr) return {};
   RegisterAccess* access = access_;
   access_ = nullptr;
-  switch (gateway_.lock) {
+  return force_release(*access, gateway_);
+}
+
+Result<void> FlashLock::force_release(RegisterAccess& access, const FlashGatewayInfo& gateway) {
+  switch (gateway.lock) {
     case FlashLockKind::None: return {};
-    case FlashLockKind::Semaphore: return access->write32(gateway_.semaphore_addr, 0);
-    case FlashLockKind::CmdBit31: return access->write32(gateway_.cmd_addr, 0);
+    case FlashLockKind::Semaphore: return access.write32(gateway.semaphore_addr, 0);
+    case FlashLockKind::CmdBit31: return access.write32(gateway.cmd_addr, 0);
   }
   return {};
 }

@@ -23,6 +23,10 @@ class FlashLock {
   FlashLock& operator=(const FlashLock&) = delete;
   ~FlashLock();
 
+  // Frees the lock whoever holds it (a tool that crashed with it taken): what mstflint's
+  // clear_semaphore does. Only safe when no other agent is really using the flash.
+  [[nodiscard]] static Result<void> force_release(RegisterAccess& access, const FlashGatewayInfo& gateway);
+
   [[nodiscard]] bool owned() const { return access_ != nullptr; }
   [[nodiscard]] Result<void> release();
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/Error.h"
 #include "flint/Options.h"
@@ -28,7 +29,9 @@ int run_ri(const Options& options, const std::string& out_path);
 // flint -d DEVICE -i IMAGE burn (BurnCommand.cpp; built only when fwops has the failsafe burner).
 int run_burn(const Options& options);
 // sg / sv on -i IMAGE (the file is patched in place) or -d DEVICE (SetCommands.cpp).
-int run_set_guids(const Options& options, const std::string& guid, const std::string& mac);
+// `params`: mstflint's FS3 "guids_num=N[,N2]" / "step_size=S[,S2]" (a MAC slot holding one counts too).
+int run_set_guids(const Options& options, const std::string& guid, const std::string& mac,
+                  const std::vector<std::string>& params = {});
 int run_set_vsd(const Options& options, const std::string& vsd);
 
 // Prints an error ("-E- ..." on stderr, or a JSON document on stdout with --json) and

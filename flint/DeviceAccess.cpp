@@ -10,6 +10,7 @@
 #include "fwops/FlashImageReader.h"
 #include "fwops/SectorJournal.h"
 #include "image/FirmwareImage.h"
+#include "image/FlashImage.h"
 
 namespace openflint::cli {
 
@@ -53,6 +54,25 @@ Result<ImageQuery> query_device_image(const Options& options, Device& device, Fl
 int finish(const Options& options, Device& device, int rc) {
   if (auto saved = device.commit(); !saved) return report_error(options, saved.error());
   return rc;
+}
+
+int with_flash(const Options& options, const std::function<int(Device&, FlashDriver&)>& job) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  int rc = 0;
+  {
+    auto flash = open_flash(*device);
+    rc = flash ? job(*device, *flash) : report_error(options, flash.error());
+  }
+  return finish(options, *device, rc);
+}
+
+Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
+                                                         FlashDriver& flash) {
+  OF_ASSIGN(const std::vector<std::uint8_t> all, read_image_flash(options, device, flash, true));
+  auto file = image_file_from_flash(all);
+  if (!file) return make_error(std::move(file).error().with_context(device.name() + ": no image on flash"));
+  return file;
 }
 
 Result<std::uint64_t> parse_number(const std::string& text, const std::string& what) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,15 @@ namespace openflint::cli {
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.
 [[nodiscard]] int finish(const Options& options, Device& device, int rc);
+
+// Opens the device and its flash, runs `job`, releases the flash lock, saves the device; returns
+// the job's exit code (or the open/save error's).
+[[nodiscard]] int with_flash(const Options& options, const std::function<int(Device&, FlashDriver&)>& job);
+
+// The image the device boots as a stand-alone file (what `ri` writes): the active copy at 0
+// plus the board's device data (image/FlashImage.h).
+[[nodiscard]] Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
+                                                                       FlashDriver& flash);
 
 // "0x1000" or "4096"; InvalidArgument naming `what` otherwise.
 [[nodiscard]] Result<std::uint64_t> parse_number(const std::string& text, const std::string& what);

@@ -17,20 +17,6 @@
 namespace openflint::cli {
 namespace {
 
-using FlashJob = std::function<int(Device&, FlashDriver&)>;
-
-// Opens the device and its flash, runs `job`, releases the flash lock, saves the device.
-int with_flash(const Options& options, const FlashJob& job) {
-  auto device = open_cli_device(options);
-  if (!device) return report_error(options, device.error());
-  int rc = kOk;
-  {
-    auto flash = open_flash(*device);
-    rc = flash ? job(*device, *flash) : report_error(options, flash.error());
-  }
-  return finish(options, *device, rc);
-}
-
 void print_ok(const Options& options, nlohmann::json doc, const std::string& text) {
   doc["ok"] = true;
   if (options.json) {

@@ -5,6 +5,7 @@
 #include "flint/Commands.h"
 #include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
+#include "flint/MoreCommands.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"
 
@@ -48,6 +49,7 @@ int run_verify(const Options& options) {
 }
 
 int run_dump_config(const Options& options, const std::string& out_path) {
+  if (!options.device.empty()) return run_device_dump_config(options, out_path);
   auto source = ImageSource::open(options);
   if (!source) return report_error(options, source.error());
   auto ini = dump_config(source->bytes());

@@ -24,6 +24,27 @@ namespace {
 
 using Patch = std::function<Result<std::vector<std::uint8_t>>(Bytes)>;
 
+// mstflint's "guids_num=N" / "step_size=S", each also as "V1,V2" (per port). The FS3 DEV_INFO
+// this patches has one GUID and one MAC entry, so (as mstflint there) the port-1 value is used.
+Result<void> parse_sg_params(const std::vector<std::string>& params, UidAllocation& s) {
+  for (const std::string& p : params) {
+    const auto eq = p.find('=');
+    const std::string tag = p.substr(0, eq);
+    if (eq == std::string::npos || (tag != "guids_num" && tag != "step_size"))
+      return make_error(ErrorCode::InvalidArgument,
+                        "sg parameter '" + p + "': expected guids_num=N[,N2] or step_size=S[,S2]");
+    const std::string value = p.substr(eq + 1);
+    const std::string first = value.substr(0, value.find(','));
+    const std::string second = value.find(',') == std::string::npos ? first : value.substr(value.find(',') + 1);
+    OF_ASSIGN(const std::uint64_t v1, parse_number(first, tag));
+    OF_ASSIGN(const std::uint64_t v2, parse_number(second, tag));
+    if (v1 > 0xff || v2 > 0xff)
+      return make_error(ErrorCode::InvalidArgument, "sg parameter '" + p + "': at most 255 (an 8-bit field)");
+    (tag == "guids_num" ? s.guids_num : s.step_size) = static_cast<std::uint8_t>(v1);
+  }
+  return {};
+}
+
 nlohmann::json ids_json(const ImageQuery& q) {
   auto uid = [](const std::optional<UidRange>& u) {
     return u ? nlohmann::json{{"base", hex(u->base, 16)}, {"count", u->count}} : nlohmann::json(nullptr);
@@ -156,17 +177,26 @@ int set_any(const Options& options, const Patch& patch, const std::string& what)
 
 }  // namespace
 
-int run_set_guids(const Options& options, const std::string& guid_text, const std::string& mac_text) {
+int run_set_guids(const Options& options, const std::string& guid_text, const std::string& mac_text_in,
+                  const std::vector<std::string>& params_in) {
   GuidSettings settings;
   auto guid = parse_uid(guid_text, 64, "GUID");
   if (!guid) return report_error(options, guid.error());
   settings.base_guid = *guid;
+  std::vector<std::string> params = params_in;
+  std::string mac_text = mac_text_in;
+  if (mac_text.find('=') != std::string::npos) {  // `sg GUID guids_num=8`: no MAC given
+    params.insert(params.begin(), mac_text);
+    mac_text.clear();
+  }
+  UidAllocation allocation;
+  if (auto p = parse_sg_params(params, allocation); !p) return report_error(options, p.error());
   if (!mac_text.empty()) {
     auto mac = parse_uid(mac_text, 48, "MAC");
     if (!mac) return report_error(options, mac.error());
     settings.base_mac = *mac;
   }
-  return set_any(options, [&](Bytes data) { return set_guids(data, settings); }, "set GUIDs");
+  return set_any(options, [&](Bytes data) { return set_guids(data, settings, allocation); }, "set GUIDs");
 }
 
 int run_set_vsd(const Options& options, const std::string& vsd) {

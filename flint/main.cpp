@@ -8,6 +8,7 @@
 
 #include "flint/Commands.h"
 #include "flint/ExitCode.h"
+#include "flint/MoreCommands.h"
 #include "flint/Options.h"
 
 namespace {
@@ -36,7 +37,10 @@ Examples:
   flint -d sim:/tmp/cx4 ww 0x1000 0x12345678    write one dword (power-cut safe, docs/flash-writes.md)
   flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn
   flint -i fw.bin sg 0x0002c90300a1b2c0 0x0002c9a1b2c0   set base GUID and MAC in the file
-  flint -d sim:/tmp/cx4 sv "my board"           set the VSD on the device (FS3: DEV_INFO))";
+  flint -d sim:/tmp/cx4 sv "my board"           set the VSD on the device (FS3: DEV_INFO)
+  flint -d sim:/tmp/cx4 cs                      MD5 without device data (= mstflint -i fw.bin checksum)
+  flint -d sim:/tmp/cx4 -i fw.bin bc            exit 0 when the device holds fw.bin's firmware
+  flint -d sim:/tmp/cx4 hw query                flash chip, JEDEC id, sizes, write protection)";
 
 // query/verify work on -d DEVICE when given, else on -i IMAGE.
 void add_query_verify(CLI::App& app, Options& options, Runner& run) {
@@ -71,7 +75,7 @@ void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::
 // Raw flash commands on -d DEVICE; positional arguments land in `a` (sized 3 by main).
 void add_flash_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
   auto sub = [&](const char* name, const char* help) { return app.add_subcommand(name, help); };
-  auto* erase = sub("erase", "erase the flash sector holding ADDR");
+  auto* erase = sub("erase", "erase the flash sector holding ADDR")->alias("e");
   erase->add_option("ADDR", a[0], "flash address")->required();
   erase->callback([&] { run = [&] { return cli::run_erase(options, a[0]); }; });
   auto* rw = sub("rw", "read one dword of flash at ADDR");
@@ -128,11 +132,13 @@ void add_identity_flags(CLI::App& app, Options& options) {
   app.add_option("--log", options.log, "burn: append timestamped lines of what was done to FILE");
 }
 
-void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
+void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a,
+                      std::vector<std::string>& words) {
   auto* sg = app.add_subcommand("sg", "set the base GUID (and base MAC) of -i IMAGE (in place) or -d DEVICE");
   sg->add_option("GUID", a[0], "base GUID, hex (node, port and system GUIDs count up from it)")->required();
   sg->add_option("MAC", a[1], "base MAC, hex, 48 bits (omitted: the MACs stay)");
-  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1]); }; });
+  sg->add_option("PARAMS", words, "FS3: guids_num=N[,N2] step_size=S[,S2] (GUIDs per port, step between them)");
+  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1], words); }; });
   auto* sv = app.add_subcommand("sv", "set the VSD (at most 208 bytes) of -i IMAGE (in place) or -d DEVICE");
   sv->add_option("VSD", a[2], "vendor specific data text")->required();
   sv->callback([&] { run = [&] { return cli::run_set_vsd(options, a[2]); }; });
@@ -163,7 +169,9 @@ int main(int argc, char** argv) {
   add_flash_commands(app, options, run, args);
   add_burn(app, options, run);
   add_identity_flags(app, options);
-  add_set_commands(app, options, run, args);
+  std::vector<std::string> words;  // wbne DATA..., sg guids_num=.. step_size=..
+  add_set_commands(app, options, run, args, words);
+  cli::add_more_commands(app, options, run, args, words);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
     for (CLI::App* sub : parent->get_subcommands({})) {

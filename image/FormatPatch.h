@@ -19,7 +19,8 @@ namespace openflint::patch {
 [[nodiscard]] Result<void> fs1_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
 [[nodiscard]] Result<void> fs2_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
 [[nodiscard]] Result<void> fs2_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
-[[nodiscard]] Result<void> fs3_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s);
+[[nodiscard]] Result<void> fs3_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s,
+                                         const UidAllocation& allocation);
 [[nodiscard]] Result<void> fs3_set_vsd(std::vector<std::uint8_t>& data, std::uint64_t offset, const std::string& vsd);
 
 }  // namespace openflint::patch

@@ -90,11 +90,17 @@ bool probe(Bytes data, std::uint64_t offset) {
 }
 
 Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset) {
+  OF_ASSIGN(const ItocLocation at, locate_itoc(data, offset));
+  return at.itoc;
+}
+
+Result<ItocLocation> locate_itoc(Bytes data, std::uint64_t offset) {
   VerifyReport scratch;
   const auto boot2 = check_boot2(data, offset + kBoot2, kBoot2, scratch);
   if (!boot2 || scratch.sections.empty() || scratch.sections.back().status != SectionStatus::Ok)
     return make_error(ErrorCode::InvalidImage, "FS3 image at " + hex_string(offset) + ": bad BOOT2");
-  return search_itoc(data, offset, *boot2);
+  OF_ASSIGN(const std::uint64_t itoc, search_itoc(data, offset, *boot2));
+  return ItocLocation{*boot2, itoc};
 }
 
 Result<ImageQuery> query(Bytes data, std::uint64_t offset) {

@@ -7,6 +7,7 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "image/ImageQuery.h"
+#include "image/Toc.h"
 #include "image/VerifyReport.h"
 
 namespace openflint::fs3 {
@@ -20,5 +21,7 @@ namespace openflint::fs3 {
 // Absolute offset of the ITOC of the image at `offset`: the first 4 KiB-aligned ITOC signature
 // after BOOT2. InvalidImage (naming where it searched) when BOOT2 is bad or there is none.
 [[nodiscard]] Result<std::uint64_t> find_itoc(Bytes data, std::uint64_t offset);
+// find_itoc with the BOOT2 size it found on the way.
+[[nodiscard]] Result<ItocLocation> locate_itoc(Bytes data, std::uint64_t offset);
 
 }  // namespace openflint::fs3

@@ -85,11 +85,17 @@ void put_u64(std::vector<std::uint8_t>& data, std::uint64_t at, std::uint64_t v)
 
 }  // namespace
 
-Result<void> fs3_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s) {
+Result<void> fs3_set_guids(std::vector<std::uint8_t>& data, std::uint64_t offset, const GuidSettings& s,
+                           const UidAllocation& allocation) {
   OF_ASSIGN(const auto targets, find_dev_info(data, offset, true));
   for (const auto& t : targets) {
     put_u64(data, t.address + kDevInfoGuidUid, s.base_guid);
     if (s.base_mac) put_u64(data, t.address + kDevInfoMacUid, *s.base_mac);
+    // cx4fw_uid_entry: step in bits 15:8, num_allocated in bits 7:0 of the entry's first dword.
+    for (const std::uint64_t entry : {kDevInfoGuidUid - 8, kDevInfoMacUid - 8}) {
+      if (allocation.step_size) data[t.address + entry + 2] = *allocation.step_size;
+      if (allocation.guids_num) data[t.address + entry + 3] = *allocation.guids_num;
+    }
     reseal(data, t);
   }
   return {};

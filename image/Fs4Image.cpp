@@ -215,6 +215,20 @@ Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
   return scan(data, offset, nullptr).report;
 }
 
+Result<ItocLocation> locate_itoc(Bytes data, std::uint64_t offset) {
+  Scan s;
+  if (!check_hw_pointers(data, offset, s))
+    return make_error(ErrorCode::InvalidImage, "FS4 image at " + hex_string(offset) + ": bad HW pointers");
+  const auto boot2 = check_boot2(data, offset + s.ptr[kBoot2Slot], s.ptr[kBoot2Slot], s.report);
+  if (!boot2 || s.report.sections.back().status != SectionStatus::Ok)
+    return make_error(ErrorCode::InvalidImage, "FS4 image at " + hex_string(offset) + ": bad BOOT2");
+  const std::uint64_t itoc = offset + s.ptr[kTocSlot];
+  if (check_toc_header(data, itoc, TocKind::Itoc, s)) return ItocLocation{*boot2, itoc};
+  if (check_toc_header(data, itoc + kSector, TocKind::Itoc, s)) return ItocLocation{*boot2, itoc + kSector};
+  return make_error(ErrorCode::InvalidImage, "FS4 image: no valid ITOC header at " + hex_string(itoc) + " or " +
+                                                 hex_string(itoc + kSector));
+}
+
 Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   const Scan s = scan(data, offset, ini_section);
   OF_TRY(scan_error(s));

@@ -7,6 +7,7 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "image/ImageQuery.h"
+#include "image/Toc.h"
 #include "image/VerifyReport.h"
 
 namespace openflint::fs4 {
@@ -17,5 +18,8 @@ namespace openflint::fs4 {
 [[nodiscard]] Result<VerifyReport> verify(Bytes data, std::uint64_t offset);
 // The zlib-compressed INI section, decompressed; NotFound when absent.
 [[nodiscard]] Result<std::string> dump_config(Bytes data, std::uint64_t offset);
+
+// The BOOT2 size and the ITOC in use (the backup one a sector later when the first is bad).
+[[nodiscard]] Result<ItocLocation> locate_itoc(Bytes data, std::uint64_t offset);
 
 }  // namespace openflint::fs4

@@ -35,14 +35,21 @@ Result<void> fs4_refusal(const char* what) {
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings) {
+Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings,
+                                            const UidAllocation& allocation) {
   OF_TRY(check_settings(settings));
   OF_ASSIGN(const ImageLocation loc, locate_image(data));
   std::vector<std::uint8_t> out(data.begin(), data.end());
   switch (loc.format) {
-    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_guids(out, loc.offset, settings)); break;
-    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_guids(out, loc.offset, settings)); break;
-    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_guids(out, loc.offset, settings)); break;
+    case ImageFormat::Fs1:
+    case ImageFormat::Fs2:
+      if (allocation.any())
+        return make_error(ErrorCode::NotSupported, "guids_num/step_size are FS3 only (as mstflint); this is an " +
+                                                       std::string(to_string(loc.format)) + " image");
+      OF_TRY(loc.format == ImageFormat::Fs1 ? patch::fs1_set_guids(out, loc.offset, settings)
+                                            : patch::fs2_set_guids(out, loc.offset, settings));
+      break;
+    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_guids(out, loc.offset, settings, allocation)); break;
     case ImageFormat::Fs4: OF_TRY(fs4_refusal("GUIDs/MACs")); break;
   }
   return out;

@@ -20,6 +20,14 @@ struct GuidSettings {
   std::optional<std::uint64_t> base_mac;  // 48 bits, multicast bit (bit 40) clear
 };
 
+// FS3 only (mstflint `sg guids_num=N step_size=S`): DEV_INFO num_allocated and step of the GUID
+// and MAC entries (8 bits each); absent = keep the stored values.
+struct UidAllocation {
+  std::optional<std::uint8_t> guids_num;
+  std::optional<std::uint8_t> step_size;
+  [[nodiscard]] bool any() const { return guids_num || step_size; }
+};
+
 inline constexpr std::size_t kMaxVsdLength = 208;
 
 // The image located in `data` (a file or a whole flash dump, as query_image finds it) with new
@@ -28,7 +36,9 @@ inline constexpr std::size_t kMaxVsdLength = 208;
 // needs MFG_INFO guids_override_en). InvalidArgument for a bad MAC; NotSupported for FS4, FS1
 // MACs, striped FS2 flash dumps and old (Connect-IB) DEV_INFO layouts; InvalidImage when the
 // sections to patch are missing or already corrupt.
-[[nodiscard]] Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings);
+// `allocation` on FS1/FS2: NotSupported.
+[[nodiscard]] Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings,
+                                                          const UidAllocation& allocation = {});
 
 // The image (FS1/FS2) with the first entries of its GUID section (GUIDs, then FS2 MACs) set to
 // `uids` exactly, as a burn keeps a board's identity; later entries stay. NotSupported on FS3/FS4

@@ -39,6 +39,12 @@ struct TocEntry {
   [[nodiscard]] bool fs3_device_data() const { return (crc_field & 2) != 0; }
 };
 
+// Where an FS3/FS4 image's ITOC is, and the BOOT2 size (bytes, header and CRC included) on the way.
+struct ItocLocation {
+  std::uint64_t boot2_size = 0;
+  std::uint64_t itoc = 0;  // absolute offset of the ITOC header in the buffer
+};
+
 // FS4 CRC modes of TocEntry::crc_field.
 constexpr std::uint8_t kCrcInEntry = 0;
 constexpr std::uint8_t kCrcNone = 1;

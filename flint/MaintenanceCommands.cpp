@@ -1,0 +1,208 @@
+// MaintenanceCommands: swreset, hw query, dc, wbne, clear_semaphore and bb on -d DEVICE.
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "flint/Commands.h"
+#include "flint/DeviceAccess.h"
+#include "flint/ExitCode.h"
+#include "flint/ImageSource.h"
+#include "flint/MoreCommands.h"
+#include "flint/Progress.h"
+#include "flint/Report.h"
+#include "fwops/FailsafeBurner.h"
+#include "image/FirmwareImage.h"
+
+namespace openflint::cli {
+namespace {
+
+// SPI NOR status register: block-protect bits BP0..BP2 (bits 4:2) — nonzero protects part of the array.
+constexpr std::uint8_t kBlockProtectMask = 0x1c;
+
+void print_field(const std::string& name, const std::string& value) {
+  std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << value << '\n';
+}
+
+// y/N: --yes, --no, a question on a TTY; without a TTY the answer is no.
+bool confirm(const Options& options, const std::string& question) {
+  if (options.yes) return true;
+  if (options.no) {
+    std::cerr << "-I- " << question << " --no: no\n";
+    return false;
+  }
+  if (::isatty(STDIN_FILENO) == 0) {
+    std::cerr << "-E- " << question << " Not asking without a terminal: rerun with --yes\n";
+    return false;
+  }
+  std::cerr << "-W- " << question << " (y/N) ";
+  std::string answer;
+  std::getline(std::cin, answer);
+  return answer == "y" || answer == "Y" || answer == "yes";
+}
+
+Result<std::vector<std::uint8_t>> parse_words(const std::string& size_text, const std::vector<std::string>& words) {
+  OF_ASSIGN(const std::uint64_t size, parse_number(size_text, "size"));
+  if (size == 0 || size % 4 != 0 || size / 4 != words.size()) {
+    return make_error(ErrorCode::InvalidArgument, "size " + size_text + " must be 4 bytes per DATA word (" +
+                                                      std::to_string(words.size()) + " given)");
+  }
+  std::vector<std::uint8_t> bytes;
+  for (const std::string& w : words) {
+    auto v = parse_number(w, "data");
+    if (!v || *v > 0xffffffffu) return make_error(ErrorCode::InvalidArgument, "data '" + w + "' is not a 32-bit value");
+    for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<std::uint8_t>(*v >> shift));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+int run_swreset(const Options& options) {
+  {
+    auto device = open_cli_device(options);
+    if (!device) return report_error(options, device.error());
+    if (device->info().kind != DeviceKind::Switch) {
+      return report_error(options, Error(ErrorCode::NotSupported, "swreset: " + device->name() + " is a " +
+                                                                      std::string(device->info().name) +
+                                                                      " adapter; swreset resets switches only"));
+    }
+  }  // released: the reset opens it again
+  return run_device_reset(options);
+}
+
+int run_hw_query(const Options& options) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
+    auto status = flash.read_status();
+    if (!status) return report_error(options, status.error().with_context(device.name() + ": reading the flash status"));
+    const bool protected_ = (*status & kBlockProtectMask) != 0;
+    const DeviceInfo& info = device.info();
+    if (options.json) {
+      nlohmann::json doc{{"ok", true},
+                         {"hw_dev_id", info.hw_id},
+                         {"hw_rev_id", info.hw_revision ? nlohmann::json(*info.hw_revision) : nlohmann::json(nullptr)},
+                         {"flash",
+                          {{"type", flash.chip().name},
+                           {"vendor", flash.chip().vendor},
+                           {"jedec_id", hex(flash.jedec_id(), 6)},
+                           {"total_size", flash.size()},
+                           {"sector_size", flash.sector_size()},
+                           {"write_block_size", flash.chip().page_size},
+                           {"status_register", hex(*status, 2)},
+                           {"write_protected", protected_}}}};
+      std::cout << doc.dump(2) << '\n';
+      return int{kOk};
+    }
+    std::cout << "HW Info:\n";
+    print_field("HwDevId", std::to_string(info.hw_id));
+    if (info.hw_revision) print_field("HwRevId", hex(*info.hw_revision));
+    std::cout << "Flash Info:\n";
+    print_field("Type", std::string(flash.chip().name) + " (" + std::string(flash.chip().vendor) + ")");
+    print_field("JEDEC ID", hex(flash.jedec_id(), 6));
+    print_field("TotalSize", hex(flash.size()));
+    print_field("Banks", "0x1");
+    print_field("SectorSize", hex(flash.sector_size()));
+    print_field("WriteBlockSize", hex(flash.chip().page_size));
+    print_field("Flash0.WriteProtected",
+                protected_ ? "Enabled (status register " + hex(*status, 2) + ")" : std::string("Disabled"));
+    return int{kOk};
+  });
+}
+
+int run_device_dump_config(const Options& options, const std::string& out_path) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
+    auto file = read_device_image_file(options, device, flash);
+    if (!file) return report_error(options, file.error());
+    auto ini = dump_config(*file);
+    if (!ini) return report_error(options, ini.error().with_context(device.name()));
+    if (out_path.empty()) {
+      std::cout << *ini;
+      return int{kOk};
+    }
+    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+    out.write(ini->data(), static_cast<std::streamsize>(ini->size()));
+    out.close();
+    if (!out) return report_error(options, Error(ErrorCode::Io, "cannot write " + out_path));
+    return int{kOk};
+  });
+}
+
+int run_wbne(const Options& options, const std::string& address_text, const std::string& size_text,
+             const std::vector<std::string>& data) {
+  auto address = parse_number(address_text, "address");
+  if (!address) return report_error(options, address.error());
+  if (*address % 4 != 0 || *address > 0xffffffffu) {
+    return report_error(options, Error(ErrorCode::InvalidArgument,
+                                       "address " + address_text + " must be a dword-aligned 32-bit offset"));
+  }
+  auto bytes = parse_words(size_text, data);
+  if (!bytes) return report_error(options, bytes.error());
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
+    const std::string what = device.name() + ": wbne " + hex(*address);
+    if (auto r = flash.program(*address, *bytes); !r) return report_error(options, r.error().with_context(what));
+    auto back = flash.read(*address, bytes->size());
+    if (!back) return report_error(options, back.error().with_context(what));
+    if (*back != *bytes) {
+      const auto at = std::mismatch(back->begin(), back->end(), bytes->begin()).first - back->begin();
+      return report_error(options, Error(ErrorCode::Mismatch,
+                                         what + ": flash reads back differently at " +
+                                             hex(*address + static_cast<std::uint64_t>(at)) +
+                                             ": without an erase bits can only go from 1 to 0 (use wb)"));
+    }
+    if (options.json) {
+      std::cout << nlohmann::json{{"ok", true}, {"address", hex(*address)}, {"size", bytes->size()}}.dump(2) << '\n';
+    }
+    return int{kOk};
+  });
+}
+
+int run_clear_semaphore(const Options& options) {
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  if (auto r = FlashLock::force_release(device->access(), device->info().flash_gateway); !r) {
+    return finish(options, *device,
+                  report_error(options, r.error().with_context(device->name() + ": clearing the flash semaphore")));
+  }
+  if (options.json) std::cout << nlohmann::json{{"ok", true}}.dump(2) << '\n';
+  else std::cout << "-I- Cleared the flash semaphore of " << device->name() << '\n';
+  return finish(options, *device, kOk);
+}
+
+int run_burn_block(const Options& options) {
+  auto source = ImageSource::open(options);
+  if (!source) return report_error(options, source.error());
+  auto device = open_cli_device(options);
+  if (!device) return report_error(options, device.error());
+  {
+    auto flash = open_flash(*device);  // finishes an interrupted ww/wb first; released before the burn
+    if (!flash) return finish(options, *device, report_error(options, flash.error()));
+  }
+  if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
+                            "'s flash in place, without failsafe: a power cut leaves no bootable image. Continue?")) {
+    if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "bb declined")).dump(2) << '\n';
+    return finish(options, *device, kDeclined);
+  }
+  BurnOptions b;
+  b.failsafe = false;
+  b.allow_psid_change = true;  // bb burns the image as is
+  auto line = progress_line(options, "Burning");
+  if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
+  b.decide = [](const BurnPreflight&) -> Result<bool> { return true; };
+  auto report = burn_image(device->access(), device->info(), source->bytes(), b);
+  if (!report) return finish(options, *device, report_error(options, report.error().with_context("bb " + device->name())));
+  if (options.json) {
+    std::cout << nlohmann::json{{"ok", true},
+                                {"sectors_erased", report->sectors_erased},
+                                {"sectors_unchanged", report->sectors_unchanged},
+                                {"bytes_programmed", report->bytes_programmed}}
+                     .dump(2)
+              << '\n';
+  } else {
+    std::cout << "-I- Burned " << source->label() << " in place; it runs after 'flint -d " << device->name()
+              << " reset'\n";
+  }
+  return finish(options, *device, kOk);
+}
+
+}  // namespace openflint::cli
