@@ -169,8 +169,9 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
 
 int run_ri(const Options& options, const std::string& out_path) {
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
-    auto all = read_image_flash(options, device, flash, true);
-    if (!all) return report_error(options, all.error().with_context(device.name()));
+    auto found = read_device_flash(options, device, flash, true);
+    if (!found) return report_error(options, found.error().with_context(device.name()));
+    const std::vector<std::uint8_t>* all = &found->bytes;
     // A file that verifies on its own: the active copy from offset 0 and the board's device
     // data at its flash addresses (image/FlashImage.h).
     auto file = image_file_from_flash(*all);
