@@ -173,7 +173,7 @@ int run_wwne(const Options& options, const std::string& address_text, const std:
         return report_error(options, Error(ErrorCode::Mismatch,
                                            what + ": flash holds " + hex_bytes(*current) + "; " +
                                                dword_text(static_cast<std::uint32_t>(*data)) +
-                                               " needs bits to go from 0 to 1, which only an erase does (use ww)"));
+                                               ": without an erase bits can only go from 1 to 0 (use ww)"));
     }
     const FlashEdit edit{*address, std::vector<std::uint8_t>(bytes.begin(), bytes.end())};
     if (int rc = guard_boot(options, device, flash, std::span<const FlashEdit>(&edit, 1), what); rc != kOk) return rc;
