@@ -13,6 +13,7 @@
 #include "flint/Report.h"
 #include "fwops/BootGuard.h"
 #include "fwops/SectorJournal.h"
+#include "image/BootCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 
@@ -217,14 +218,15 @@ int run_ri(const Options& options, const std::string& out_path) {
     auto found = read_device_flash(options, device, flash, true);
     if (!found) return report_error(options, found.error().with_context(device.name()));
     const std::vector<std::uint8_t>* all = &found->bytes;
-    // A file that verifies on its own: the active copy from offset 0 and the board's device
-    // data at its flash addresses (image/FlashImage.h).
-    auto file = image_file_from_flash(*all);
+    // A file that verifies on its own: the copy the boot ROM starts, moved to offset 0, and the
+    // board's device data at its flash addresses (image/FlashImage.h).
+    auto file = found->image_found
+                    ? image_file_from_copy(*all, BootCopy{found->format, found->copy_start, 0, *found->query})
+                    : image_file_from_flash(*all);
     if (!file) return report_error(options, file.error().with_context(device.name() + ": no image to read"));
     const std::vector<std::uint8_t>& image = *file;
     const std::uint64_t size = image.size();
-    auto query = query_image(*all);
-    const std::uint64_t start = query ? query->image_start : 0;
+    const std::uint64_t start = found->query ? found->query->image_start : 0;
     if (auto w = write_whole_file(out_path, image); !w) return report_error(options, w.error());
     print_ok(options, {{"image_start", hex(start)}, {"size", size}, {"output", out_path}}, "");
     return int{kOk};

@@ -134,7 +134,8 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
     if (current.format == ImageFormat::Fs3) {
       // FS3 keeps GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
       OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
-      if (!copy_bootable(current.format, patched, current.image_start))
+      if (copy_bootable(current.format, flash_bytes, current.image_start) &&
+          !copy_bootable(current.format, patched, current.image_start))
         return make_error(ErrorCode::InvalidImage, "the copy at " + hex(current.image_start) +
                                                        " would not boot after the change: nothing written");
       OF_ASSIGN(const SafeWriteReport r, write_changed_sectors(options, flash, flash_bytes, patched));

@@ -42,6 +42,13 @@ TEST_F(BootTruth, Fs3CorruptCopy0GoodCopy1ReportsCopy1) {
   corrupt_copy0_good_copy1("connectx4", ImageFormat::Fs3, 0x20000);  // inside MAIN_CODE
   expect_truth();
   EXPECT_EQ(running_, "12.28.2006");
+  // ri saves the copy that boots, not the first magic on flash.
+  const std::string out = (dir_ / "ri.bin").string();
+  ASSERT_EQ(flint({"-d", dev(), "ri", out}).exit_code, 0);
+  const auto q = flint({"-i", out, "--json", "q"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(parse_json(q)["fw_version"], "12.28.2006");
+  EXPECT_EQ(flint({"-i", out, "v"}).exit_code, 0);
 }
 
 TEST_F(BootTruth, Fs2CorruptCopy0GoodCopy1ReportsCopy1) {
