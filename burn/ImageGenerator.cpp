@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashChip.h"
+#include "image/FirmwareImage.h"
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
 #include "image/Fs3Writer.h"
@@ -79,6 +81,25 @@ Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, con
   return write_fs3_image(spec);
 }
 
+// What we write must be what we read back: the image parses and verifies bootable (e.g. an
+// FS3 description with more sections than an ITOC holds is refused here, not burned).
+Result<void> check_generated(Bytes image, const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    return make_error(ErrorCode::InvalidImage, what + ": the generated image fails its own check: " + why);
+  };
+  auto query = query_image(image);
+  if (!query) return refuse(query.error().message());
+  auto report = verify_image(image);
+  if (!report) return refuse(report.error().message());
+  if (!report->bootable()) {
+    for (const auto& s : report->sections)
+      if (s.status == SectionStatus::WrongCrc || s.status == SectionStatus::Invalid)
+        return refuse(s.name + " at " + hex_string(s.start) + " is " + to_string(s.status));
+    return refuse(report->problems.empty() ? "not bootable" : report->problems.front());
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& d, const BoardConfig& c) {
@@ -91,7 +112,9 @@ Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& d, c
       return make_error(ErrorCode::NotSupported, d.file + ": FS4 image generation (device " +
                                                      std::string(d.device->name) + ") is not implemented");
   }
-  if (!image) return make_error(std::move(image).error().with_context("generating " + std::string(to_string(d.format)) + " image"));
+  const std::string what = "generating " + std::string(to_string(d.format)) + " image";
+  if (!image) return make_error(std::move(image).error().with_context(what));
+  OF_TRY(check_generated(*image, what));
   return image;
 }
 

@@ -13,7 +13,8 @@ namespace openflint::burn {
 
 // FS1 (Fs1Writer), FS2 (Fs2Writer, contiguous file image) and FS3 (Fs3Writer); FS4 gives
 // NotSupported. The INI text is stored compressed (FS1/FS2 FW_CONF, FS3 DBG_FW_INI).
-// Same inputs -> same bytes.
+// Same inputs -> same bytes. The result is parsed and verified before it is returned:
+// InvalidImage when our own parser would reject it (nothing is written or burned then).
 [[nodiscard]] Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& description,
                                                                const BoardConfig& config);
 

@@ -33,22 +33,22 @@ Result<FlashDriver> open_flash(Device& device) {
   return flash;
 }
 
-Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device, FlashDriver& flash,
-                                                   bool with_board_data) {
-  if (device.simulator() != nullptr) return flash.read(0, flash.size(), progress_line(options, "Reading flash"));
-  OF_ASSIGN(SparseFlash sparse,
-            read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data));
-  return std::move(sparse.bytes);
+Result<SparseFlash> read_device_flash(const Options& options, Device& device, FlashDriver& flash,
+                                      bool with_board_data) {
+  if (device.simulator() != nullptr)
+    return read_whole_flash(device.access(), device.info(), flash, progress_line(options, "Reading flash"));
+  return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
 }
 
 Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash) {
+  SparseFlash found;
   if (device.simulator() != nullptr) {
-    OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_image_flash(options, device, flash));
-    return query_image(bytes);
+    OF_ASSIGN(found, read_device_flash(options, device, flash));
+  } else {
+    OF_ASSIGN(found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
   }
-  OF_ASSIGN(SparseFlash sparse, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
-  if (!sparse.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
-  return *sparse.query;
+  if (!found.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
+  return *found.query;
 }
 
 int finish(const Options& options, Device& device, int rc) {
@@ -69,8 +69,11 @@ int with_flash(const Options& options, const std::function<int(Device&, FlashDri
 
 Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
                                                          FlashDriver& flash) {
-  OF_ASSIGN(const std::vector<std::uint8_t> all, read_image_flash(options, device, flash, true));
-  auto file = image_file_from_flash(all);
+  OF_ASSIGN(const SparseFlash found, read_device_flash(options, device, flash, true));
+  // The copy the boot ROM starts, as ri saves it (image/FlashImage.h).
+  auto file = found.image_found
+                  ? image_file_from_copy(found.bytes, BootCopy{found.format, found.copy_start, 0, *found.query})
+                  : image_file_from_flash(found.bytes);
   if (!file) return make_error(std::move(file).error().with_context(device.name() + ": no image on flash"));
   return file;
 }

@@ -10,6 +10,7 @@
 #include "flash/FlashDriver.h"
 #include "flint/Options.h"
 #include "fwops/Device.h"
+#include "fwops/FlashImageReader.h"
 #include "image/ImageQuery.h"
 
 namespace openflint::cli {
@@ -21,12 +22,13 @@ namespace openflint::cli {
 // (docs/flash-writes.md), so every command sees consistent sectors.
 [[nodiscard]] Result<FlashDriver> open_flash(Device& device);
 
-// The flash as query/verify/ri see it: the whole flash on a simulated device; over a slow
-// transport (in-band) only the blocks of the current image and its device data (0xFF elsewhere).
-[[nodiscard]] Result<std::vector<std::uint8_t>> read_image_flash(const Options& options, Device& device,
-                                                                 FlashDriver& flash, bool with_board_data = false);
-// The query of the image the device boots: from the whole flash on a simulated device; over a
-// slow transport from just the copy's tables and info sections (a few hundred MADs).
+// The flash as query/verify/ri see it, with the copy the boot ROM starts (fwops: the rule of
+// image/BootCopy.h): the whole flash on a simulated device; over a slow transport (in-band)
+// only the blocks of the current copy and its device data (0xFF elsewhere).
+[[nodiscard]] Result<SparseFlash> read_device_flash(const Options& options, Device& device, FlashDriver& flash,
+                                                    bool with_board_data = false);
+// The query of the copy the device boots (InvalidImage when none is bootable): over a slow
+// transport from just the copy's tables and info sections (a few hundred MADs).
 [[nodiscard]] Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash);
 
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,

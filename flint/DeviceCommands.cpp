@@ -57,11 +57,14 @@ int query_opened(const Options& options, Device& device) {
 int verify_opened(const Options& options, Device& device) {
   auto flash = open_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto bytes = read_image_flash(options, device, *flash);
-  if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
-  auto report = verify_image(*bytes);
+  auto found = read_device_flash(options, device, *flash);
+  if (!found) return report_error(options, found.error().with_context(device.name()));
+  // The copy the boot ROM starts; with none bootable, the first copy on flash and why it fails.
+  auto report = verify_found_copy(*found);
   if (!report) return report_error(options, report.error().with_context(device.name()));
-  const bool ok = report->bootable();
+  if (!found->image_found && report->bootable())
+    report->problems.push_back("the boot ROM finds no bootable copy on flash");
+  const bool ok = found->image_found && report->bootable();
   if (options.json) {
     nlohmann::json doc = verify_json(*report);
     doc["ok"] = ok;

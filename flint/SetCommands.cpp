@@ -15,6 +15,7 @@
 #include "flint/UidText.h"
 #include "fwops/FailsafeBurner.h"
 #include "fwops/SectorJournal.h"
+#include "image/BootCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 #include "image/ImagePatch.h"
@@ -88,28 +89,33 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
   if (!patched) return report_error(options, patched.error().with_context(options.image));
   auto query = query_image(*patched);
   if (!query) return report_error(options, query.error().with_context(options.image + " after patching"));
+  // Check, then write: the file is replaced only by an image that still verifies.
+  if (auto before = verify_image(*bytes); before && before->bootable()) {
+    auto after = verify_image(*patched);
+    if (!after || !after->bootable())
+      return report_error(options, Error(ErrorCode::InvalidImage, options.image + ": the patched image would not verify" +
+                                                                      (after ? "" : ": " + after.error().message())));
+  }
   if (auto w = replace_file(options.image, *patched); !w) return report_error(options, w.error());
   print_done(options, what + " in " + options.image, *query, {{"image", options.image}});
   return kOk;
 }
 
-// Rewrites the sectors where `before` and `after` differ, highest first (FS3: the device data
-// at the flash end, then the ITOC entry that seals it), each through the power-cut-safe path.
+// The sectors where `before` and `after` differ, highest first (FS3: the device data at the
+// flash end, then the ITOC entry that seals it). All are planned (and refused together) before
+// the first is written, each through the power-cut-safe path.
 Result<SafeWriteReport> write_changed_sectors(const Options& options, FlashDriver& flash, Bytes before, Bytes after) {
   const std::uint64_t sector = flash.sector_size();
-  SafeWriteReport total;
+  std::vector<FlashEdit> edits;
   for (std::uint64_t s = (after.size() + sector - 1) / sector; s-- > 0;) {
     const std::uint64_t start = s * sector;
     const std::uint64_t n = std::min<std::uint64_t>(sector, after.size() - start);
-    if (std::equal(after.begin() + static_cast<long>(start), after.begin() + static_cast<long>(start + n),
-                   before.begin() + static_cast<long>(start)))
-      continue;
-    OF_ASSIGN(const SafeWriteReport r, write_preserving(flash, start, after.subspan(start, n), options.force));
-    total.sectors_in_place += r.sectors_in_place;
-    total.sectors_journaled += r.sectors_journaled;
-    total.sectors_forced += r.sectors_forced;
+    const Bytes changed = after.subspan(start, n);
+    if (std::equal(changed.begin(), changed.end(), before.begin() + static_cast<long>(start))) continue;
+    edits.push_back({start, std::vector<std::uint8_t>(changed.begin(), changed.end())});
   }
-  return total;
+  OF_ASSIGN(const SafeWritePlan plan, plan_preserving_write(flash, edits, options.force));
+  return apply_write_plan(flash, plan);
 }
 
 // FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
@@ -138,6 +144,10 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
     if (current.format == ImageFormat::Fs3) {
       // FS3 keeps GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
       OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
+      if (copy_bootable(current.format, flash_bytes, current.image_start) &&
+          !copy_bootable(current.format, patched, current.image_start))
+        return make_error(ErrorCode::InvalidImage, "the copy at " + hex(current.image_start) +
+                                                       " would not boot after the change: nothing written");
       OF_ASSIGN(const SafeWriteReport r, write_changed_sectors(options, flash, flash_bytes, patched));
       return "device data rewritten (" + std::to_string(r.sectors_in_place + r.sectors_journaled + r.sectors_forced) +
              " sectors, power-cut safe)";

@@ -1,8 +1,10 @@
-// FlashImageReader: a BurnSession's lazy flash view, filled by the format's find_current.
+// FlashImageReader: the copy the device boots, from a BurnSession's lazy flash view (find_current) or the whole flash.
 #include "fwops/FlashImageReader.h"
 
 #include "fwops/BurnSession.h"
 #include "fwops/FormatBurner.h"
+#include "image/BootCopy.h"
+#include "image/FirmwareImage.h"
 
 namespace openflint {
 
@@ -20,9 +22,36 @@ Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo&
   const Bytes view = session.flash().bytes();
   out.bytes.assign(view.begin(), view.end());
   out.image_found = current->has_value();
-  if (out.image_found) out.query = (*current)->query;
+  out.format = burner->image_format;
+  if (out.image_found) {
+    out.query = (*current)->query;
+    out.copy_start = (*current)->layout.start;
+  }
   out.bytes_read = session.flash().bytes_read();
   return out;
+}
+
+Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
+                                     const FlashProgress& progress) {
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  SparseFlash out;
+  OF_ASSIGN(out.bytes, driver.read(0, driver.size(), progress));
+  out.bytes_read = out.bytes.size();
+  out.format = burner->image_format;
+  const BurnOptions options;
+  BurnSession session(access, info, driver, options);
+  OF_ASSIGN(const std::optional<std::uint64_t> boot_address, session.boot_address());
+  if (auto copy = find_boot_copy(out.format, out.bytes, boot_address)) {
+    out.image_found = true;
+    out.query = copy->query;
+    out.copy_start = copy->start;
+  }
+  return out;
+}
+
+Result<VerifyReport> verify_found_copy(const SparseFlash& flash) {
+  if (flash.image_found) return verify_copy(flash.format, flash.bytes, flash.copy_start);
+  return verify_image(flash.bytes);
 }
 
 }  // namespace openflint

@@ -10,6 +10,7 @@
 #include "flash/FlashDriver.h"
 #include "fwops/CopyLayout.h"
 #include "image/ImageQuery.h"
+#include "image/VerifyReport.h"
 #include "mtcr/RegisterAccess.h"
 
 namespace openflint {
@@ -19,6 +20,8 @@ struct SparseFlash {
   bool image_found = false;         // a bootable copy was found (its blocks are loaded)
   std::optional<ImageQuery> query;  // that copy's query
   std::uint64_t bytes_read = 0;
+  ImageFormat format = ImageFormat::Fs3;  // the device's image format
+  std::uint64_t copy_start = 0;           // the found copy's address (image/BootCopy.h verify_copy)
 };
 
 // Finds the copy the device would boot the way the failsafe burner does (headers, TOCs, every
@@ -31,5 +34,14 @@ struct SparseFlash {
 [[nodiscard]] Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info,
                                                      FlashDriver& driver, CopyScope scope,
                                                      bool with_board_data = false);
+
+// The whole flash, and the copy the boot ROM starts from it (image/BootCopy.h find_boot_copy
+// with the device's boot-address register): what query/verify report on a fast transport.
+[[nodiscard]] Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info,
+                                                   FlashDriver& driver, const FlashProgress& progress = {});
+
+// Verify of the copy `flash` found; with none bootable, of the first copy on it (which says
+// why it does not boot). InvalidImage when the flash holds no copy at all.
+[[nodiscard]] Result<VerifyReport> verify_found_copy(const SparseFlash& flash);
 
 }  // namespace openflint

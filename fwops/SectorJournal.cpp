@@ -126,35 +126,31 @@ Result<void> journaled_rewrite(FlashDriver& flash, std::uint64_t sector, std::sp
   return clean_scratch(flash);
 }
 
-Result<void> rewrite_sector(FlashDriver& flash, std::uint64_t sector, std::span<const std::uint8_t> current,
-                            std::span<const std::uint8_t> desired, bool force, SafeWriteReport& report) {
-  if (std::equal(current.begin(), current.end(), desired.begin())) {
-    ++report.sectors_unchanged;
-    return {};
+std::string scratch_text(const FlashDriver& flash) {
+  return "the scratch sectors at " + hex_string(copy_sector(flash)) + " (top two erase units of the flash)";
+}
+
+std::string force_text() { return "; --force erases and rewrites it in place (a power cut then leaves it erased)"; }
+
+// Decides one sector's action; NotSupported when it may not be written without `force`.
+Result<SectorPlan::Action> plan_sector(const FlashDriver& flash, const SectorPlan& plan, bool scratch_ok, bool force) {
+  using Action = SectorPlan::Action;
+  if (plan.current == plan.desired) return Action::Unchanged;
+  const bool erase = needs_erase(plan.current, plan.desired);
+  if (plan.sector >= copy_sector(flash)) {  // documented: never a direct write's target
+    if (!force)
+      return make_error(ErrorCode::NotSupported, "sector " + hex_string(plan.sector) + " is one of " +
+                                                     scratch_text(flash) +
+                                                     " that power-cut-safe writes journal through" + force_text());
+    return erase ? Action::Forced : Action::InPlace;
   }
-  if (!needs_erase(current, desired)) {
-    ++report.sectors_in_place;
-    return program_sector(flash, sector, current, desired);
-  }
-  const bool is_scratch = sector >= copy_sector(flash);
-  bool scratch_ok = false;
-  if (!is_scratch) {
-    OF_ASSIGN(scratch_ok, scratch_available(flash));
-  }
-  if (scratch_ok) {
-    ++report.sectors_journaled;
-    return journaled_rewrite(flash, sector, desired);
-  }
-  if (!force) {
-    const std::string why = is_scratch ? "it is one of the two scratch sectors at the top of the flash"
-                                       : "the scratch sectors at " + hex_string(copy_sector(flash)) +
-                                             " (top two erase units of the flash) are not blank";
-    return make_error(ErrorCode::NotSupported,
-                      "sector " + hex_string(sector) + " needs an erase and cannot be rewritten power-cut safely: " +
-                          why + "; --force erases and rewrites it in place (a power cut then leaves it erased)");
-  }
-  ++report.sectors_forced;
-  return erase_and_program(flash, sector, desired);
+  if (!erase) return Action::InPlace;
+  if (scratch_ok) return Action::Journaled;
+  if (!force)
+    return make_error(ErrorCode::NotSupported, "sector " + hex_string(plan.sector) +
+                                                   " needs an erase and cannot be rewritten power-cut safely: " +
+                                                   scratch_text(flash) + " are not blank" + force_text());
+  return Action::Forced;
 }
 
 }  // namespace
@@ -181,30 +177,87 @@ Result<bool> recover_interrupted_write(FlashDriver& flash) {
   return true;
 }
 
-Result<SafeWriteReport> write_preserving(FlashDriver& flash, std::uint64_t address,
-                                         std::span<const std::uint8_t> bytes, bool force) {
-  if (address + bytes.size() > flash.size() || address + bytes.size() < address) {
-    return make_error(ErrorCode::InvalidArgument, "write of " + std::to_string(bytes.size()) + " bytes at " +
-                                                      hex_string(address) + " passes the end of the " +
-                                                      hex_string(flash.size()) + "-byte flash");
+Result<void> check_outside_scratch(const FlashDriver& flash, std::uint64_t address, std::uint64_t size,
+                                   bool force) {
+  if (force || size == 0 || address + size <= copy_sector(flash)) return {};
+  return make_error(ErrorCode::NotSupported, "the write at " + hex_string(address) + " reaches into " +
+                                                 scratch_text(flash) +
+                                                 " that power-cut-safe writes journal through; --force writes there anyway");
+}
+
+Result<SafeWritePlan> plan_preserving_write(FlashDriver& flash, std::span<const FlashEdit> edits, bool force) {
+  for (const FlashEdit& e : edits) {
+    if (e.end() > flash.size() || e.end() < e.address)
+      return make_error(ErrorCode::InvalidArgument, "write of " + std::to_string(e.bytes.size()) + " bytes at " +
+                                                        hex_string(e.address) + " passes the end of the " +
+                                                        hex_string(flash.size()) + "-byte flash");
   }
   if (auto recovered = recover_interrupted_write(flash); !recovered) return make_error(std::move(recovered).error());
-  SafeWriteReport report;
   const std::uint64_t unit = flash.sector_size();
-  const std::uint64_t end = address + bytes.size();
-  for (std::uint64_t sector = address - address % unit; sector < end; sector += unit) {
-    OF_ASSIGN(const std::vector<std::uint8_t> current, flash.read(sector, unit));
-    std::vector<std::uint8_t> desired = current;
-    const std::uint64_t from = std::max(sector, address);
-    const std::uint64_t to = std::min(sector + unit, end);
-    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(from - address),
-              bytes.begin() + static_cast<std::ptrdiff_t>(to - address),
-              desired.begin() + static_cast<std::ptrdiff_t>(from - sector));
-    if (auto r = rewrite_sector(flash, sector, current, desired, force, report); !r) {
-      return make_error(std::move(r).error().with_context("writing sector " + hex_string(sector)));
+  SafeWritePlan plan;
+  const auto sector_plan = [&](std::uint64_t sector) -> Result<SectorPlan*> {
+    for (auto& p : plan.sectors)
+      if (p.sector == sector) return &p;
+    SectorPlan p;
+    p.sector = sector;
+    OF_ASSIGN(p.current, flash.read(sector, unit));
+    p.desired = p.current;
+    plan.sectors.push_back(std::move(p));
+    return &plan.sectors.back();
+  };
+  for (const FlashEdit& e : edits) {
+    for (std::uint64_t sector = e.address - e.address % unit; sector < e.end(); sector += unit) {
+      OF_ASSIGN(SectorPlan* p, sector_plan(sector));
+      const std::uint64_t from = std::max(sector, e.address);
+      const std::uint64_t to = std::min(sector + unit, e.end());
+      std::copy(e.bytes.begin() + static_cast<std::ptrdiff_t>(from - e.address),
+                e.bytes.begin() + static_cast<std::ptrdiff_t>(to - e.address),
+                p->desired.begin() + static_cast<std::ptrdiff_t>(from - sector));
     }
   }
+  // A forced write into the scratch area makes it unusable for the journaled sectors after it.
+  bool scratch_ok = false;
+  OF_ASSIGN(scratch_ok, scratch_available(flash));
+  for (const auto& p : plan.sectors)
+    if (p.sector >= copy_sector(flash) && p.current != p.desired) scratch_ok = false;
+  for (auto& p : plan.sectors) {
+    auto action = plan_sector(flash, p, scratch_ok, force);
+    if (!action) return make_error(std::move(action).error().with_context("writing sector " + hex_string(p.sector)));
+    p.action = *action;
+  }
+  return plan;
+}
+
+Result<SafeWriteReport> apply_write_plan(FlashDriver& flash, const SafeWritePlan& plan) {
+  using Action = SectorPlan::Action;
+  SafeWriteReport report;
+  for (const SectorPlan& p : plan.sectors) {
+    Result<void> r;
+    switch (p.action) {
+      case Action::Unchanged: ++report.sectors_unchanged; break;
+      case Action::InPlace:
+        ++report.sectors_in_place;
+        r = program_sector(flash, p.sector, p.current, p.desired);
+        break;
+      case Action::Journaled:
+        ++report.sectors_journaled;
+        r = journaled_rewrite(flash, p.sector, p.desired);
+        break;
+      case Action::Forced:
+        ++report.sectors_forced;
+        r = erase_and_program(flash, p.sector, p.desired);
+        break;
+    }
+    if (!r) return make_error(std::move(r).error().with_context("writing sector " + hex_string(p.sector)));
+  }
   return report;
+}
+
+Result<SafeWriteReport> write_preserving(FlashDriver& flash, std::uint64_t address, std::span<const std::uint8_t> bytes,
+                                         bool force) {
+  const FlashEdit edit{address, std::vector<std::uint8_t>(bytes.begin(), bytes.end())};
+  OF_ASSIGN(const SafeWritePlan plan, plan_preserving_write(flash, std::span<const FlashEdit>(&edit, 1), force));
+  return apply_write_plan(flash, plan);
 }
 
 }  // namespace openflint

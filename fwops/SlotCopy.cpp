@@ -1,4 +1,4 @@
-// SlotCopy: candidate scan and magic invalidation shared by the FS2/FS3/FS4 burners.
+// SlotCopy: the boot ROM's candidate scan over a lazy flash view, and magic invalidation, for the FS2/FS3/FS4 burners.
 #include "fwops/SlotCopy.h"
 
 #include <algorithm>
@@ -6,33 +6,12 @@
 #include <vector>
 
 #include "core/HexString.h"
+#include "fwops/FormatBurner.h"
+#include "image/BootCopy.h"
 
 namespace openflint {
 
-bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address) {
-  auto report = format.verify(flash, address);
-  return report && report->bootable() && format.query(flash, address).has_value();
-}
-
-Bytes copy_span(const SlotFormat& format, Bytes flash, const CopyLayout& layout) {
-  if (!format.striped_chunks || layout.slot_size == 0) return flash;
-  const std::uint64_t chunk = layout.slot_size;
-  const std::uint64_t chunks = (layout.length + chunk - 1) / chunk;
-  return flash.first(std::min<std::uint64_t>(flash.size(), std::max(2 * chunks * chunk, layout.start + chunk)));
-}
-
 namespace {
-
-std::vector<std::uint64_t> candidate_starts(std::optional<std::uint64_t> hint, std::uint64_t flash_size) {
-  std::vector<std::uint64_t> out;
-  const auto add = [&](std::uint64_t at) {  // the hint may repeat a fixed candidate
-    if (at < flash_size && std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
-  };
-  if (hint) add(*hint);
-  add(0);
-  for (std::uint64_t at = 0x10000; at <= flash_size / 2; at *= 2) add(at);
-  return out;
-}
 
 // The one copy with a header, read in query scope; nullopt to fall back to whole copies.
 Result<std::optional<CurrentCopy>> only_copy(FlashView& view, const SlotFormat& format, std::uint64_t at) {
@@ -51,8 +30,9 @@ Result<std::optional<CurrentCopy>> only_copy(FlashView& view, const SlotFormat& 
 Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format, CopyScope scope) {
   FlashView& view = session.flash();
   OF_ASSIGN(const std::optional<std::uint64_t> hint, session.boot_address());
+  OF_ASSIGN(const FormatBurner* burner, format_burner(session.info().image_format));
   std::vector<std::uint64_t> candidates;
-  for (const std::uint64_t at : candidate_starts(hint, view.size())) {
+  for (const std::uint64_t at : boot_candidates(hint, view.size())) {
     OF_TRY(view.ensure(at, 0x40));
     if (format.probe(view.bytes(), at)) candidates.push_back(at);
   }
@@ -66,8 +46,9 @@ Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const Sl
       if (layout.error().code() == ErrorCode::InvalidImage) continue;  // a broken copy
       return make_error(std::move(layout).error().with_context("reading the copy at " + hex_string(at)));
     }
-    const Bytes span = copy_span(format, view.bytes(), *layout);
-    if (!slot_copy_valid(format, span, at)) continue;
+    // The boot ROM's rule (image/BootCopy.h) on the bytes the layout loaded.
+    if (!copy_bootable(burner->image_format, view.bytes(), at)) continue;
+    const Bytes span = copy_view(burner->image_format, view.bytes(), at);
     return std::optional<CurrentCopy>(CurrentCopy{*layout, *format.query(span, at)});
   }
   return std::optional<CurrentCopy>{};

@@ -26,9 +26,8 @@ struct SlotFormat {
 
 inline constexpr std::uint64_t kMagicSize = 16;
 
-// The boot ROM's choice, read through the flash driver: the copy at the boot-address register
-// when it verifies, else the first candidate start (0, then powers of two from 64 KiB to half
-// the flash) holding a verifying copy.
+// The boot ROM's choice (image/BootCopy.h: boot_candidates, copy_bootable), read through the
+// flash driver, loading only the candidates' headers and the copies' sections.
 // CopyScope::Query reads less when that choice is not in doubt: when exactly one candidate
 // carries a copy header, that copy is the only one the boot ROM could take, so only its tables
 // and query sections are read (a burn then writes the other slot, which is safe whether or not
@@ -36,10 +35,6 @@ inline constexpr std::uint64_t kMagicSize = 16;
 // copies are read whole and verified, as with CopyScope::Whole.
 [[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format,
                                                                 CopyScope scope);
-// Whether a copy at `address` of `view` verifies and queries (its bytes must be loaded).
-[[nodiscard]] bool slot_copy_valid(const SlotFormat& format, Bytes flash, std::uint64_t address);
-// The part of `flash` the format's verify/query need for a copy laid out as `layout`.
-[[nodiscard]] Bytes copy_span(const SlotFormat& format, Bytes flash, const CopyLayout& layout);
 // Zeroes the 16-byte magic at `address` (program-only: bits go 1 -> 0).
 [[nodiscard]] Result<void> invalidate_magic(BurnSession& session, std::uint64_t address);
 

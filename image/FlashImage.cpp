@@ -3,11 +3,14 @@
 
 #include <algorithm>
 
+#include "image/BootCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/Fs2Header.h"
 
 namespace openflint {
 namespace {
+
+Result<std::vector<std::uint8_t>> file_from(Bytes flash, const ImageQuery& q, const VerifyReport& report);
 
 std::vector<std::uint8_t> copy_range(Bytes flash, std::uint64_t begin, std::uint64_t end) {
   end = std::min<std::uint64_t>(end, flash.size());
@@ -20,6 +23,17 @@ std::vector<std::uint8_t> copy_range(Bytes flash, std::uint64_t begin, std::uint
 Result<std::vector<std::uint8_t>> image_file_from_flash(Bytes flash) {
   OF_ASSIGN(const ImageQuery q, query_image(flash));
   OF_ASSIGN(const VerifyReport report, verify_image(flash));
+  return file_from(flash, q, report);
+}
+
+Result<std::vector<std::uint8_t>> image_file_from_copy(Bytes flash, const BootCopy& copy) {
+  OF_ASSIGN(const VerifyReport report, verify_copy(copy.format, flash, copy.start));
+  return file_from(flash, copy.query, report);
+}
+
+namespace {
+
+Result<std::vector<std::uint8_t>> file_from(Bytes flash, const ImageQuery& q, const VerifyReport& report) {
   std::uint64_t sections_end = 0;
   for (const auto& s : report.sections) sections_end = std::max(sections_end, s.start + s.size);
 
@@ -54,4 +68,5 @@ Result<std::vector<std::uint8_t>> image_file_from_flash(Bytes flash) {
   return image;
 }
 
+}  // namespace
 }  // namespace openflint

@@ -6,6 +6,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
+#include "image/BootCopy.h"
 
 namespace openflint {
 
@@ -17,5 +18,8 @@ namespace openflint {
 //    addresses: MFG_INFO, DEV_INFO, NV_DATA, the FS4 DTOC) at the same addresses as on flash.
 // InvalidImage when the flash holds no image.
 [[nodiscard]] Result<std::vector<std::uint8_t>> image_file_from_flash(Bytes flash);
+// The same for a given copy (the one the boot ROM starts, image/BootCopy.h), which need not be
+// the first copy on flash.
+[[nodiscard]] Result<std::vector<std::uint8_t>> image_file_from_copy(Bytes flash, const BootCopy& copy);
 
 }  // namespace openflint

@@ -194,6 +194,9 @@ Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
       report.sections.push_back(full);
     }
   }
+  // What the boot reads must parse too (the GUID section, the pointers), as for FS3/FS4.
+  if (report.bootable())
+    if (auto q = query(data, offset); !q) report.problems.push_back("cannot boot: " + q.error().message());
   return report;
 }
 

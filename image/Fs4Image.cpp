@@ -212,7 +212,12 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
 }
 
 Result<VerifyReport> verify(Bytes data, std::uint64_t offset) {
-  return scan(data, offset, nullptr).report;
+  VerifyReport report = scan(data, offset, nullptr).report;
+  // Sections that verify but that the boot cannot read (an IMAGE_INFO of an unknown layout)
+  // do not boot either: mstflint says "Failed to get info from section 16 ... CAN NOT BOOT".
+  if (report.bootable())
+    if (auto q = query(data, offset); !q) report.problems.push_back("cannot boot: " + q.error().message());
+  return report;
 }
 
 Result<ItocLocation> locate_itoc(Bytes data, std::uint64_t offset) {

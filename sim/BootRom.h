@@ -10,11 +10,8 @@
 
 namespace openflint::sim {
 
-// FS1: the first pointer sector (primary, then secondary) that is signed, CRC-correct and
-// points at a complete image (BOOT2 and every section CRC good) behind a signed invariant
-// sector. FS2/FS3/FS4: the copy at `boot_address` (the boot-address register) when it holds
-// the format's magic and verifies; otherwise the first candidate start (0, then the powers of
-// two from 64 KiB to half the flash) that does. None: recovery mode with the catalog's
+// The copy image/BootCopy.h's find_boot_copy picks (the rule flint and the burner use too),
+// with `boot_address` the boot-address register. None: recovery mode with the catalog's
 // recovery PCI id. Reads only `flash` (the array), never the gateway.
 [[nodiscard]] BootState run_boot_rom(const DeviceInfo& info, Bytes flash,
                                      std::optional<std::uint64_t> boot_address);

@@ -52,7 +52,8 @@ TEST_F(DevcliTest, QueryAndVerifyFs3Device) {
   EXPECT_EQ(v["bootable"], true);
   // Corrupt a dword of MAIN_CODE through the device: verify must now fail (exit 1).
   const auto main_code = build_fs3(SyntheticSpec{}).main_code;
-  ASSERT_EQ(flint({"-d", dev(), "wwne", "0x" + [&] { char b[16]; std::snprintf(b, sizeof b, "%llx",
+  // -y: it is the only copy, so flint asks first (CheckThenWrite.* test the question).
+  ASSERT_EQ(flint({"-d", dev(), "-y", "wwne", "0x" + [&] { char b[16]; std::snprintf(b, sizeof b, "%llx",
                    static_cast<unsigned long long>(main_code)); return std::string(b); }(), "0"}).exit_code, 0);
   const auto bad = flint({"-d", dev(), "v"});
   EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
@@ -154,7 +155,8 @@ TEST_F(DevcliTest, ResetRunsWhatTheFlashNowHolds) {
   j = parse_json(flint({"-d", dev(), "q", "--json"}));
   EXPECT_EQ(j["running"]["fw_version"], "12.2001.1010");
   // Erase the image's first sector: after a reset the device is in recovery mode.
-  ASSERT_EQ(flint({"-d", dev(), "erase", "0"}).exit_code, 0);
+  EXPECT_EQ(flint({"-d", dev(), "erase", "0"}).exit_code, 7);  // the last bootable copy: asked, no TTY = no
+  ASSERT_EQ(flint({"-d", dev(), "-y", "erase", "0"}).exit_code, 0);
   ASSERT_EQ(flint({"-d", dev(), "reset"}).exit_code, 0);
   EXPECT_EQ(parse_json(hcasim({"show", dev_path(), "--json"}))["running"]["recovery"], true);
 }

@@ -99,5 +99,21 @@ TEST(FwburnBadInput, MissingSectionNamesTheFileEnd) {
   EXPECT_FALSE(std::filesystem::exists(dir / "o.bin"));
 }
 
+// Every line is valid, but 64 more sections than an ITOC holds: the generator's own parser
+// rejects the result, so fwburn must refuse it (exit 3) instead of writing it with exit 0.
+TEST(FwburnBadInput, ImageItsOwnParserRejectsIsNotWritten) {
+  test::TempDir dir;
+  const auto src = test::samples_dir() / "connectx4";
+  std::string desc = test::read_text(src / "new.fwdesc");
+  for (int i = 0; i < 64; ++i)
+    desc += "\n[section extra" + std::to_string(i) + "]\ntype = HW_BOOT_CFG\nfiller_size = 0x40\n";
+  test::write_file(dir / "many.fwdesc", std::vector<std::uint8_t>(desc.begin(), desc.end()));
+  const auto r = test::run_command({test::bin("fwburn").string(), "-fw", (dir / "many.fwdesc").string(), "-conf",
+                                    (src / "new.ini").string(), "-wrimage", (dir / "o.bin").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("ITOC"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "o.bin"));
+}
+
 }  // namespace
 }  // namespace openflint

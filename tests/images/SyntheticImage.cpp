@@ -115,7 +115,7 @@ std::uint64_t align(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a *
 
 std::vector<std::uint8_t> make_image_info(const SyntheticSpec& spec) {
   std::vector<std::uint8_t> v(0x400, 0);
-  store_be32(&v[0], 0x00030000);  // layout 0.3
+  store_be32(&v[0], spec.image_info_layout);
   store_be32(&v[0x04], std::uint32_t{spec.fw_major} << 16);
   store_be32(&v[0x08], (std::uint32_t{spec.fw_minor} << 16) | spec.fw_subminor);
   store_be32(&v[0x10], spec.release_bcd);

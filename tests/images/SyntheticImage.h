@@ -23,6 +23,7 @@ struct SyntheticSpec {
   std::string description = "synthetic test image";
   std::uint32_t hw_id = 0x249;
   std::uint16_t issu = 2;
+  std::uint32_t image_info_layout = 0x00030000;  // IMAGE_INFO dword 0: layout version 0.3
   std::uint32_t security_version = 0;  // FS4 HW pointer slot 13
   std::uint64_t itoc_gap_sectors = 0;  // FS3: blank 4 KiB sectors before the ITOC
   std::string ini = "[fw]\nkey = value\n";
