@@ -2,11 +2,10 @@
 #include "burn/FirmwareDescription.h"
 
 #include <array>
-#include <fstream>
-#include <iterator>
 #include <utility>
 
 #include "burn/IniSectionReader.h"
+#include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "image/GphSections.h"
 #include "image/SectionType.h"
@@ -70,13 +69,12 @@ Result<ImageFormatId> check_format(IniSectionReader& r, const DeviceInfo& device
 
 Result<std::vector<std::uint8_t>> read_blob(IniSectionReader& r, std::string_view key,
                                             const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    auto e = r.error(key, "cannot read " + path.string());
-    return make_error(ErrorCode::Io, e.error.message());
+  // Sized before it is read: a section file may not exceed what a section may hold (4 MiB).
+  auto data = read_input_file(path.string(), kMaxSectionBytes, "section file");
+  if (!data) {
+    auto e = r.error(key, data.error().message());
+    return make_error(data.error().code(), e.error.message());
   }
-  std::vector<std::uint8_t> data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (data.size() > kMaxSectionBytes) return r.error(key, path.string() + " is larger than 4 MiB");
   return data;
 }
 

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/InputFile.h"
+#include "devices/FlashChip.h"
 #include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "fwops/FlashImageReader.h"
@@ -71,11 +73,8 @@ Result<std::uint64_t> parse_number(const std::string& text, const std::string& w
 }
 
 Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::NotFound, "cannot open " + path);
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path);
-  return bytes;
+  // Nothing flint reads whole (an image to patch, a block to write) can exceed the largest flash.
+  return read_input_file(path, largest_flash_size(), "file");
 }
 
 Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {

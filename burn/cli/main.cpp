@@ -7,6 +7,7 @@
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
 #include "core/MappedFile.h"
+#include "devices/FlashChip.h"
 #include "flint/ExitCode.h"
 #include "image/FirmwareImage.h"
 
@@ -45,7 +46,7 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
 
 int run(const burn::cli::Arguments& args) {
   if (!args.image.empty()) {
-    auto file = MappedFile::open(args.image);
+    auto file = MappedFile::open(args.image, largest_flash_size(), "image");
     if (!file) return fail(file.error());
     if (auto q = query_image(file->bytes()); !q) return fail(q.error().with_context(args.image));
     return burn(args, file->bytes());
