@@ -1,11 +1,11 @@
 // SimDeviceState: saving a simulated device to a directory and loading it back (sim:PATH devices).
 #include <charconv>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "sim/SimDevice.h"
 
@@ -108,12 +108,12 @@ BootState boot_from_json(const json& j) {
   return b;
 }
 
-Result<std::string> read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::Io, "cannot open " + path.string());
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path.string());
-  return text;
+// A state file is a few KiB (registers, counters, the running FW's identity): 1 MiB bounds it.
+constexpr std::uint64_t kMaxStateBytes = std::uint64_t{1} << 20;
+
+Result<std::string> read_text(const fs::path& path, std::uint64_t max_size) {
+  OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_input_file(path.string(), max_size, "simulator file"));
+  return std::string(bytes.begin(), bytes.end());
 }
 
 Result<void> write_bytes(const fs::path& path, const char* data, std::size_t size) {
@@ -132,7 +132,7 @@ Result<void> write_bytes(const fs::path& path, const char* data, std::size_t siz
 }
 
 Result<json> parse_state(const fs::path& dir) {
-  OF_ASSIGN(std::string text, read_text(dir / "state.json"));
+  OF_ASSIGN(std::string text, read_text(dir / "state.json", kMaxStateBytes));
   json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
     return make_error(ErrorCode::InvalidArgument, (dir / "state.json").string() + ": not a json object");
@@ -172,6 +172,17 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
 }
 
 Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
+  // A state.json edited by hand may hold any JSON: a value of the wrong type makes the JSON
+  // library throw, which must come back as an error on this file, not abort the tool.
+  try {
+    return load_state_json(dir);
+  } catch (const json::exception& e) {
+    return make_error(ErrorCode::InvalidArgument,
+                      (dir / "state.json").string() + ": a value has the wrong type or range (" + e.what() + ")");
+  }
+}
+
+Result<std::unique_ptr<SimDevice>> SimDevice::load_state_json(const fs::path& dir) {
   OF_ASSIGN(json j, parse_state(dir));
   const std::string context = "loading simulator state " + dir.string();
   auto info = find_device_by_sim_model(j.value("model", std::string()));
@@ -180,7 +191,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   if (!chip) return make_error(std::move(chip).error().with_context(context));
   OF_ASSIGN(std::unique_ptr<SimDevice> dev, create(**info, *chip));
 
-  OF_ASSIGN(std::string flash, read_text(dir / "flash.bin"));
+  OF_ASSIGN(std::string flash, read_text(dir / "flash.bin", (*chip)->size));
   auto set = dev->flash_.set_contents(
       {reinterpret_cast<const std::uint8_t*>(flash.data()), flash.size()});
   if (!set) return make_error(std::move(set).error().with_context(context));
