@@ -9,6 +9,7 @@
 #include "core/MappedFile.h"
 #include "devices/FlashChip.h"
 #include "flint/ExitCode.h"
+#include "flint/ToolBoundary.h"
 #include "image/FirmwareImage.h"
 
 namespace {
@@ -62,7 +63,9 @@ int run(const burn::cli::Arguments& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   const std::vector<std::string> raw(argv + 1, argv + argc);
   if (raw.empty()) {
     std::cerr << burn::cli::usage_text();
@@ -78,4 +81,10 @@ int main(int argc, char** argv) {
     return cli::kOk;
   }
   return run(*args);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("fwburn", [&] { return tool_main(argc, argv); });
 }

@@ -10,6 +10,7 @@
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/tool/Report.h"
+#include "flint/ToolBoundary.h"
 
 namespace {
 
@@ -99,7 +100,9 @@ int run_update(const Args& a) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (in-band)"};
   Args a;
   app.add_option("--ca", a.ca, "local CA to use (default: the first)");
@@ -117,4 +120,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (list->parsed()) return run_list(a);
   return run_update(a);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("ibfwmgr", [&] { return tool_main(argc, argv); });
 }
