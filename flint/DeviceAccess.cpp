@@ -2,8 +2,6 @@
 #include "flint/DeviceAccess.h"
 
 #include <charconv>
-#include <fstream>
-#include <iterator>
 
 #include "core/InputFile.h"
 #include "devices/FlashChip.h"
@@ -75,14 +73,6 @@ Result<std::uint64_t> parse_number(const std::string& text, const std::string& w
 Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
   // Nothing flint reads whole (an image to patch, a block to write) can exceed the largest flash.
   return read_input_file(path, largest_flash_size(), "file");
-}
-
-Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return make_error(ErrorCode::Io, "cannot write " + path);
-  return {};
 }
 
 }  // namespace openflint::cli

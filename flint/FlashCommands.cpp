@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/HexString.h"
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "flint/ExitCode.h"
@@ -18,6 +19,11 @@ namespace openflint::cli {
 namespace {
 
 using FlashJob = std::function<int(Device&, FlashDriver&)>;
+
+Result<void> write_and_commit(OutputFile& out, Bytes bytes) {
+  OF_TRY(out.write(bytes));
+  return out.commit();
+}
 
 // Opens the device and its flash, runs `job`, releases the flash lock, saves the device.
 int with_flash(const Options& options, const FlashJob& job) {
@@ -148,10 +154,12 @@ int run_rb(const Options& options, const std::string& address_text, const std::s
   if (!address) return report_error(options, address.error());
   auto size = parse_number(size_text, "size");
   if (!size) return report_error(options, size.error());
+  auto out = OutputFile::create(out_path);  // a refused output is refused before the flash is read
+  if (!out) return report_error(options, out.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     auto bytes = flash.read(*address, *size, progress_line(options, "Reading"));
     if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
-    if (auto w = write_whole_file(out_path, *bytes); !w) return report_error(options, w.error());
+    if (auto w = write_and_commit(*out, *bytes); !w) return report_error(options, w.error());
     print_ok(options, {{"address", hex(*address)}, {"size", *size}, {"output", out_path}}, "");
     return int{kOk};
   });
@@ -168,6 +176,8 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
 }
 
 int run_ri(const Options& options, const std::string& out_path) {
+  auto out = OutputFile::create(out_path);
+  if (!out) return report_error(options, out.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     auto all = read_image_flash(options, device, flash, true);
     if (!all) return report_error(options, all.error().with_context(device.name()));
@@ -179,7 +189,7 @@ int run_ri(const Options& options, const std::string& out_path) {
     const std::uint64_t size = image.size();
     auto query = query_image(*all);
     const std::uint64_t start = query ? query->image_start : 0;
-    if (auto w = write_whole_file(out_path, image); !w) return report_error(options, w.error());
+    if (auto w = write_and_commit(*out, image); !w) return report_error(options, w.error());
     print_ok(options, {{"image_start", hex(start)}, {"size", size}, {"output", out_path}}, "");
     return int{kOk};
   });

@@ -1,7 +1,7 @@
 // ImageCommands: query, verify and dump-config on the image given with -i.
-#include <fstream>
 #include <iostream>
 
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
@@ -56,10 +56,8 @@ int run_dump_config(const Options& options, const std::string& out_path) {
     std::cout << *ini;
     return kOk;
   }
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  out.write(ini->data(), static_cast<std::streamsize>(ini->size()));
-  out.close();
-  if (!out) return report_error(options, Error(ErrorCode::Io, "cannot write " + out_path));
+  const Bytes text(reinterpret_cast<const std::uint8_t*>(ini->data()), ini->size());
+  if (auto w = write_output_file(out_path, text); !w) return report_error(options, w.error());
   return kOk;
 }
 

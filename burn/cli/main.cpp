@@ -7,6 +7,7 @@
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
 #include "core/MappedFile.h"
+#include "core/OutputFile.h"
 #include "devices/FlashChip.h"
 #include "flint/ExitCode.h"
 #include "flint/ToolBoundary.h"
@@ -55,7 +56,7 @@ int run(const burn::cli::Arguments& args) {
   auto image = burn::generate_image_from_files(args.fw, args.conf);
   if (!image) return fail(image.error());
   if (!args.wrimage.empty()) {
-    if (auto written = burn::write_file_atomically(args.wrimage, *image); !written) return fail(written.error());
+    if (auto written = write_output_file(args.wrimage, *image, "image"); !written) return fail(written.error());
   }
   print_generated(*image, args.wrimage);
   return args.dev.empty() ? cli::kOk : burn(args, *image);
