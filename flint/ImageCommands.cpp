@@ -51,7 +51,12 @@ int run_dump_config(const Options& options, const std::string& out_path) {
   auto source = ImageSource::open(options);
   if (!source) return report_error(options, source.error());
   auto ini = dump_config(source->bytes());
-  if (!ini) return report_error(options, ini.error().with_context(source->label()));
+  if (!ini) {
+    // The file was read: a missing or damaged INI section is a fault of the image (3), not i/o.
+    const Error& e = ini.error();
+    const Error why = e.code() == ErrorCode::NotFound ? Error(ErrorCode::InvalidImage, e.message()) : e;
+    return report_error(options, why.with_context(source->label()));
+  }
   if (out_path.empty()) {
     std::cout << *ini;
     return kOk;
