@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "cli/Confirm.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/ImageSet.h"
@@ -62,13 +63,11 @@ Result<ImageSet> load_images(const Args& a, const std::vector<NodeFirmware>& nod
 }
 
 bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
-  if (a.yes) return true;
   std::size_t reachable = 0;
   for (const auto& n : nodes) reachable += n.vendor_access ? 1 : 0;
-  std::cerr << "Update up to " << reachable << " device(s) of " << nodes.size() << " fabric nodes? (y/N) ";
-  std::string answer;
-  std::getline(std::cin, answer);
-  return answer == "y" || answer == "Y" || answer == "yes";
+  return openflint::cli::confirm(
+      "Update up to " + std::to_string(reachable) + " device(s) of " + std::to_string(nodes.size()) + " fabric nodes?",
+      openflint::cli::ConfirmPolicy{a.yes, false});
 }
 
 int run_update(const Args& a) {
