@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,12 @@ struct SpecialFile {
 
 class HostileTest : public ::testing::Test {
  protected:
+  // The figure for the closing note: the peak memory of any tool this test ran.
+  void TearDown() override {
+    RecordProperty("peak_tool_rss_kib", std::to_string(peak_tool_rss_kib()));
+    std::cout << "peak tool RSS: " << peak_tool_rss_kib() << " KiB\n";
+  }
+
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   std::string write(const std::string& name, const std::vector<std::uint8_t>& bytes) const {
     write_file(dir_ / name, bytes);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <string>
@@ -23,6 +24,13 @@ inline constexpr bool kAddressSpaceLimited = false;
 #else
 inline constexpr bool kAddressSpaceLimited = true;
 #endif
+
+// The largest resident set of any tool this test process has run so far, in KiB (the kernel
+// keeps the maximum over every reaped descendant): the memory bound that holds under ASan too.
+inline long peak_tool_rss_kib() {
+  rusage usage{};
+  return ::getrusage(RUSAGE_CHILDREN, &usage) == 0 ? usage.ru_maxrss : -1;
+}
 
 struct HostileRun {
   CommandResult result;
@@ -53,6 +61,7 @@ inline void expect_orderly(const HostileRun& run) {
   const int code = run.result.exit_code;
   EXPECT_TRUE(code >= 0 && code <= 7) << run.command << ": exit " << code << "\n" << run.result.err;
   EXPECT_LT(run.seconds, kMaxSeconds) << run.command;
+  EXPECT_LT(peak_tool_rss_kib(), kAddressSpaceKiB) << run.command << " (or a tool run before it in this test)";
   EXPECT_EQ(run.result.err.find("terminate called"), std::string::npos) << run.command << "\n" << run.result.err;
   EXPECT_EQ(run.result.err.find("internal error"), std::string::npos) << run.command << "\n" << run.result.err;
 }
