@@ -3,10 +3,10 @@
 #include <string>
 
 #include "cli/Confirm.h"
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"

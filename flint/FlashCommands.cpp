@@ -4,11 +4,11 @@
 #include <functional>
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/SectorJournal.h"

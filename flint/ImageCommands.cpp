@@ -1,9 +1,9 @@
 // ImageCommands: query, verify and dump-config on the image given with -i.
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
-#include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"

@@ -4,10 +4,10 @@
 #include <functional>
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/FailsafeBurner.h"

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "flint/Commands.h"
-#include "flint/ExitCode.h"
 #include "flint/Options.h"
-#include "flint/ToolBoundary.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashChip.h"
-#include "flint/ExitCode.h"
 #include "fwops/Device.h"
 
 namespace openflint::hcasim {

@@ -3,8 +3,8 @@
 
 #include <functional>
 
-#include "flint/ExitCode.h"
-#include "flint/ToolBoundary.h"
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "hcasim/SimCommands.h"
 
 namespace {

@@ -6,11 +6,11 @@
 #include "burn/ImageGenerator.h"
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "core/MappedFile.h"
 #include "core/OutputFile.h"
 #include "devices/FlashChip.h"
-#include "flint/ExitCode.h"
-#include "flint/ToolBoundary.h"
 #include "image/FirmwareImage.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/tool/Report.h"
-#include "flint/ToolBoundary.h"
+#include "cli/ToolBoundary.h"
 
 namespace {
 

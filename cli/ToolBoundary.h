@@ -6,7 +6,7 @@
 #include <new>
 #include <string_view>
 
-#include "flint/ExitCode.h"
+#include "cli/ExitCode.h"
 
 namespace openflint::cli {
 
