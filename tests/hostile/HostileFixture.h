@@ -50,7 +50,8 @@ class HostileTest : public ::testing::Test {
   // The figure for the closing note: the peak memory of any tool this test ran.
   void TearDown() override {
     RecordProperty("peak_tool_rss_kib", std::to_string(peak_tool_rss_kib()));
-    std::cout << "peak tool RSS: " << peak_tool_rss_kib() << " KiB\n";
+    if (have_gnu_time()) std::cout << "peak tool RSS: " << peak_tool_rss_kib() << " KiB\n";
+    else std::cout << "peak tool RSS not measured: no " << kGnuTime << "\n";
   }
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }

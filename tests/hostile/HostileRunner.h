@@ -2,9 +2,12 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -25,26 +28,35 @@ inline constexpr bool kAddressSpaceLimited = false;
 inline constexpr bool kAddressSpaceLimited = true;
 #endif
 
-// The largest resident set of any tool this test process has run so far, in KiB (the kernel
-// keeps the maximum over every reaped descendant): the memory bound that holds under ASan too.
-inline long peak_tool_rss_kib() {
-  rusage usage{};
-  return ::getrusage(RUSAGE_CHILDREN, &usage) == 0 ? usage.ru_maxrss : -1;
+// GNU time measures a tool's own peak RSS (it forks, so the figure is the tool's alone; a
+// spawned child's getrusage would carry the test process's high-water mark). Without it the RSS
+// bound is not checked; the address-space limit still holds outside ASan.
+inline const char* kGnuTime = "/usr/bin/time";
+inline bool have_gnu_time() { return ::access(kGnuTime, X_OK) == 0; }
+
+// The largest peak RSS of any tool run by this test process, in KiB (0: none measured).
+inline long& peak_tool_rss_kib() {
+  static long peak = 0;
+  return peak;
 }
 
 struct HostileRun {
   CommandResult result;
   double seconds = 0;
+  long rss_kib = 0;     // the tool's peak RSS; 0 when not measured
   std::string command;  // for failure messages
 };
 
 // Runs bin(tool) with args (no stdin: /dev/null), killed after kKillAfterSeconds.
 inline HostileRun run_hostile(const std::string& tool, const std::vector<std::string>& args) {
+  // sh -c SCRIPT RSSFILE TOOL ARGS...: $0 is where GNU time writes the peak RSS (last line).
+  const TempDir rss_dir;
+  const std::string rss_file = (rss_dir / "rss").string();
+  const std::string limit = kAddressSpaceLimited ? "ulimit -v " + std::to_string(kAddressSpaceKiB) + " && " : "";
+  const std::string exec = have_gnu_time() ? "exec " + std::string(kGnuTime) + " -q -f %M -o \"$0\" \"$@\""
+                                           : std::string("exec \"$@\"");
   std::vector<std::string> argv{"timeout", "-s", "KILL", std::to_string(kKillAfterSeconds), "sh", "-c",
-                                kAddressSpaceLimited
-                                    ? "ulimit -v " + std::to_string(kAddressSpaceKiB) + " && exec \"$@\""
-                                    : std::string("exec \"$@\""),
-                                "sh", bin(tool).string()};
+                                limit + exec, rss_file, bin(tool).string()};
   argv.insert(argv.end(), args.begin(), args.end());
   HostileRun run;
   run.command = tool;
@@ -52,6 +64,11 @@ inline HostileRun run_hostile(const std::string& tool, const std::vector<std::st
   const auto start = std::chrono::steady_clock::now();
   run.result = run_command(argv);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ifstream rss(rss_file);
+  for (std::string line; std::getline(rss, line);) {
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) run.rss_kib = std::stol(line);
+  }
+  peak_tool_rss_kib() = std::max(peak_tool_rss_kib(), run.rss_kib);
   return run;
 }
 
@@ -61,7 +78,7 @@ inline void expect_orderly(const HostileRun& run) {
   const int code = run.result.exit_code;
   EXPECT_TRUE(code >= 0 && code <= 7) << run.command << ": exit " << code << "\n" << run.result.err;
   EXPECT_LT(run.seconds, kMaxSeconds) << run.command;
-  EXPECT_LT(peak_tool_rss_kib(), kAddressSpaceKiB) << run.command << " (or a tool run before it in this test)";
+  EXPECT_LT(run.rss_kib, kAddressSpaceKiB) << run.command << ": peak RSS";
   EXPECT_EQ(run.result.err.find("terminate called"), std::string::npos) << run.command << "\n" << run.result.err;
   EXPECT_EQ(run.result.err.find("internal error"), std::string::npos) << run.command << "\n" << run.result.err;
 }
