@@ -2,10 +2,10 @@
 #include "burn/FirmwareDescription.h"
 
 #include <array>
-#include <fstream>
 #include <utility>
 
 #include "burn/IniSectionReader.h"
+#include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "image/GphSections.h"
 #include "image/SectionType.h"
@@ -69,18 +69,12 @@ Result<ImageFormatId> check_format(IniSectionReader& r, const DeviceInfo& device
 
 Result<std::vector<std::uint8_t>> read_blob(IniSectionReader& r, std::string_view key,
                                             const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    auto e = r.error(key, "cannot read " + path.string());
-    return make_error(ErrorCode::Io, e.error.message());
+  // Sized before it is read: a section file may not exceed what a section may hold (4 MiB).
+  auto data = read_input_file(path.string(), kMaxSectionBytes, "section file");
+  if (!data) {
+    auto e = r.error(key, data.error().message());
+    return make_error(data.error().code(), e.error.message());
   }
-  // Reads one byte past the limit at most: the path may name a huge file or a device that never
-  // ends (/dev/zero), which must not be read into memory whole.
-  std::vector<std::uint8_t> data(kMaxSectionBytes + 1);
-  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (in.bad()) return make_error(ErrorCode::Io, r.error(key, "cannot read " + path.string()).error.message());
-  data.resize(static_cast<std::size_t>(in.gcount()));
-  if (data.size() > kMaxSectionBytes) return r.error(key, path.string() + " is larger than 4 MiB");
   return data;
 }
 

@@ -1,12 +1,6 @@
 // ImageGenerator: maps description + board config onto the FS1/FS2/FS3 writer specs.
 #include "burn/ImageGenerator.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashChip.h"
@@ -123,29 +117,6 @@ Result<std::vector<std::uint8_t>> generate_image_from_files(const std::filesyste
   OF_ASSIGN(const FirmwareDescription d, load_firmware_description(description));
   OF_ASSIGN(const BoardConfig c, load_board_config(ini, d));
   return generate_image(d, c);
-}
-
-Result<void> write_file_atomically(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
-  const std::filesystem::path temp = path.string() + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(ErrorCode::Io, "cannot create " + temp.string() + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  int saved = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) { saved = errno; break; }
-    done += static_cast<std::size_t>(n);
-  }
-  if (saved == 0 && ::fsync(fd) != 0) saved = errno;
-  if (::close(fd) != 0 && saved == 0) saved = errno;
-  if (saved == 0 && std::rename(temp.c_str(), path.c_str()) != 0) saved = errno;
-  if (saved != 0) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return make_error(ErrorCode::Io, "cannot write " + path.string() + ": " + std::strerror(saved));
-  }
-  return {};
 }
 
 }  // namespace openflint::burn

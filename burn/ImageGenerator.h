@@ -22,9 +22,4 @@ namespace openflint::burn {
 [[nodiscard]] Result<std::vector<std::uint8_t>> generate_image_from_files(
     const std::filesystem::path& description, const std::filesystem::path& ini);
 
-// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so `path`
-// is either untouched or complete. Io on failure (the temporary file is removed).
-[[nodiscard]] Result<void> write_file_atomically(const std::filesystem::path& path,
-                                                 const std::vector<std::uint8_t>& bytes);
-
 }  // namespace openflint::burn

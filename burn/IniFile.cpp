@@ -1,8 +1,8 @@
 // IniFile: line-by-line INI parsing with positions kept for error messages.
 #include "burn/IniFile.h"
 
-#include <fstream>
-#include <sstream>
+#include "core/InputFile.h"
+
 
 namespace openflint::burn {
 namespace {
@@ -76,12 +76,8 @@ Result<IniFile> IniFile::parse(std::string text, std::string file_name) {
 }
 
 Result<IniFile> IniFile::load(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::Io, "cannot open " + path.string());
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path.string());
-  return parse(buf.str(), path.string());
+  OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_input_file(path.string(), kMaxFileBytes, "INI file"));
+  return parse(std::string(bytes.begin(), bytes.end()), path.string());
 }
 
 }  // namespace openflint::burn

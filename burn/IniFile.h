@@ -1,12 +1,14 @@
 // IniFile: a small INI reader that keeps the raw text and the line of every section and key.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/Result.h"
+#include "image/ImageInfo.h"
 
 namespace openflint::burn {
 
@@ -31,6 +33,8 @@ struct IniSection {
 class IniFile {
  public:
   [[nodiscard]] static Result<IniFile> parse(std::string text, std::string file_name);
+  // Sized before it is read: no larger than an image may carry inflated (image/ImageInfo.h).
+  static constexpr std::uint64_t kMaxFileBytes = kMaxInflatedConfigBytes;
   [[nodiscard]] static Result<IniFile> load(const std::filesystem::path& path);
 
   [[nodiscard]] const std::string& text() const { return text_; }  // byte-exact file contents

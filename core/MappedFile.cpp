@@ -1,10 +1,7 @@
 // MappedFile: mmap of a regular file; empty files map to an empty span.
 #include "core/MappedFile.h"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,29 +9,14 @@
 
 namespace openflint {
 
-Result<MappedFile> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const ErrorCode code = errno == EACCES ? ErrorCode::PermissionDenied
-                           : errno == ENOENT ? ErrorCode::NotFound
-                                             : ErrorCode::Io;
-    return make_error(code, "cannot open " + path + ": " + std::strerror(errno));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return make_error(ErrorCode::Io, path + " is not a regular file");
-  }
-  if (st.st_size == 0) {
-    ::close(fd);
-    return MappedFile(nullptr, 0);
-  }
-  void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-  const int saved = errno;
-  ::close(fd);
-  if (p == MAP_FAILED) return make_error(ErrorCode::Io, "cannot map " + path + ": " + std::strerror(saved));
-  ::madvise(p, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
-  return MappedFile(static_cast<const std::uint8_t*>(p), static_cast<std::size_t>(st.st_size));
+Result<MappedFile> MappedFile::open(const std::string& path, std::uint64_t max_size, const std::string& what) {
+  OF_ASSIGN(const InputFile file, InputFile::open(path, max_size, what));
+  if (file.size() == 0) return MappedFile(nullptr, 0);
+  const auto size = static_cast<std::size_t>(file.size());
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, file.fd(), 0);
+  if (p == MAP_FAILED) return make_error(ErrorCode::Io, "cannot map " + path + ": " + std::strerror(errno));
+  ::madvise(p, size, MADV_SEQUENTIAL);
+  return MappedFile(static_cast<const std::uint8_t*>(p), size);
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept

@@ -5,13 +5,16 @@
 #include <span>
 #include <string>
 
+#include "core/InputFile.h"
 #include "core/Result.h"
 
 namespace openflint {
 
 class MappedFile {
  public:
-  [[nodiscard]] static Result<MappedFile> open(const std::string& path);
+  // Refuses special files and files above `max_size` bytes before mapping (see InputFile).
+  [[nodiscard]] static Result<MappedFile> open(const std::string& path, std::uint64_t max_size,
+                                               const std::string& what = "input");
 
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;

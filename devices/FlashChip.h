@@ -30,6 +30,8 @@ struct FlashChip {
 
 // The catalog of supported parts (devices/catalog_flash_chips.cpp).
 [[nodiscard]] std::span<const FlashChip> all_flash_chips();
+// The largest catalog part: no firmware image or flash dump can be bigger (the bound on inputs).
+[[nodiscard]] std::uint64_t largest_flash_size();
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id);
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_name(std::string_view name);
 // NotSupported when no catalog part answers RES with `signature`.

@@ -1,4 +1,5 @@
 // catalog_flash_chips: SPI NOR parts found on these boards (JEDEC ids from the vendors' datasheets).
+#include <algorithm>
 #include <string>
 
 #include "devices/FlashChip.h"
@@ -39,6 +40,12 @@ const FlashChip kChips[] = {
 }  // namespace
 
 std::span<const FlashChip> all_flash_chips() { return kChips; }
+
+std::uint64_t largest_flash_size() {
+  std::uint64_t largest = 0;
+  for (const FlashChip& chip : kChips) largest = std::max(largest, chip.size);
+  return largest;
+}
 
 Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id) {
   for (const FlashChip& chip : kChips) {

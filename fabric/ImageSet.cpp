@@ -1,9 +1,10 @@
 // ImageSet: loading images from an MFA archive or a directory and picking one per PSID.
 #include "fabric/ImageSet.h"
 
-#include <fstream>
-#include <iterator>
+#include <utility>
 
+#include "core/InputFile.h"
+#include "devices/FlashChip.h"
 #include "image/FirmwareImage.h"
 #include "image/MfaArchive.h"
 
@@ -17,6 +18,10 @@ Result<ImageSet> ImageSet::from_archive(const fs::path& mfa, const std::set<std:
   for (const auto& psid : psids) {
     auto board = archive.find_board(psid);
     if (!board) continue;
+    // An entry claiming more than any flash holds is refused before anything is inflated.
+    if (const MfaImageRef* fw = (*board)->firmware(); fw != nullptr && fw->data_size > largest_flash_size())
+      return make_error(ErrorCode::InvalidImage, mfa.string() + ": board " + psid + "'s image is " +
+                                                     std::to_string(fw->data_size) + " bytes, larger than any flash");
     FirmwareFile file;
     file.label = mfa.string() + " (board " + psid + ")";
     auto& out = file.bytes;
@@ -39,9 +44,10 @@ Result<ImageSet> ImageSet::from_directory(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return make_error(ErrorCode::NotFound, dir.string() + " is not a directory");
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Only regular files up to the largest flash can be images; others may share the folder.
+    auto read = read_input_file(entry.path().string(), largest_flash_size(), "image");
+    if (!read) continue;
+    std::vector<std::uint8_t> bytes = std::move(*read);
     auto query = query_image(bytes);
     if (!query || query->psid.empty()) continue;  // not an image: other files may share the folder
     auto it = set.by_psid_.find(query->psid);

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "flint/Commands.h"
-#include "flint/ExitCode.h"
 #include "flint/Report.h"
 #include "image/MfaArchive.h"
 

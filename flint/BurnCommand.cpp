@@ -1,14 +1,13 @@
 // BurnCommand: `flint -d DEVICE -i IMAGE burn` over fwops' failsafe burner (preflight, questions, burn).
-#include <unistd.h>
-
 #include <iostream>
 #include <string>
 
+#include "cli/Confirm.h"
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "flint/Commands.h"
 #include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
@@ -44,25 +43,16 @@ Result<void> check_refusals(const Options& options, const Device& device, const 
   return {};
 }
 
-// Asks before a downgrade or a re-burn of the same version. Declined = kDeclined with a reason.
-Result<bool> confirm_version(const Options& options, const BurnPreflight& pre) {
-  if (!pre.current || pre.version_order > 0) return true;
-  const std::string what = std::string(pre.version_order == 0 ? "the same as" : "older than") + " the flash's " +
-                           version_text(pre.current);
-  if (options.yes) return true;
-  if (options.no) {
-    std::cerr << "-I- the image's FW " << version_text(pre.incoming) << " is " << what << "; --no: not burning\n";
-    return false;
+// Every burn is a question (as in mstflint): -y answers it, and without a terminal the answer
+// is "no" (cli/Confirm.h). A downgrade or a re-burn of the same version says so in the question.
+bool confirm_burn(const Options& options, const BurnPreflight& pre) {
+  std::string question = "Burn FW " + version_text(pre.incoming) + " over the flash's " + version_text(pre.current) + "?";
+  if (pre.current && pre.version_order <= 0) {
+    question = "The image's FW " + version_text(pre.incoming) + " is " +
+               (pre.version_order == 0 ? "the same as" : "older than") + " the flash's " +
+               version_text(pre.current) + ". Burn anyway?";
   }
-  if (::isatty(STDIN_FILENO) == 0) {
-    std::cerr << "-E- the image's FW " << version_text(pre.incoming) << " is " << what
-              << "; not asking without a terminal: rerun with --yes to burn it anyway\n";
-    return false;
-  }
-  std::cerr << "-W- the image's FW " << version_text(pre.incoming) << " is " << what << ". Burn anyway? (y/N) ";
-  std::string answer;
-  std::getline(std::cin, answer);
-  return answer == "y" || answer == "Y" || answer == "yes";
+  return confirm(question, ConfirmPolicy{options.yes, options.no});
 }
 
 Result<std::vector<std::uint64_t>> parse_uids(const std::vector<std::string>& texts, int bits, const char* what) {
@@ -174,9 +164,8 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
       refused = true;
       return make_error(std::move(r).error().with_context("burn refused"));
     }
-    OF_ASSIGN(const bool go, confirm_version(options, p));
-    declined = !go;
-    return go;
+    declined = !confirm_burn(options, p);
+    return !declined;
   };
   auto report = burn_image(device.access(), device.info(), image, b);
   if (declined) {

@@ -5,7 +5,7 @@
 #include "core/Md5.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
+#include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/MoreCommands.h"
 #include "flint/Report.h"

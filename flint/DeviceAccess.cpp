@@ -2,9 +2,9 @@
 #include "flint/DeviceAccess.h"
 
 #include <charconv>
-#include <fstream>
-#include <iterator>
 
+#include "core/InputFile.h"
+#include "devices/FlashChip.h"
 #include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "fwops/FlashImageReader.h"
@@ -94,19 +94,8 @@ Result<std::uint64_t> parse_number(const std::string& text, const std::string& w
 }
 
 Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::NotFound, "cannot open " + path);
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path);
-  return bytes;
-}
-
-Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return make_error(ErrorCode::Io, "cannot write " + path);
-  return {};
+  // Nothing flint reads whole (an image to patch, a block to write) can exceed the largest flash.
+  return read_input_file(path, largest_flash_size(), "file");
 }
 
 }  // namespace openflint::cli

@@ -48,6 +48,5 @@ namespace openflint::cli {
 [[nodiscard]] Result<std::uint64_t> parse_number(const std::string& text, const std::string& what);
 
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path);
-[[nodiscard]] Result<void> write_whole_file(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
 }  // namespace openflint::cli

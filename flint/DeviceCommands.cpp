@@ -1,10 +1,10 @@
 // DeviceCommands: query, verify and reset on the device given with -d.
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "flint/DeviceReport.h"
-#include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"

@@ -4,11 +4,12 @@
 #include <functional>
 #include <iostream>
 
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/BootGuard.h"
@@ -19,6 +20,11 @@
 
 namespace openflint::cli {
 namespace {
+
+Result<void> write_and_commit(OutputFile& out, Bytes bytes) {
+  OF_TRY(out.write(bytes));
+  return out.commit();
+}
 
 void print_ok(const Options& options, nlohmann::json doc, const std::string& text) {
   doc["ok"] = true;
@@ -180,10 +186,12 @@ int run_rb(const Options& options, const std::string& address_text, const std::s
   if (!address) return report_error(options, address.error());
   auto size = parse_number(size_text, "size");
   if (!size) return report_error(options, size.error());
+  auto out = OutputFile::create(out_path);  // a refused output is refused before the flash is read
+  if (!out) return report_error(options, out.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     auto bytes = flash.read(*address, *size, progress_line(options, "Reading"));
     if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
-    if (auto w = write_whole_file(out_path, *bytes); !w) return report_error(options, w.error());
+    if (auto w = write_and_commit(*out, *bytes); !w) return report_error(options, w.error());
     print_ok(options, {{"address", hex(*address)}, {"size", *size}, {"output", out_path}}, "");
     return int{kOk};
   });
@@ -200,6 +208,8 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
 }
 
 int run_ri(const Options& options, const std::string& out_path) {
+  auto out = OutputFile::create(out_path);
+  if (!out) return report_error(options, out.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     auto found = read_device_flash(options, device, flash, true);
     if (!found) return report_error(options, found.error().with_context(device.name()));
@@ -213,7 +223,7 @@ int run_ri(const Options& options, const std::string& out_path) {
     const std::vector<std::uint8_t>& image = *file;
     const std::uint64_t size = image.size();
     const std::uint64_t start = found->query ? found->query->image_start : 0;
-    if (auto w = write_whole_file(out_path, image); !w) return report_error(options, w.error());
+    if (auto w = write_and_commit(*out, image); !w) return report_error(options, w.error());
     print_ok(options, {{"image_start", hex(start)}, {"size", size}, {"output", out_path}}, "");
     return int{kOk};
   });

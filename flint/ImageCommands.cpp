@@ -1,9 +1,9 @@
 // ImageCommands: query, verify and dump-config on the image given with -i.
-#include <fstream>
 #include <iostream>
 
+#include "cli/ExitCode.h"
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
-#include "flint/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/MoreCommands.h"
 #include "flint/Report.h"
@@ -53,15 +53,18 @@ int run_dump_config(const Options& options, const std::string& out_path) {
   auto source = ImageSource::open(options);
   if (!source) return report_error(options, source.error());
   auto ini = dump_config(source->bytes());
-  if (!ini) return report_error(options, ini.error().with_context(source->label()));
+  if (!ini) {
+    // The file was read: a missing or damaged INI section is a fault of the image (3), not i/o.
+    const Error& e = ini.error();
+    const Error why = e.code() == ErrorCode::NotFound ? Error(ErrorCode::InvalidImage, e.message()) : e;
+    return report_error(options, why.with_context(source->label()));
+  }
   if (out_path.empty()) {
     std::cout << *ini;
     return kOk;
   }
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  out.write(ini->data(), static_cast<std::streamsize>(ini->size()));
-  out.close();
-  if (!out) return report_error(options, Error(ErrorCode::Io, "cannot write " + out_path));
+  const Bytes text(reinterpret_cast<const std::uint8_t*>(ini->data()), ini->size());
+  if (auto w = write_output_file(out_path, text); !w) return report_error(options, w.error());
   return kOk;
 }
 

@@ -2,16 +2,22 @@
 #include "flint/ImageSource.h"
 
 #include <cstring>
-#include <fstream>
+#include <unistd.h>
 
+#include <cstdint>
+
+#include "core/InputFile.h"
+#include "devices/FlashChip.h"
 #include "image/MfaArchive.h"
 
 namespace openflint::cli {
 
 bool is_mfa_archive(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  // Special files are not archives; opening them here must not block (a FIFO) or read (a tty).
+  auto file = InputFile::open(path, UINT64_MAX);
   char magic[4] = {};
-  return in.read(magic, sizeof magic) && std::memcmp(magic, "MFAR", 4) == 0;
+  return file && ::pread(file->fd(), magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+         std::memcmp(magic, "MFAR", 4) == 0;
 }
 
 Result<ImageSource> ImageSource::open(const Options& options) {
@@ -22,7 +28,7 @@ Result<ImageSource> ImageSource::open(const Options& options) {
     if (!options.psid.empty())
       return make_error(ErrorCode::InvalidArgument,
                         "--psid applies to .mfa archives only; " + options.image + " is not one");
-    OF_ASSIGN(source.mapped_, MappedFile::open(options.image));
+    OF_ASSIGN(source.mapped_, MappedFile::open(options.image, largest_flash_size(), "image"));
     source.label_ = options.image;
     return source;
   }
@@ -33,6 +39,10 @@ Result<ImageSource> ImageSource::open(const Options& options) {
                           std::to_string(archive.boards().size()) +
                           " boards: pick one with --psid PSID (see 'archive list')");
   OF_ASSIGN(const MfaBoard* board, archive.find_board(options.psid));
+  // An entry claiming more than any flash holds is refused before anything is inflated.
+  if (const MfaImageRef* fw = board->firmware(); fw != nullptr && fw->data_size > largest_flash_size())
+    return make_error(ErrorCode::InvalidImage, options.image + ": board " + options.psid + "'s image is " +
+                                                   std::to_string(fw->data_size) + " bytes, larger than any flash");
   std::vector<std::uint8_t>& out = source.extracted_;
   OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
     out.insert(out.end(), chunk.begin(), chunk.end());

@@ -6,8 +6,9 @@
 #include <iostream>
 
 #include "flint/Commands.h"
+#include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
+#include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/MoreCommands.h"
 #include "flint/Progress.h"
@@ -23,23 +24,6 @@ constexpr std::uint8_t kBlockProtectMask = 0x1c;
 
 void print_field(const std::string& name, const std::string& value) {
   std::cout << "  " << name << std::string(name.size() < 24 ? 24 - name.size() : 1, ' ') << value << '\n';
-}
-
-// y/N: --yes, --no, a question on a TTY; without a TTY the answer is no.
-bool confirm(const Options& options, const std::string& question) {
-  if (options.yes) return true;
-  if (options.no) {
-    std::cerr << "-I- " << question << " --no: no\n";
-    return false;
-  }
-  if (::isatty(STDIN_FILENO) == 0) {
-    std::cerr << "-E- " << question << " Not asking without a terminal: rerun with --yes\n";
-    return false;
-  }
-  std::cerr << "-W- " << question << " (y/N) ";
-  std::string answer;
-  std::getline(std::cin, answer);
-  return answer == "y" || answer == "Y" || answer == "yes";
 }
 
 Result<std::vector<std::uint8_t>> parse_words(const std::string& size_text, const std::vector<std::string>& words) {
@@ -179,7 +163,7 @@ int run_burn_block(const Options& options) {
     if (!flash) return finish(options, *device, report_error(options, flash.error()));
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
-                            "'s flash in place, without failsafe: a power cut leaves no bootable image. Continue?")) {
+                            "'s flash in place, without failsafe: a power cut leaves no bootable image")) {
     if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "bb declined")).dump(2) << '\n';
     return finish(options, *device, kDeclined);
   }

@@ -1,15 +1,13 @@
 // SetCommands: `sg GUID [MAC]` and `sv TEXT` on -i IMAGE (file patched in place) or -d DEVICE.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 
+#include "cli/ExitCode.h"
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
-#include "flint/ExitCode.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "flint/UidText.h"
@@ -65,23 +63,6 @@ void print_done(const Options& options, const std::string& what, const ImageQuer
   print_query(std::cout, q);
 }
 
-// Writes `bytes` next to `path` and renames it over `path`: a failure leaves the file as it was.
-Result<void> replace_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  const std::string temp = path + ".sgsv." + std::to_string(::getpid()) + ".tmp";
-  if (auto w = write_whole_file(temp, bytes); !w) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return w;
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    return make_error(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
-  }
-  return {};
-}
-
 int set_on_file(const Options& options, const Patch& patch, const std::string& what) {
   auto bytes = read_whole_file(options.image);
   if (!bytes) return report_error(options, bytes.error());
@@ -96,7 +77,8 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
       return report_error(options, Error(ErrorCode::InvalidImage, options.image + ": the patched image would not verify" +
                                                                       (after ? "" : ": " + after.error().message())));
   }
-  if (auto w = replace_file(options.image, *patched); !w) return report_error(options, w.error());
+  // Through a temp file and a rename: a failure leaves the image as it was.
+  if (auto w = write_output_file(options.image, *patched, "image"); !w) return report_error(options, w.error());
   print_done(options, what + " in " + options.image, *query, {{"image", options.image}});
   return kOk;
 }

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "flint/Commands.h"
-#include "flint/ExitCode.h"
 #include "flint/MoreCommands.h"
 #include "flint/Options.h"
 
@@ -146,7 +147,9 @@ void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
   app.footer(kFooter);
   app.require_subcommand(1);
@@ -196,4 +199,10 @@ int main(int argc, char** argv) {
     return cli::kUsage;
   }
   return run ? run() : cli::kUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("flint", [&] { return tool_main(argc, argv); });
 }

@@ -77,6 +77,11 @@ Result<Device> create_sim_device(const fs::path& dir, std::string_view model, st
   Device device;
   device.name_ = std::string(kSimPrefix) + dir.string();
   OF_ASSIGN(DeviceLockFile lock, DeviceLockFile::acquire(dir / "lock", options.lock_timeout, device.name_));
+  // Asked again under the lock, which a creator holds until its state.json is saved: of two
+  // creates racing on one path, the later one finds the earlier one's device and fails.
+  if (fs::exists(dir / "state.json", ec)) {
+    return make_error(ErrorCode::InvalidArgument, dir.string() + " already holds a simulated device");
+  }
   device.lock_ = std::move(lock);
   OF_ASSIGN(device.sim_, sim::SimDevice::create(*info, chip));
   device.info_ = info;

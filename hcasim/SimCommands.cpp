@@ -1,16 +1,16 @@
 // SimCommands: create / fault / power-on / show on a simulated device directory.
 #include "hcasim/SimCommands.h"
 
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "devices/DeviceCatalog.h"
+#include "cli/ExitCode.h"
 #include "core/HexString.h"
-#include "flint/ExitCode.h"
+#include "core/InputFile.h"
+#include "devices/DeviceCatalog.h"
+#include "devices/FlashChip.h"
 #include "fwops/Device.h"
 
 namespace openflint::hcasim {
@@ -38,17 +38,17 @@ std::string simulated_models() {
 
 Result<Device> open_sim(const std::string& path) { return open_device("sim:" + path); }
 
+// The factory image, read (and bounded by the flash it goes to) before anything is created, so
+// a refused image leaves no device behind.
+Result<std::vector<std::uint8_t>> read_factory_image(const DeviceInfo& model, const CreateArgs& args) {
+  OF_ASSIGN(const FlashChip* chip,
+            find_flash_chip_by_name(args.flash.empty() ? model.default_flash_chip : std::string_view(args.flash)));
+  return read_input_file(args.image, chip->size, "image (for the " + std::to_string(chip->size) + "-byte flash)");
+}
+
 // The factory programmer: the image goes to flash offset 0, the rest stays erased.
-Result<void> preburn(sim::SimDevice& sim, const std::string& image_path) {
-  std::ifstream in(image_path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::NotFound, "cannot open image " + image_path);
-  std::vector<std::uint8_t> image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::uint64_t size = sim.flash().chip().size;
-  if (image.size() > size) {
-    return make_error(ErrorCode::InvalidArgument, image_path + " (" + std::to_string(image.size()) +
-                                                      " bytes) does not fit the " + std::to_string(size) + "-byte flash");
-  }
-  image.resize(size, 0xff);
+Result<void> preburn(sim::SimDevice& sim, std::vector<std::uint8_t> image) {
+  image.resize(sim.flash().chip().size, 0xff);
   return sim.flash().set_contents(image);
 }
 
@@ -108,15 +108,22 @@ void print_show(const json& j) {
 }  // namespace
 
 int run_create(const CreateArgs& args, bool json_out) {
-  if (auto model = find_device_by_sim_model(args.model); !model) {
+  auto model = find_device_by_sim_model(args.model);
+  if (!model) {
     return report(Error(ErrorCode::InvalidArgument,
                         "unknown model '" + args.model + "': simulated models are " + simulated_models()),
                   json_out);
   }
+  std::vector<std::uint8_t> image;
+  if (!args.image.empty()) {
+    auto read = read_factory_image(**model, args);
+    if (!read) return report(read.error(), json_out);
+    image = std::move(*read);
+  }
   auto device = create_sim_device(args.path, args.model, args.flash);
   if (!device) return report(device.error().with_context("creating " + args.path), json_out);
   if (!args.image.empty()) {
-    if (auto burned = preburn(*device->simulator(), args.image); !burned) return report(burned.error(), json_out);
+    if (auto burned = preburn(*device->simulator(), std::move(image)); !burned) return report(burned.error(), json_out);
   }
   if (auto on = device->power_on(); !on) return report(on.error(), json_out);
   if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);

@@ -1,4 +1,4 @@
-// SimCommands: the hcasim subcommands; each returns a process exit code (flint/ExitCode.h).
+// SimCommands: the hcasim subcommands; each returns a process exit code (cli/ExitCode.h).
 #pragma once
 
 #include <cstdint>

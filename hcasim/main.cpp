@@ -3,7 +3,8 @@
 
 #include <functional>
 
-#include "flint/ExitCode.h"
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "hcasim/SimCommands.h"
 
 namespace {
@@ -27,7 +28,9 @@ Examples:
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"hcasim: create and control simulated InfiniBand/Ethernet adapters and switches", "hcasim"};
   app.footer(kFooter);
   app.require_subcommand(1);
@@ -76,4 +79,10 @@ int main(int argc, char** argv) {
     return openflint::cli::kUsage;
   }
   return run ? run() : openflint::cli::kUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("hcasim", [&] { return tool_main(argc, argv); });
 }

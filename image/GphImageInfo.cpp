@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "image/GphSections.h"
+#include "image/ImageInfo.h"
 
 namespace openflint::gph {
 namespace {
@@ -139,25 +140,10 @@ std::vector<std::uint8_t> build_image_info(const ImageInfo& info) {
 }
 
 Result<std::string> inflate_config(Bytes payload) {
-  z_stream zs{};
-  if (inflateInit(&zs) != Z_OK) return make_error(ErrorCode::Internal, "zlib inflateInit failed");
-  zs.next_in = const_cast<Bytef*>(payload.data());
-  zs.avail_in = static_cast<uInt>(payload.size());
-  std::string out;
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    char chunk[16384];
-    zs.next_out = reinterpret_cast<Bytef*>(chunk);
-    zs.avail_out = sizeof chunk;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    out.append(chunk, sizeof chunk - zs.avail_out);
-    if (rc == Z_OK && zs.avail_in == 0 && zs.avail_out != 0) rc = Z_BUF_ERROR;  // stream cut short
-  }
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END)
-    return make_error(ErrorCode::InvalidImage,
-                      "FW_CONF section: zlib stream is corrupt or truncated (zlib " + std::to_string(rc) + ")");
-  return out;
+  // The zero padding after the stream is ignored; the same bound on the inflated size as FS3/FS4.
+  auto ini = inflate_zlib_section(payload);
+  if (!ini) return make_error(std::move(ini).error().with_context("FW_CONF section"));
+  return ini;
 }
 
 Result<std::vector<std::uint8_t>> deflate_config(const std::string& ini) {

@@ -117,6 +117,11 @@ Result<std::string> inflate_zlib_section(Bytes section) {
     rc = inflate(&zs, Z_NO_FLUSH);
     out.append(buf, sizeof buf - zs.avail_out);
     if (rc == Z_BUF_ERROR && zs.avail_in == 0) break;
+    if (out.size() > kMaxInflatedConfigBytes) {
+      inflateEnd(&zs);
+      return make_error(ErrorCode::InvalidImage, "zlib stream inflates past the " +
+                                                     std::to_string(kMaxInflatedConfigBytes) + "-byte INI limit");
+    }
   }
   inflateEnd(&zs);
   if (rc != Z_STREAM_END)

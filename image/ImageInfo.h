@@ -1,6 +1,7 @@
 // ImageInfo: the FS3/FS4 IMAGE_INFO and DEV_INFO sections → ImageQuery fields.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "core/ByteReader.h"
@@ -15,7 +16,12 @@ namespace openflint {
 // Fills base GUID/MAC from a DEV_INFO section (absent when the stored uid is 0, as mstflint
 // prints "N/A").
 [[nodiscard]] Result<void> parse_dev_info(Bytes section, ImageQuery& query);
-// Inflates a zlib stream (trailing padding after the stream end is ignored).
+// The largest INI an image may carry once inflated (and the largest fwburn stores): real board
+// INIs are tens of KiB. A stream inflating past it is a compression bomb (zlib reaches ~1000:1,
+// so a 64 MiB section could otherwise grow to 64 GiB) and is refused as it grows.
+inline constexpr std::size_t kMaxInflatedConfigBytes = std::size_t{4} << 20;
+// Inflates a zlib stream (trailing padding after the stream end is ignored); InvalidImage when it
+// is corrupt, truncated or inflates past kMaxInflatedConfigBytes.
 [[nodiscard]] Result<std::string> inflate_zlib_section(Bytes section);
 
 }  // namespace openflint

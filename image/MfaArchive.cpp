@@ -178,10 +178,7 @@ const MfaImageRef* MfaBoard::firmware() const {
 }
 
 Result<MfaArchive> MfaArchive::open(const std::string& path) {
-  OF_ASSIGN(MappedFile file, MappedFile::open(path));
-  if (file.size() > kMaxArchiveSize)
-    return make_error(ErrorCode::InvalidArgument,
-                      path + ": " + std::to_string(file.size()) + " bytes is too large for an MFA archive");
+  OF_ASSIGN(MappedFile file, MappedFile::open(path, kMaxArchiveSize, "MFA archive"));
   auto archive = from_bytes(std::vector<std::uint8_t>(file.bytes().begin(), file.bytes().end()));
   if (!archive) return make_error(std::move(archive).error().with_context(path));
   return archive;

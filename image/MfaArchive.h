@@ -73,8 +73,9 @@ class MfaArchive {
   [[nodiscard]] Result<void> extract_many(const std::vector<const MfaBoard*>& boards,
                                           const std::vector<Sink>& sinks,
                                           const Progress& progress = {}) const;
-  // Convenience: extract into a file (written as PATH.tmp-XXXXXX, renamed when complete;
-  // nothing is left behind on error).
+  // Convenience: extract into a file through OutputFile (a regular file is written as
+  // PATH.tmp-XXXXXX and renamed when complete, nothing left behind on error or SIGINT/SIGTERM;
+  // a device or FIFO is written through; a link, directory or socket is refused).
   [[nodiscard]] Result<void> extract_to_file(const MfaBoard& board, const std::string& path,
                                              const Progress& progress = {}) const;
 

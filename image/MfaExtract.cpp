@@ -1,16 +1,10 @@
 // MfaArchive extraction: one streaming pass over the DATA section, copying wanted ranges out.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <optional>
 #include <utility>
 
 #include "core/HexString.h"
+#include "core/OutputFile.h"
 #include "image/MfaArchive.h"
 #include "image/XzStream.h"
 
@@ -86,59 +80,6 @@ Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
   return {};
 }
 
-// A file written under a temporary name next to `path`, renamed over `path` by commit();
-// removed when dropped uncommitted.
-class TempFile {
- public:
-  static Result<TempFile> create(const std::string& path) {
-    std::string tmp = path + ".tmp-XXXXXX";
-    const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-    if (fd < 0)
-      return make_error(errno == EACCES ? ErrorCode::PermissionDenied : ErrorCode::Io,
-                        "cannot create " + tmp + ": " + std::strerror(errno));
-    return TempFile(fd, std::move(tmp), path);
-  }
-  TempFile(TempFile&& other) noexcept
-      : fd_(std::exchange(other.fd_, -1)), tmp_(std::move(other.tmp_)),
-        path_(std::move(other.path_)), committed_(std::exchange(other.committed_, true)) {}
-  TempFile& operator=(TempFile&&) = delete;
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(tmp_.c_str());
-  }
-
-  Result<void> write(Bytes bytes) {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return make_error(ErrorCode::Io, "cannot write " + tmp_ + ": " + std::strerror(errno));
-      bytes = bytes.subspan(static_cast<std::size_t>(n));
-    }
-    return {};
-  }
-
-  Result<void> commit() {
-    if (::fchmod(fd_, 0644) != 0 || ::fsync(fd_) != 0)
-      return make_error(ErrorCode::Io, "cannot flush " + tmp_ + ": " + std::strerror(errno));
-    const int rc = ::close(std::exchange(fd_, -1));
-    if (rc != 0) return make_error(ErrorCode::Io, "cannot close " + tmp_ + ": " + std::strerror(errno));
-    if (::rename(tmp_.c_str(), path_.c_str()) != 0)
-      return make_error(ErrorCode::Io, "cannot rename " + tmp_ + " to " + path_ + ": " + std::strerror(errno));
-    committed_ = true;
-    return {};
-  }
-
- private:
-  TempFile(int fd, std::string tmp, std::string path)
-      : fd_(fd), tmp_(std::move(tmp)), path_(std::move(path)) {}
-  int fd_ = -1;
-  std::string tmp_;
-  std::string path_;
-  bool committed_ = false;
-};
-
 }  // namespace
 
 Result<void> MfaArchive::extract(const MfaBoard& board, const Sink& sink,
@@ -175,7 +116,8 @@ Result<void> MfaArchive::extract_many(const std::vector<const MfaBoard*>& boards
 
 Result<void> MfaArchive::extract_to_file(const MfaBoard& board, const std::string& path,
                                          const Progress& progress) const {
-  OF_ASSIGN(TempFile file, TempFile::create(path));
+  // Never replaces a device node, FIFO or link; the temp file goes on error and on SIGINT/SIGTERM.
+  OF_ASSIGN(OutputFile file, OutputFile::create(path, "output"));
   OF_TRY(extract(board, [&file](Bytes chunk) { return file.write(chunk); }, progress));
   return file.commit();
 }

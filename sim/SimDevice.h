@@ -83,6 +83,8 @@ class SimDevice final : public RegisterAccess {
 
  private:
   SimDevice(const DeviceInfo& info, const FlashChip& chip);
+  // load_state without its guard: may throw nlohmann::json::exception on a mistyped value.
+  [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state_json(const std::filesystem::path& dir);
   [[nodiscard]] Result<void> check_powered() const;
   void run_boot_rom();
   [[nodiscard]] Result<std::uint32_t> read32_locked(std::uint32_t address);

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <string>
 
+#include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "sim/SimDevice.h"
 #include "sim/SimStateFile.h"
@@ -12,18 +13,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Reads a whole file of at most `max_size` bytes (a bigger one is refused before any is read).
+// A whole regular file of at most `max_size` bytes (core/InputFile: special files and bigger
+// files are refused before a byte is read).
 Result<std::string> read_text(const fs::path& path, std::uintmax_t max_size) {
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (!ec && size > max_size)
-    return make_error(ErrorCode::InvalidImage, path.string() + ": " + std::to_string(size) +
-                                                   " bytes, more than the " + std::to_string(max_size) + " expected");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorCode::Io, "cannot open " + path.string());
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return make_error(ErrorCode::Io, "cannot read " + path.string());
-  return text;
+  OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_input_file(path.string(), max_size, path.filename().string()));
+  return std::string(bytes.begin(), bytes.end());
 }
 
 Result<void> write_bytes(const fs::path& path, const char* data, std::size_t size) {

@@ -6,8 +6,11 @@
 #include "burn/ImageGenerator.h"
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
+#include "cli/ExitCode.h"
+#include "cli/ToolBoundary.h"
 #include "core/MappedFile.h"
-#include "flint/ExitCode.h"
+#include "core/OutputFile.h"
+#include "devices/FlashChip.h"
 #include "image/FirmwareImage.h"
 
 namespace {
@@ -50,7 +53,7 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
 
 int run(const burn::cli::Arguments& args) {
   if (!args.image.empty()) {
-    auto file = MappedFile::open(args.image);
+    auto file = MappedFile::open(args.image, largest_flash_size(), "image");
     if (!file) return fail(file.error());
     if (auto q = query_image(file->bytes()); !q) return fail(q.error().with_context(args.image));
     return burn(args, file->bytes());
@@ -58,7 +61,7 @@ int run(const burn::cli::Arguments& args) {
   auto image = burn::generate_image_from_files(args.fw, args.conf);
   if (!image) return fail(image.error());
   if (!args.wrimage.empty()) {
-    if (auto written = burn::write_file_atomically(args.wrimage, *image); !written) return fail(written.error());
+    if (auto written = write_output_file(args.wrimage, *image, "image"); !written) return fail(written.error());
   }
   print_generated(*image, args.wrimage);
   return args.dev.empty() ? cli::kOk : burn(args, *image);
@@ -66,7 +69,9 @@ int run(const burn::cli::Arguments& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   const std::vector<std::string> raw(argv + 1, argv + argc);
   if (raw.empty()) {
     std::cerr << burn::cli::usage_text();
@@ -82,4 +87,10 @@ int main(int argc, char** argv) {
     return cli::kOk;
   }
   return run(*args);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("fwburn", [&] { return tool_main(argc, argv); });
 }

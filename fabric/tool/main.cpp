@@ -5,11 +5,13 @@
 #include <set>
 #include <string>
 
+#include "cli/Confirm.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/tool/Report.h"
+#include "cli/ToolBoundary.h"
 
 namespace {
 
@@ -61,13 +63,11 @@ Result<ImageSet> load_images(const Args& a, const std::vector<NodeFirmware>& nod
 }
 
 bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
-  if (a.yes) return true;
   std::size_t reachable = 0;
   for (const auto& n : nodes) reachable += n.vendor_access ? 1 : 0;
-  std::cerr << "Update up to " << reachable << " device(s) of " << nodes.size() << " fabric nodes? (y/N) ";
-  std::string answer;
-  std::getline(std::cin, answer);
-  return answer == "y" || answer == "Y" || answer == "yes";
+  return openflint::cli::confirm(
+      "Update up to " + std::to_string(reachable) + " device(s) of " + std::to_string(nodes.size()) + " fabric nodes?",
+      openflint::cli::ConfirmPolicy{a.yes, false});
 }
 
 int run_update(const Args& a) {
@@ -99,7 +99,9 @@ int run_update(const Args& a) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (in-band)"};
   Args a;
   app.add_option("--ca", a.ca, "local CA to use (default: the first)");
@@ -117,4 +119,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   if (list->parsed()) return run_list(a);
   return run_update(a);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("ibfwmgr", [&] { return tool_main(argc, argv); });
 }

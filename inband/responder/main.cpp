@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/ToolBoundary.h"
 #include "inband/MadResponder.h"
 #include "inband/MemoryCrSpace.h"
 #include "inband/SimDeviceResponder.h"
@@ -112,7 +113,9 @@ int serve(openflint::CrSpaceBackend& backend, openflint::ResponderHooks hooks, c
 
 namespace sim = openflint::sim;
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   Args a;
   if (!parse_args(argc, argv, a)) {
     usage();
@@ -144,4 +147,11 @@ int main(int argc, char** argv) {
   std::printf("resets %llu\nsaved state to %s\n", static_cast<unsigned long long>((*device)->resets()),
               a.sim_dir.c_str());
   return rc;
+}
+
+}  // namespace
+
+// An exception nothing turned into an error is one "-E-" line and exit 70, not an abort.
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("ibsim-responder", [&] { return tool_main(argc, argv); });
 }

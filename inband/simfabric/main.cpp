@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/ToolBoundary.h"
 #include "devices/DeviceCatalog.h"
 #include "inband/SimFabric.h"
 
@@ -138,7 +139,9 @@ int run(const fs::path& dir, std::vector<char*> argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int tool_main(int argc, char** argv) {
   if (argc < 4 || std::string(argv[2]) != "--dir") {
     usage();
     return 2;
@@ -179,4 +182,11 @@ int main(int argc, char** argv) {
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
   return up(dir, devices);
+}
+
+}  // namespace
+
+// An exception nothing turned into an error is one "-E-" line and exit 70, not an abort.
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("simfabric", [&] { return tool_main(argc, argv); });
 }

@@ -2,10 +2,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "core/OutputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "flash/FlashDriver.h"
 #include "mtcr/InbandAccess.h"
@@ -44,9 +44,7 @@ int flash_read(openflint::InbandAccess& dev, std::uint32_t offset, std::uint32_t
   if (!driver) return fail(driver.error());
   auto bytes = driver->read(offset, length);
   if (!bytes) return fail(bytes.error());
-  std::ofstream out(file, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
-  if (!out) return fail(openflint::Error(openflint::ErrorCode::Io, "cannot write " + file));
+  if (auto written = openflint::write_output_file(file, *bytes); !written) return fail(written.error());
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   std::printf("hw_id=0x%x jedec=0x%06x bytes=%u mads=%llu ms=%.1f\n", *hw & 0xffff, driver->jedec_id(), length,
               static_cast<unsigned long long>(dev.mads_sent()), ms);

@@ -20,7 +20,7 @@ class BurnTest : public DevcliTest {
 
 TEST_F(BurnTest, NewerImageBurnsAndRunsAfterReset) {
   create("connectx4", fs3_image(2000));
-  const auto r = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn", "--json"});
+  const auto r = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn", "-y", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto j = parse_json(r);
   EXPECT_EQ(j["ok"], true);
@@ -48,7 +48,7 @@ TEST_F(BurnTest, PsidChangeNeedsTheFlag) {
   auto r = flint({"-d", dev(), "-i", other, "burn"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--allow_psid_change"), std::string::npos) << r.err;
-  r = flint({"-d", dev(), "-i", other, "burn", "--allow_psid_change"});
+  r = flint({"-d", dev(), "-i", other, "burn", "--allow_psid_change", "-y"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const auto q = flint({"-d", dev(), "q", "--json"});
   EXPECT_EQ(parse_json(q)["psid"], "MT_0000000042") << q.out << q.err;
@@ -57,7 +57,7 @@ TEST_F(BurnTest, PsidChangeNeedsTheFlag) {
 TEST_F(BurnTest, SameOrOlderVersionAsks) {
   create("connectx4", fs3_image(2001));
   const std::string older = write("older.bin", fs3_image(2000));
-  auto r = flint({"-d", dev(), "-i", older, "burn"});  // stdin is not a terminal: no question
+  auto r = flint({"-d", dev(), "-i", older, "burn"});  // stdin is not a terminal: the answer is no
   EXPECT_EQ(r.exit_code, 7) << r.err;
   EXPECT_NE(r.err.find("--yes"), std::string::npos) << r.err;
   r = flint({"-d", dev(), "-i", older, "burn", "--no"});
@@ -67,9 +67,17 @@ TEST_F(BurnTest, SameOrOlderVersionAsks) {
   EXPECT_EQ(parse_json(flint({"-d", dev(), "q", "--json"}))["fw_version"], "12.2000.1010");
 }
 
+TEST_F(BurnTest, UpgradeIsAskedTooAndNoTerminalMeansNo) {
+  create("connectx4", fs3_image(2000));
+  const auto r = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn"});
+  EXPECT_EQ(r.exit_code, 7) << r.err;
+  EXPECT_NE(r.err.find("--yes"), std::string::npos) << r.err;
+  EXPECT_EQ(parse_json(flint({"-d", dev(), "q", "--json"}))["fw_version"], "12.2000.1010");
+}
+
 TEST_F(BurnTest, NonFailsafeBurn) {
   create("connectx4", fs3_image(2000));
-  const auto r = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn", "--nofs"});
+  const auto r = flint({"-d", dev(), "-i", write("new.bin", fs3_image(2001)), "burn", "--nofs", "-y"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(flint({"-d", dev(), "v"}).exit_code, 0);
 }
@@ -80,7 +88,7 @@ TEST_F(BurnTest, PowerCutDuringBurnLeavesABootableDevice) {
     const std::string name = "cut" + cut;
     create("connectx4", fs3_image(2000), name);
     ASSERT_EQ(hcasim({"fault", dev_path(name), "--power-cut-after-ops", cut}).exit_code, 0);
-    flint({"-d", dev(name), "-i", write(name + "-new.bin", fs3_image(2001)), "burn"});
+    flint({"-d", dev(name), "-i", write(name + "-new.bin", fs3_image(2001)), "burn", "-y"});
     ASSERT_EQ(hcasim({"power-on", dev_path(name)}).exit_code, 0);
     const auto j = parse_json(hcasim({"show", dev_path(name), "--json"}));
     EXPECT_EQ(j["running"]["recovery"], false);

@@ -70,7 +70,7 @@ TEST(SimState, RejectsBrokenState) {
   test::TempDir dir;
   auto missing = SimDevice::load_state(dir.path());
   ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::Io);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);  // core/InputFile: ENOENT (exit 4 as Io)
 
   std::ofstream(dir.path() / "state.json") << "{not json";
   auto garbage = SimDevice::load_state(dir.path());

@@ -1,4 +1,4 @@
-// ExitCode: the documented process exit codes of flint, and the mapping from library errors.
+// ExitCode: the documented process exit codes of every tool (README table), and the mapping from library errors.
 #pragma once
 
 #include "core/Error.h"

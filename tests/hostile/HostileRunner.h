@@ -1,0 +1,95 @@
+// HostileRunner: runs a tool on a hostile input under a time and address-space limit and checks it refused cleanly.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+
+// Every tool must finish a hostile case in 10 s (issue 17); the kill comes later so a slow
+// case shows up as a measured time, not only as a kill.
+inline constexpr int kKillAfterSeconds = 20;
+inline constexpr double kMaxSeconds = 10.0;
+// Peak memory bound on any hostile input: 256 MiB of address space. ASan reserves terabytes of
+// shadow address space, so under sanitizers the limit cannot be an address-space one.
+inline constexpr long kAddressSpaceKiB = 256 * 1024;
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSpaceLimited = false;
+#else
+inline constexpr bool kAddressSpaceLimited = true;
+#endif
+
+// GNU time measures a tool's own peak RSS (it forks, so the figure is the tool's alone; a
+// spawned child's getrusage would carry the test process's high-water mark). Without it the RSS
+// bound is not checked; the address-space limit still holds outside ASan.
+inline const char* kGnuTime = "/usr/bin/time";
+inline bool have_gnu_time() { return ::access(kGnuTime, X_OK) == 0; }
+
+// The largest peak RSS of any tool run by this test process, in KiB (0: none measured).
+inline long& peak_tool_rss_kib() {
+  static long peak = 0;
+  return peak;
+}
+
+struct HostileRun {
+  CommandResult result;
+  double seconds = 0;
+  long rss_kib = 0;     // the tool's peak RSS; 0 when not measured
+  std::string command;  // for failure messages
+};
+
+// Runs bin(tool) with args (no stdin: /dev/null), killed after kKillAfterSeconds.
+inline HostileRun run_hostile(const std::string& tool, const std::vector<std::string>& args) {
+  // sh -c SCRIPT RSSFILE TOOL ARGS...: $0 is where GNU time writes the peak RSS (last line).
+  const TempDir rss_dir;
+  const std::string rss_file = (rss_dir / "rss").string();
+  const std::string limit = kAddressSpaceLimited ? "ulimit -v " + std::to_string(kAddressSpaceKiB) + " && " : "";
+  const std::string exec = have_gnu_time() ? "exec " + std::string(kGnuTime) + " -q -f %M -o \"$0\" \"$@\""
+                                           : std::string("exec \"$@\"");
+  std::vector<std::string> argv{"timeout", "-s", "KILL", std::to_string(kKillAfterSeconds), "sh", "-c",
+                                limit + exec, rss_file, bin(tool).string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  HostileRun run;
+  run.command = tool;
+  for (const auto& a : args) run.command += " " + a;
+  const auto start = std::chrono::steady_clock::now();
+  run.result = run_command(argv);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ifstream rss(rss_file);
+  for (std::string line; std::getline(rss, line);) {
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) run.rss_kib = std::stol(line);
+  }
+  peak_tool_rss_kib() = std::max(peak_tool_rss_kib(), run.rss_kib);
+  return run;
+}
+
+// The tool ended by itself within the time bound with a documented exit code — never an
+// abort (134), a signal, the 70 "internal error" net, or an uncaught-exception message.
+inline void expect_orderly(const HostileRun& run) {
+  const int code = run.result.exit_code;
+  EXPECT_TRUE(code >= 0 && code <= 7) << run.command << ": exit " << code << "\n" << run.result.err;
+  EXPECT_LT(run.seconds, kMaxSeconds) << run.command;
+  EXPECT_LT(run.rss_kib, kAddressSpaceKiB) << run.command << ": peak RSS";
+  EXPECT_EQ(run.result.err.find("terminate called"), std::string::npos) << run.command << "\n" << run.result.err;
+  EXPECT_EQ(run.result.err.find("internal error"), std::string::npos) << run.command << "\n" << run.result.err;
+}
+
+// expect_orderly, and the tool refused (non-zero) with a "-E-" line holding `needle`.
+inline void expect_refused(const HostileRun& run, int exit_code, const std::string& needle) {
+  expect_orderly(run);
+  EXPECT_EQ(run.result.exit_code, exit_code) << run.command << "\n" << run.result.out << run.result.err;
+  EXPECT_NE(run.result.err.find("-E-"), std::string::npos) << run.command << "\n" << run.result.err;
+  EXPECT_NE(run.result.err.find(needle), std::string::npos)
+      << run.command << ": expected '" << needle << "' in\n" << run.result.err;
+}
+
+}  // namespace openflint::test

@@ -1,0 +1,52 @@
+// Hostile inputs, class "compression bomb": a stored INI or an archive entry that inflates past its bound is refused as it grows.
+#include "devices/FlashChip.h"
+#include "image/Fs2Writer.h"
+#include "image/ImageInfo.h"
+#include "image/MfaWriter.h"
+#include "tests/hostile/HostileFixture.h"
+
+namespace openflint::test {
+namespace {
+
+// An FS2 image whose FW_CONF inflates to `ini_size` bytes (a few KiB stored: zlib ~1000:1).
+std::vector<std::uint8_t> fs2_with_ini(std::size_t ini_size) {
+  Fs2ImageSpec s;
+  s.fw_version = FwVersion{2, 42, 5000};
+  s.release_date = ReleaseDate{2019, 9, 23};
+  s.psid = "MT_1090120019";
+  s.supported_hw_ids = {0x1f5};
+  s.sections.push_back({gph::kDdr, random_bytes(4096, 3), 0});
+  s.ini = "[PS_INFO]\nName = bomb\n" + std::string(ini_size, ';');
+  auto image = write_fs2_image(s);
+  if (!image) ADD_FAILURE() << image.error().message();
+  return image ? *image : std::vector<std::uint8_t>{};
+}
+
+TEST_F(HostileTest, IniInflatingPastItsBoundIsRefused) {
+  // Sizes around the bound and far past it; the image itself stays small.
+  for (std::size_t size : {kMaxInflatedConfigBytes * 2, std::size_t{64} << 20}) {
+    const std::vector<std::uint8_t> image = fs2_with_ini(size);
+    ASSERT_LT(image.size(), size / 100) << "not a bomb: the INI did not compress";
+    const std::string img = write("bomb.bin", image);
+    SCOPED_TRACE("INI of " + std::to_string(size) + " bytes");
+    expect_refused(run_hostile("flint", {"-i", img, "dc"}), 3, "-byte INI limit");
+  }
+  // Below the bound the same construction is an ordinary image.
+  const std::string ok = write("ok.bin", fs2_with_ini(1024));
+  EXPECT_EQ(run_hostile("flint", {"-i", ok, "dc"}).result.exit_code, 0);
+}
+
+TEST_F(HostileTest, ArchiveEntryLargerThanAnyFlashIsRefusedBeforeInflating) {
+  MfaWriter writer(MfaWriteOptions{.xz_preset = 0, .compress = true});
+  // One board whose entry holds more than the largest flash: zeros, a few KiB once compressed.
+  std::vector<std::uint8_t> huge = hostile_fs2_image();
+  huge.resize(static_cast<std::size_t>(largest_flash_size()) + 4096, 0);
+  ASSERT_TRUE(writer.add_board({.psid = "MT_BOMB", .part_number = "PN", .description = "bomb",
+                                .version = FwVersion{2, 42, 5000}, .image = std::move(huge)}));
+  huge.clear();
+  ASSERT_TRUE(writer.write_file(path("bomb.mfa")));
+  expect_refused(run_hostile("flint", {"-i", path("bomb.mfa"), "--psid", "MT_BOMB", "q"}), 3, "larger than any flash");
+}
+
+}  // namespace
+}  // namespace openflint::test
