@@ -2,6 +2,7 @@
 // own GUIDs, MACs and VSD, updated from one image, report their own afterwards.
 #include <nlohmann/json.hpp>
 
+#include "image/FirmwareImage.h"
 #include "tests/inband/DeviceFabricFixture.h"
 
 namespace openflint::test {
@@ -69,6 +70,43 @@ TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) {
     EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
     EXPECT_EQ(q["image_vsd"], e.vsd) << e.node << q.dump(2);
   }
+}
+
+}  // namespace
+}  // namespace openflint::test
+
+namespace openflint::test {
+namespace {
+
+// The burn acceptance rule over MADs: an image that does not verify is refused before the
+// device's flash is touched, the other devices are still updated.
+TEST_F(InbandIdentity, IbfwmgrRefusesAnImageThatDoesNotVerify) {
+  if (!std::filesystem::exists(sample("connectx3-new.bin"))) GTEST_SKIP() << "samples not built";
+  const auto images = dir_.path() / "images";
+  std::filesystem::create_directories(images);
+  std::vector<std::uint8_t> bad = read_file(sample("connectx3-new.bin"));
+  const auto q = query_image(bad);
+  ASSERT_TRUE(q.has_value());
+  bool broken = false;
+  for (std::uint64_t at = q->image_start + q->image_size / 2; at < q->image_start + q->image_size && !broken; at += 97) {
+    bad[at] ^= 0x5a;
+    const auto v = verify_image(bad);
+    broken = !v || !v->bootable();
+    if (!broken) bad[at] ^= 0x5a;
+  }
+  ASSERT_TRUE(broken) << "no single-byte change makes the sample fail verify";
+  write_file(images / "cx3-bad.bin", bad);
+  bring_up({{"Hca2", "connectx3", sample("connectx3-old.bin")}});
+  if (HasFatalFailure() || IsSkipped()) return;
+  const auto before = query("Hca2");
+
+  const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
+  EXPECT_EQ(up.exit_code, 1) << up.out << up.err;
+  EXPECT_NE(up.out.find("does not verify"), std::string::npos) << up.out;
+  const auto after = query("Hca2");
+  EXPECT_EQ(after["fw_version"], before["fw_version"]) << after.dump(2);
+  const auto v = flint("Hca2", {"v"});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
 }
 
 }  // namespace
