@@ -121,17 +121,18 @@ TEST(SimStateFile, RoundTripKeepsEveryField) {
 TEST(SimStateFile, AbsurdSizesAreRefusedBeforeReading) {
   test::TempDir dir;
   (void)saved_state(dir);
-  // A flash.bin larger than the chip is refused from its size, not read into memory.
+  // A flash.bin larger than the chip is refused from its size, not read into memory
+  // (core/InputFile: an input over its limit is InvalidArgument, exit 2).
   std::filesystem::resize_file(dir.path() / "flash.bin", 8ull << 30);
   auto big_flash = SimDevice::load_state(dir.path());
   ASSERT_FALSE(big_flash.has_value());
-  EXPECT_EQ(big_flash.error().code(), ErrorCode::InvalidImage);
+  EXPECT_EQ(big_flash.error().code(), ErrorCode::InvalidArgument);
   EXPECT_NE(big_flash.error().message().find("flash.bin"), std::string::npos) << big_flash.error().message();
 
   std::filesystem::resize_file(dir.path() / "state.json", SimStateFile::kMaxBytes + 1);
   auto big_state = SimDevice::load_state(dir.path());
   ASSERT_FALSE(big_state.has_value());
-  EXPECT_EQ(big_state.error().code(), ErrorCode::InvalidImage);
+  EXPECT_EQ(big_state.error().code(), ErrorCode::InvalidArgument);
   EXPECT_FALSE(SimStateFile::parse(std::string(SimStateFile::kMaxBytes + 1, ' ')).has_value());
 }
 
