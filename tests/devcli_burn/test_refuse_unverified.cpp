@@ -11,13 +11,10 @@ namespace {
 namespace fs = std::filesystem;
 
 test::CommandResult tool(const std::string& name, std::vector<std::string> args) {
-  args.insert(args.begin(), test::bin(name).string());
-  return test::run_command(args);
+  return test::run_tool(name, std::move(args));
 }
 
-fs::path sample(const std::string& model, const std::string& version) {
-  return fs::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / (model + "-" + version + ".bin");
-}
+fs::path sample(const std::string& model, const std::string& version) { return test::sample_image(model + "-" + version); }
 
 // The image with one byte flipped, at the first offset from the middle on where verify then
 // fails (a code or data section under a CRC).

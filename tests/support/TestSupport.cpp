@@ -31,6 +31,15 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
+CommandResult run_tool(const std::string& name, std::vector<std::string> args) {
+  args.insert(args.begin(), bin(name).string());
+  return run_command(args);
+}
+
+std::filesystem::path sample_image(const std::string& name) {
+  return std::filesystem::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / (name + ".bin");
+}
+
 CommandResult run_command(const std::vector<std::string>& argv) {
   CommandResult result;
   int out_pipe[2];

@@ -32,6 +32,11 @@ struct CommandResult {
 // Runs argv (no shell) and captures its stdout/stderr.
 CommandResult run_command(const std::vector<std::string>& argv);
 
+// One of our built executables (bin(name)) run with `args`.
+CommandResult run_tool(const std::string& name, std::vector<std::string> args);
+// A firmware sample the build made, e.g. sample_image("connectx3-new") (build/firmware-samples).
+std::filesystem::path sample_image(const std::string& name);
+
 // Path of one of our built executables, e.g. bin("flint").
 std::filesystem::path bin(const std::string& name);
 // ../shared (or $OPENFLINT_SHARED); nullopt when it is absent.
