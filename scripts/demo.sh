@@ -6,7 +6,7 @@
 # see. Real vendor firmware in ../shared/firmware/real, when present, is listed and checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh demo
 # Only the tools the demo runs and the sample images (no test suite: build/demo, not build/release).
 build=$(bash scripts/build.sh demo flint fwburn hcasim simfabric ibsim-responder ibfwmgr firmware_samples)
 bin=$build/bin
