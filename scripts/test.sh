@@ -2,7 +2,8 @@
 # The test command: installs what is missing, builds from scratch, runs every test.
 #   1. fuzz targets (clang, libFuzzer) for a bounded time each
 #   2. the ASan+UBSan build running the fast labels
-#   3. the release build running the whole suite (last, so its summary closes the output)
+#   3. the release build running the whole suite
+#   4. the Debian package built from the release build and checked (scripts/check-deb.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -24,3 +25,6 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== release build"
 rdir=$(bash scripts/build.sh release)
 ctest --test-dir "$rdir" --output-on-failure -j "$OPENFLINT_JOBS"
+
+echo "== package"
+bash scripts/check-deb.sh "$rdir"
