@@ -10,14 +10,14 @@ DEMO=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev
   libibmad-dev libibumad-dev libibnetdisc-dev
-  # the simulated fabric (ibsim, opensm) and the demo's JSON reading
-  ibsim-utils opensm python3
+  # the simulated fabric (ibsim, opensm, ibaddr) and the demo's JSON reading
+  ibsim-utils opensm infiniband-diags python3
 )
 TEST=(
   # the test suite and the fuzz build
   clang libclang-rt-14-dev libgtest-dev libgmock-dev
   # test-time peers and tools
-  mstflint infiniband-diags xz-utils time
+  mstflint xz-utils time
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh)
   help2man dpkg-dev lintian
 )
