@@ -16,8 +16,8 @@ fabrics for trying and testing all of it).")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# simfabric starts ibsim and opensm; the rest needs neither.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ibsim-utils, opensm")
+# simfabric starts ibsim and opensm and asks ibaddr for LIDs; the rest needs none of them.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ibsim-utils, opensm, infiniband-diags")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
