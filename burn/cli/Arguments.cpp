@@ -33,7 +33,7 @@ Usage:
   fwburn -fw DESC -conf INI -dev DEVICE      generate the image and burn it (failsafe)
   fwburn -image IMG -dev DEVICE              burn an existing image (failsafe)
 
-Options (one or two leading dashes; "-opt=VALUE" also works):
+Options (one or two leading dashes; -opt=VALUE also works):
   -fw DESC             firmware description (formats: docs/fwburn.md)
   -conf INI            board configuration INI (PSID, FW version, GUIDs/MACs, ...)
   -wrimage OUT         write the generated image to OUT

@@ -19,9 +19,9 @@ void on_signal(int) { g_stop.store(true); }
 
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
-               "usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
-               "       ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
-               "       ibsim-responder --help | --version\n"
+               "Usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
+               "   or: ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
+               "   or: ibsim-responder --help | --version\n\n"
                "  memory mode: serves a plain CR-space array (hw id at 0xf0014)\n"
                "  --sim DIR: serves the simulated device saved in DIR (SimDevice::save_state) and saves\n"
                "             it back there on SIGTERM/SIGINT (answers MGIR; a switch resets on SwReset)\n"

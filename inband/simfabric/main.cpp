@@ -33,9 +33,9 @@ struct DeviceSpec {
 
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
-               "usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
-               "       simfabric run --dir D -- CMD [ARGS...]\n"
-               "       simfabric --help | --version\n"
+               "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
+               "   or: simfabric run --dir D -- CMD [ARGS...]\n"
+               "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
                "       an existing device there is reused), writes the topology (Switch1; Hca1 is the local\n"
                "       node clients use; the --hca devices are Hca2, Hca3, ...), starts ibsim, runs opensm once\n"

@@ -25,7 +25,7 @@ TEST(ToolVersion, SimfabricAndResponderHelpGoToStdout) {
   for (const char* tool : {"simfabric", "ibsim-responder"}) {
     const auto r = run_tool(tool, {"--help"});
     EXPECT_EQ(r.exit_code, 0) << tool;
-    EXPECT_NE(r.out.find("usage: "), std::string::npos) << tool << ": " << r.out;
+    EXPECT_NE(r.out.find("Usage: "), std::string::npos) << tool << ": " << r.out;
   }
 }
 
