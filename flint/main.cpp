@@ -8,6 +8,7 @@
 
 #include "cli/ExitCode.h"
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 #include "flint/Commands.h"
 #include "flint/MoreCommands.h"
 #include "flint/Options.h"
@@ -153,6 +154,7 @@ int tool_main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.set_version_flag("--version", cli::version_line("flint"), "print the version and exit");
   Options options;
   app.add_option("-i,--image", options.image, "firmware image file, or an .mfa archive (with --psid)");
   app.add_option("-d,--device", options.device, "device to operate on (sim:PATH, lid-N, iblid-N, ibdr-a.b.c)");
@@ -189,6 +191,8 @@ int tool_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -5,6 +5,7 @@
 
 #include "cli/ExitCode.h"
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 #include "hcasim/SimCommands.h"
 
 namespace {
@@ -34,6 +35,7 @@ int tool_main(int argc, char** argv) {
   CLI::App app{"hcasim: create and control simulated InfiniBand/Ethernet adapters and switches", "hcasim"};
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.set_version_flag("--version", openflint::cli::version_line("hcasim"), "print the version and exit");
   bool json = false;
   app.add_flag("--json", json, "print a JSON document on stdout");
   std::function<int()> run;
@@ -73,6 +75,8 @@ int tool_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The main job on the simulated default: installs what is missing, builds, then takes a
+# The main job on the simulated default: installs what is missing, builds what it runs, then takes a
 # simulated ConnectX-4 through a real firmware update — query, failsafe burn of a newer image,
 # reset, query again — and a simulated InfiniBand fabric (ibsim: a switch and three adapters)
 # through an in-band update of every device — list, update, list — printing what a user would
 # see. Real vendor firmware in ../shared/firmware/real, when present, is listed and checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-build=$(bash scripts/build.sh release)
+bash scripts/setup.sh demo
+# Only the tools the demo runs and the sample images (no test suite: build/demo, not build/release).
+build=$(bash scripts/build.sh demo flint fwburn hcasim simfabric ibsim-responder ibfwmgr firmware_samples)
 bin=$build/bin
 samples=$build/firmware-samples
 work=$(mktemp -d /tmp/openflint-demo.XXXXXX)

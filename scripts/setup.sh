@@ -1,17 +1,31 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages openflint builds and tests with. Idempotent: only missing
 # packages are installed; needs root (or sudo) only when something is missing.
+#   scripts/setup.sh        everything (scripts/test.sh: tests, fuzzing, the Debian package)
+#   scripts/setup.sh demo   only what scripts/demo.sh builds and runs (a faster first command)
 set -euo pipefail
 
-PACKAGES=(
+DEMO=(
   # build
-  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
+  build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev
   libibmad-dev libibumad-dev libibnetdisc-dev
-  libgtest-dev libgmock-dev
-  # test-time peers and tools
-  mstflint ibsim-utils opensm infiniband-diags xz-utils time python3
+  # the simulated fabric (ibsim, opensm, ibaddr) and the demo's JSON reading
+  ibsim-utils opensm infiniband-diags python3
 )
+TEST=(
+  # the test suite and the fuzz build
+  clang libclang-rt-14-dev libgtest-dev libgmock-dev
+  # test-time peers and tools
+  mstflint xz-utils time
+  # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh)
+  help2man dpkg-dev lintian
+)
+case "${1:-all}" in
+  demo) PACKAGES=("${DEMO[@]}") ;;
+  all)  PACKAGES=("${DEMO[@]}" "${TEST[@]}") ;;
+  *) echo "usage: $0 [all|demo]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PACKAGES[@]}"; do

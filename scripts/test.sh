@@ -4,6 +4,7 @@
 #   2. the ASan+UBSan build (-O0) running the fast labels
 #   3. the release build running the slow labels (fabrics, power cuts, real firmware, interop)
 #      and the hostile suite under an address-space limit
+#   4. the Debian package built from the release build and checked (scripts/check-deb.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -31,3 +32,6 @@ rdir=$(bash scripts/build.sh release)
 GLIBC_TUNABLES=glibc.malloc.hugetlb=1 \
   ctest --test-dir "$rdir" --output-on-failure -j "$OPENFLINT_JOBS" -L 'realfw|powercut|interop|inband|hostile'
 echo "release: labels realfw, powercut, interop, inband, hostile passed; the other labels passed under ASan above"
+
+echo "== package"
+bash scripts/check-deb.sh "$rdir"

@@ -8,7 +8,7 @@ namespace openflint::burn::cli {
 namespace {
 
 Result<void> check_combination(const Arguments& a) {
-  if (a.help) return {};
+  if (a.help || a.version) return {};
   if (!a.image.empty()) {
     if (!a.fw.empty() || !a.conf.empty())
       return make_error(ErrorCode::InvalidArgument, "-image excludes -fw and -conf");
@@ -33,7 +33,7 @@ Usage:
   fwburn -fw DESC -conf INI -dev DEVICE      generate the image and burn it (failsafe)
   fwburn -image IMG -dev DEVICE              burn an existing image (failsafe)
 
-Options (one or two leading dashes; "-opt=VALUE" also works):
+Options (one or two leading dashes; -opt=VALUE also works):
   -fw DESC             firmware description (formats: docs/fwburn.md)
   -conf INI            board configuration INI (PSID, FW version, GUIDs/MACs, ...)
   -wrimage OUT         write the generated image to OUT
@@ -45,6 +45,7 @@ Options (one or two leading dashes; "-opt=VALUE" also works):
                        keeping the device's; needed for a blank device
   -use_image_ps        burn the image's VSD instead of keeping the device's
   -h, -help            this text
+  -version             print the version
 
 Exit codes: 0 ok; 2 usage error or bad description/INI; 3 bad image; 4 file or device i/o
 error; 5 device busy or timeout; 6 not supported; 70 internal error.
@@ -55,12 +56,13 @@ Result<Arguments> parse_arguments(const std::vector<std::string>& args) {
   Arguments a;
   const std::array<std::pair<const char*, std::string*>, 5> valued{{
       {"fw", &a.fw}, {"conf", &a.conf}, {"wrimage", &a.wrimage}, {"dev", &a.dev}, {"image", &a.image}}};
-  const std::array<std::pair<const char*, bool*>, 6> flags{{{"nofs", &a.nofs},
+  const std::array<std::pair<const char*, bool*>, 7> flags{{{"nofs", &a.nofs},
                                                            {"allow_psid_change", &a.allow_psid_change},
                                                            {"use_image_guids", &a.use_image_guids},
                                                            {"use_image_ps", &a.use_image_ps},
                                                            {"help", &a.help},
-                                                           {"h", &a.help}}};
+                                                           {"h", &a.help},
+                                                           {"version", &a.version}}};
   for (std::size_t i = 0; i < args.size(); ++i) {
     std::string name = args[i];
     if (name.size() < 2 || name[0] != '-')

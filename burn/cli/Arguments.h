@@ -19,6 +19,7 @@ struct Arguments {
   bool use_image_guids = false;     // -use_image_guids: the image's GUIDs/MACs (FS3/FS4: device data)
   bool use_image_ps = false;        // -use_image_ps: the image's VSD
   bool help = false;                // -h, -help, --help
+  bool version = false;             // -version, --version
 };
 
 // Options take one dash or two ("-fw X", "--fw X", "-fw=X"). InvalidArgument for unknown

@@ -8,6 +8,7 @@
 #include "burn/cli/DeviceBurn.h"
 #include "cli/ExitCode.h"
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 #include "core/MappedFile.h"
 #include "core/OutputFile.h"
 #include "devices/FlashChip.h"
@@ -84,6 +85,10 @@ int tool_main(int argc, char** argv) {
   }
   if (args->help) {
     std::cout << burn::cli::usage_text();
+    return cli::kOk;
+  }
+  if (args->version) {
+    std::cout << cli::version_line("fwburn") << '\n';
     return cli::kOk;
   }
   return run(*args);

@@ -12,6 +12,7 @@
 #include "fabric/NodeFirmware.h"
 #include "fabric/tool/Report.h"
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 
 namespace {
 
@@ -107,6 +108,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("--ca", a.ca, "local CA to use (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
   app.require_subcommand(1);
+  app.set_version_flag("--version", openflint::cli::version_line("ibfwmgr"), "print the version and exit");
   auto* list = app.add_subcommand("list", "every node: type, GUID, LID, device, PSID, running FW");
   list->add_flag("--json", a.json, "JSON output");
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 #include "inband/MadResponder.h"
 #include "inband/MemoryCrSpace.h"
 #include "inband/SimDeviceResponder.h"
@@ -16,10 +17,11 @@ namespace {
 std::atomic<bool> g_stop{false};
 void on_signal(int) { g_stop.store(true); }
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
-               "       ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
+void usage(std::FILE* out = stderr) {
+  std::fprintf(out,
+               "Usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
+               "   or: ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
+               "   or: ibsim-responder --help | --version\n\n"
                "  memory mode: serves a plain CR-space array (hw id at 0xf0014)\n"
                "  --sim DIR: serves the simulated device saved in DIR (SimDevice::save_state) and saves\n"
                "             it back there on SIGTERM/SIGINT (answers MGIR; a switch resets on SwReset)\n"
@@ -116,6 +118,15 @@ namespace sim = openflint::sim;
 namespace {
 
 int tool_main(int argc, char** argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc == 2 && (first == "--help" || first == "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc == 2 && first == "--version") {
+    std::printf("%s\n", openflint::cli::version_line("ibsim-responder").c_str());
+    return 0;
+  }
   Args a;
   if (!parse_args(argc, argv, a)) {
     usage();

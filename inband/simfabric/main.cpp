@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/ToolBoundary.h"
+#include "cli/Version.h"
 #include "devices/DeviceCatalog.h"
 #include "inband/SimFabric.h"
 
@@ -30,10 +31,11 @@ struct DeviceSpec {
   std::string image;  // optional pre-burned image
 };
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
-               "       simfabric run --dir D -- CMD [ARGS...]\n"
+void usage(std::FILE* out = stderr) {
+  std::fprintf(out,
+               "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
+               "   or: simfabric run --dir D -- CMD [ARGS...]\n"
+               "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
                "       an existing device there is reused), writes the topology (Switch1; Hca1 is the local\n"
                "       node clients use; the --hca devices are Hca2, Hca3, ...), starts ibsim, runs opensm once\n"
@@ -142,6 +144,15 @@ int run(const fs::path& dir, std::vector<char*> argv) {
 namespace {
 
 int tool_main(int argc, char** argv) {
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc == 2 && (first == "--help" || first == "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  if (argc == 2 && first == "--version") {
+    std::printf("%s\n", openflint::cli::version_line("simfabric").c_str());
+    return 0;
+  }
   if (argc < 4 || std::string(argv[2]) != "--dir") {
     usage();
     return 2;

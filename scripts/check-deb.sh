@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the Debian package from a release build dir and checks it: scripts/check-deb.sh DIR.
+#   1. cpack -G DEB -> DIR/deb/openflint_VERSION_ARCH.deb (the tools, man pages, completion, docs)
+#   2. lintian: no E: line (W: lines are listed)
+#   3. dpkg -x into a scratch root; its flint --version and flint -i SAMPLE v run from there
+# Fails on any error. DIR needs no full build: the package's inputs and the samples are built here.
+set -euo pipefail
+dir=${1:?usage: $0 BUILD_DIR}
+dir=$(cd "$dir" && pwd)
+scratch=$(mktemp -d /tmp/openflint-deb.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+
+echo "check-deb: building the package inputs and the sample images in $dir"
+cmake --build "$dir" -j "${OPENFLINT_JOBS:-$(nproc)}" --target package_inputs firmware_samples >&2
+rm -rf "$dir/deb"
+cpack -G DEB --config "$dir/CPackConfig.cmake" -B "$dir/deb" >"$scratch/cpack.log" 2>&1 \
+  || { cat "$scratch/cpack.log" >&2; exit 1; }
+rm -rf "$dir/deb/_CPack_Packages"
+deb=$(ls "$dir"/deb/*.deb)
+echo "check-deb: $deb"
+dpkg-deb --field "$deb"
+
+echo "check-deb: lintian"
+# Root is only warned about; --tag-display-limit 0 lists every W: line.
+status=0
+lintian --tag-display-limit 0 "$deb" >"$scratch/lintian.log" 2>&1 || status=$?
+cat "$scratch/lintian.log"
+if ((status > 1)); then
+  echo "check-deb: lintian did not run (exit $status; scripts/setup.sh installs it)" >&2
+  exit 1
+fi
+if ((status == 1)) || grep -q '^E: ' "$scratch/lintian.log"; then
+  echo "check-deb: lintian reports errors" >&2
+  exit 1
+fi
+echo "check-deb: lintian: $(grep -c '^E: ' "$scratch/lintian.log" || true) errors, $(grep -c '^W: ' "$scratch/lintian.log" || true) warnings"
+
+echo "check-deb: dpkg -x into $scratch/root"
+dpkg -x "$deb" "$scratch/root"
+flint=$scratch/root/usr/bin/flint
+sample=$dir/firmware-samples/connectx4-new.bin
+(set -x; "$flint" --version; "$flint" -i "$sample" v)
+for tool in fwburn hcasim ibfwmgr simfabric ibsim-responder; do
+  "$scratch/root/usr/bin/$tool" --version
+done
+for page in flint fwburn hcasim ibfwmgr simfabric ibsim-responder; do
+  [[ -s $scratch/root/usr/share/man/man1/$page.1.gz ]] || { echo "check-deb: no man page for $page" >&2; exit 1; }
+done
+[[ -s $scratch/root/usr/share/bash-completion/completions/flint ]] || { echo "check-deb: no flint completion" >&2; exit 1; }
+echo "check-deb: ok"
