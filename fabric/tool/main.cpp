@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/Confirm.h"
+#include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/ImageSet.h"
@@ -29,7 +30,10 @@ struct Args {
   std::string images;
 };
 
-int fail(const Args& a, const Error& e, int rc = 1) {
+// One line (and the JSON report with --json); the exit code is the shared table's for the error
+// (cli/ExitCode.h, README) unless the caller names one.
+int fail(const Args& a, const Error& e, int rc = -1) {
+  if (rc < 0) rc = openflint::cli::exit_code_for(e.code());
   if (a.json) std::cout << nlohmann::json{{"ok", false}, {"error", e.message()}}.dump(2) << '\n';
   std::cerr << "-E- " << e.message() << '\n';
   return rc;
@@ -73,7 +77,8 @@ bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
 
 int run_update(const Args& a) {
   if (a.archive.empty() == a.images.empty())
-    return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"), 2);
+    return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"),
+                openflint::cli::kUsage);
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<MadChannel> channel;
   auto nodes = inventory(a, channel);
@@ -81,7 +86,7 @@ int run_update(const Args& a) {
   auto images = load_images(a, *nodes);
   if (!images) return fail(a, images.error());
   if (!a.json) fabriccli::print_inventory(std::cout, *nodes);
-  if (!confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), 3);
+  if (!confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
   FabricUpdateOptions options;
   options.reset = a.reset;
   options.force = a.force;
@@ -95,7 +100,7 @@ int run_update(const Args& a) {
   } else {
     fabriccli::print_updates(std::cout, updates, seconds);
   }
-  return ok ? 0 : 1;
+  return ok ? openflint::cli::kOk : openflint::cli::kFailed;
 }
 
 }  // namespace

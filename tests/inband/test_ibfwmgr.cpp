@@ -65,6 +65,11 @@ TEST_F(Ibfwmgr, ListsUpdatesAndIsolatesFailures) {
   EXPECT_EQ(table.exit_code, 0);
   EXPECT_NE(table.out.find("no vendor access (local node)"), std::string::npos) << table.out;
 
+  // Without -y and without a TTY the question is answered "no": exit 7 (declined), nothing burned
+  // (the update below still finds every device on its old firmware).
+  const json declined = run_json({"update", "--images", images.string(), "--json"}, 7);
+  EXPECT_FALSE(declined["ok"].get<bool>()) << declined.dump(2);
+
   const json up = run_json({"update", "--images", images.string(), "--json", "-y", "--reset"}, 1);
   EXPECT_FALSE(up["ok"].get<bool>()) << "Hca4 has no image";
   const json* usw = node_with_lid(up, lids_["Switch1"]);
