@@ -10,10 +10,10 @@
 namespace openflint::burn {
 namespace {
 
-bool is_fs3(ImageFormatId f) { return f == ImageFormatId::Fs3 || f == ImageFormatId::Fs4; }
+bool is_fs3(ImageFormat f) { return f == ImageFormat::Fs3 || f == ImageFormat::Fs4; }
 
 // A key that the format does not use is an error, not silently ignored.
-Result<void> refuse_for(IniSectionReader& r, std::string_view key, bool applies, ImageFormatId f) {
+Result<void> refuse_for(IniSectionReader& r, std::string_view key, bool applies, ImageFormat f) {
   if (r.has(key) && !applies)
     return r.error(key, "does not apply to " + std::string(to_string(f)) + " images");
   return {};
@@ -48,7 +48,7 @@ Result<void> read_image(IniSectionReader& r, const FirmwareDescription& t, Board
 
 Result<void> read_board(IniSectionReader& r, const FirmwareDescription& t, BoardConfig& c) {
   OF_ASSIGN(c.base_guid, r.integer("base_guid", ~std::uint64_t{0}));
-  OF_TRY(refuse_for(r, "base_mac", t.format != ImageFormatId::Fs1, t.format));
+  OF_TRY(refuse_for(r, "base_mac", t.format != ImageFormat::Fs1, t.format));
   OF_TRY(refuse_for(r, "guid_count", is_fs3(t.format), t.format));
   OF_TRY(refuse_for(r, "mac_count", is_fs3(t.format), t.format));
   OF_ASSIGN(const auto mac, r.optional_integer("base_mac", 0xffffffffffff));
@@ -61,10 +61,10 @@ Result<void> read_board(IniSectionReader& r, const FirmwareDescription& t, Board
 }
 
 Result<void> read_flash(IniSectionReader& r, const FirmwareDescription& t, BoardConfig& c) {
-  OF_TRY(refuse_for(r, "log2_chunk_size", t.format != ImageFormatId::Fs1, t.format));
-  OF_TRY(refuse_for(r, "chunk_size", t.format != ImageFormatId::Fs1, t.format));
+  OF_TRY(refuse_for(r, "log2_chunk_size", t.format != ImageFormat::Fs1, t.format));
+  OF_TRY(refuse_for(r, "chunk_size", t.format != ImageFormat::Fs1, t.format));
   OF_TRY(refuse_for(r, "flash_size", is_fs3(t.format), t.format));
-  OF_TRY(refuse_for(r, "log2_sector_size", t.format == ImageFormatId::Fs1, t.format));
+  OF_TRY(refuse_for(r, "log2_sector_size", t.format == ImageFormat::Fs1, t.format));
   if (r.has("log2_chunk_size") && r.has("chunk_size"))
     return r.error("chunk_size", "give either log2_chunk_size or chunk_size");
   OF_ASSIGN(const auto log2_chunk, r.optional_integer("log2_chunk_size", 24));
@@ -72,7 +72,7 @@ Result<void> read_flash(IniSectionReader& r, const FirmwareDescription& t, Board
   if (chunk && (*chunk & (*chunk - 1)) != 0) return r.error("chunk_size", "must be a power of two");
   if (log2_chunk) c.log2_chunk_size = static_cast<unsigned>(*log2_chunk);
   if (chunk) c.log2_chunk_size = static_cast<unsigned>(std::countr_zero(*chunk));
-  const unsigned max_chunk = t.format == ImageFormatId::Fs2 ? 23 : 24;
+  const unsigned max_chunk = t.format == ImageFormat::Fs2 ? 23 : 24;
   if (c.log2_chunk_size && (*c.log2_chunk_size < 16 || *c.log2_chunk_size > max_chunk))
     return r.error(chunk ? "chunk_size" : "log2_chunk_size",
                    "chunk must be 2^16 .. 2^" + std::to_string(max_chunk) + " bytes");

@@ -22,10 +22,10 @@ constexpr std::array<std::pair<std::string_view, std::uint32_t>, 9> kGphTypes{{
     {"DDRZ", gph::kDdrz}, {"HASH_FILE", gph::kHashFile},
 }};
 
-bool gph_format(ImageFormatId f) { return f == ImageFormatId::Fs1 || f == ImageFormatId::Fs2; }
+bool gph_format(ImageFormat f) { return f == ImageFormat::Fs1 || f == ImageFormat::Fs2; }
 
 // A user-settable section type by name or number; 0 when not one.
-std::uint32_t section_type_code(ImageFormatId format, const std::string& value) {
+std::uint32_t section_type_code(ImageFormat format, const std::string& value) {
   if (gph_format(format)) {
     for (const auto& [name, code] : kGphTypes)
       if (name == value) return code;
@@ -54,10 +54,10 @@ Result<const DeviceInfo*> find_device(IniSectionReader& r) {
                            "connectx4, or a catalog hw id such as 0x209)");
 }
 
-Result<ImageFormatId> check_format(IniSectionReader& r, const DeviceInfo& device) {
+Result<ImageFormat> check_format(IniSectionReader& r, const DeviceInfo& device) {
   OF_ASSIGN(const auto value, r.optional_text("format", 8));
   if (!value) return device.image_format;
-  for (auto f : {ImageFormatId::Fs1, ImageFormatId::Fs2, ImageFormatId::Fs3, ImageFormatId::Fs4}) {
+  for (auto f : {ImageFormat::Fs1, ImageFormat::Fs2, ImageFormat::Fs3, ImageFormat::Fs4}) {
     if (*value != to_string(f)) continue;
     if (f != device.image_format)
       return r.error("format", *value + " does not match the device " + std::string(device.name) +
@@ -95,7 +95,7 @@ Result<std::vector<std::uint8_t>> section_bytes(IniSectionReader& r, const std::
   return filler_bytes(*size, seed ? static_cast<std::uint32_t>(*seed) : default_seed);
 }
 
-Result<DescribedSection> parse_section(const IniFile& ini, const IniSection& s, ImageFormatId format,
+Result<DescribedSection> parse_section(const IniFile& ini, const IniSection& s, ImageFormat format,
                                        const std::filesystem::path& base, std::uint32_t index) {
   IniSectionReader r(ini, &s, s.name);
   DescribedSection out{s.name.substr(kSectionPrefix.size()), 0, 0, {}, s.line};

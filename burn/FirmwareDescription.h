@@ -25,7 +25,7 @@ struct FirmwareDescription {
   std::string file;                  // path as given (for messages)
   std::string name;                  // free text, optional
   const DeviceInfo* device = nullptr;
-  ImageFormatId format = ImageFormatId::Fs3;
+  ImageFormat format = ImageFormat::Fs3;
   std::vector<std::uint8_t> boot2;   // empty = the writer's filler
   std::vector<DescribedSection> sections;
 };

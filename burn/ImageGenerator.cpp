@@ -99,10 +99,10 @@ Result<void> check_generated(Bytes image, const std::string& what) {
 Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& d, const BoardConfig& c) {
   Result<std::vector<std::uint8_t>> image = make_error(ErrorCode::Internal, "no format");
   switch (d.format) {
-    case ImageFormatId::Fs1: image = generate_fs1(d, c); break;
-    case ImageFormatId::Fs2: image = generate_fs2(d, c); break;
-    case ImageFormatId::Fs3: image = generate_fs3(d, c); break;
-    case ImageFormatId::Fs4:
+    case ImageFormat::Fs1: image = generate_fs1(d, c); break;
+    case ImageFormat::Fs2: image = generate_fs2(d, c); break;
+    case ImageFormat::Fs3: image = generate_fs3(d, c); break;
+    case ImageFormat::Fs4:
       return make_error(ErrorCode::NotSupported, d.file + ": FS4 image generation (device " +
                                                      std::string(d.device->name) + ") is not implemented");
   }

@@ -6,25 +6,14 @@
 #include <string_view>
 
 #include "devices/FlashGatewayInfo.h"
+#include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
 
 namespace openflint {
 
 enum class DeviceKind { Hca, Switch };
 
-// Firmware image layout family. Own enum so devices/ does not depend on image/.
-enum class ImageFormatId { Fs1, Fs2, Fs3, Fs4 };
-
 [[nodiscard]] constexpr std::string_view to_string(DeviceKind k) {
   return k == DeviceKind::Hca ? "HCA" : "switch";
-}
-[[nodiscard]] constexpr std::string_view to_string(ImageFormatId f) {
-  switch (f) {
-    case ImageFormatId::Fs1: return "FS1";
-    case ImageFormatId::Fs2: return "FS2";
-    case ImageFormatId::Fs3: return "FS3";
-    case ImageFormatId::Fs4: return "FS4";
-  }
-  return "unknown";
 }
 
 // Where the boot (failsafe) start address is written after a burn: value << shift into address.
@@ -43,7 +32,7 @@ struct DeviceInfo {
   std::uint16_t pci_recovery_id = 0;   // flash recovery ("livefish"); 0 = unknown
   std::uint16_t pci_alt_device_id = 0; // a second normal-mode id (e.g. compatibility mode); 0 = none
   std::uint16_t port_count = 0;        // 0 = unknown
-  ImageFormatId image_format = ImageFormatId::Fs2;
+  ImageFormat image_format = ImageFormat::Fs2;
   FlashGatewayInfo flash_gateway;
   BootAddressRegister boot_address;
   std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts

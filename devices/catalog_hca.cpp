@@ -10,7 +10,7 @@ namespace openflint::catalog {
 namespace {
 
 using enum DeviceKind;
-using enum ImageFormatId;
+using enum ImageFormat;
 
 // Boot-address registers (mstflint mf_update_boot_addr).
 constexpr BootAddressRegister kBootF0000{0xf0000, 8};

@@ -10,7 +10,7 @@ namespace openflint::catalog {
 namespace {
 
 using enum DeviceKind;
-using enum ImageFormatId;
+using enum ImageFormat;
 
 constexpr BootAddressRegister kBootF0000{0xf0000, 8};
 constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};

@@ -12,7 +12,6 @@
 namespace openflint {
 
 struct FormatBurner {
-  ImageFormatId device_format;
   ImageFormat image_format;
   // The copy the device boots now (its bytes, as much as `scope` says, loaded into
   // session.flash()); nullopt when no copy on flash is bootable.
@@ -23,7 +22,7 @@ struct FormatBurner {
 };
 
 // NotSupported for a format without a row.
-[[nodiscard]] Result<const FormatBurner*> format_burner(ImageFormatId format);
+[[nodiscard]] Result<const FormatBurner*> format_burner(ImageFormat format);
 
 // Per-format entry points (fwops/Fs1Burn.cpp, Fs2Burn.cpp, Fs34Burn.cpp).
 Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session, CopyScope scope);

@@ -18,6 +18,6 @@ namespace openflint::sim {
 
 // Whether a bootable copy of `format` starts at `offset` of `flash` (FS1: an FS1 flash at 0
 // with at least one complete copy). The burner's tests use this as their oracle too.
-[[nodiscard]] bool copy_is_bootable(ImageFormatId format, Bytes flash, std::uint64_t offset);
+[[nodiscard]] bool copy_is_bootable(ImageFormat format, Bytes flash, std::uint64_t offset);
 
 }  // namespace openflint::sim

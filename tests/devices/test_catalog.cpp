@@ -118,16 +118,16 @@ TEST(FlashChipCatalog, ElectronicSignaturesAreLog2SizeMinusOne) {
 }
 
 TEST(DeviceCatalog, ImageFormatsFollowTheGenerations) {
-  auto expect_format = [](const char* model, ImageFormatId f) {
+  auto expect_format = [](const char* model, ImageFormat f) {
     auto d = find_device_by_sim_model(model);
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ((*d)->image_format, f) << model;
   };
-  expect_format("mt25204", ImageFormatId::Fs1);
-  expect_format("connectx3", ImageFormatId::Fs2);
-  expect_format("connectx4", ImageFormatId::Fs3);
-  expect_format("spectrum", ImageFormatId::Fs3);
-  expect_format("spectrum2", ImageFormatId::Fs4);
+  expect_format("mt25204", ImageFormat::Fs1);
+  expect_format("connectx3", ImageFormat::Fs2);
+  expect_format("connectx4", ImageFormat::Fs3);
+  expect_format("spectrum", ImageFormat::Fs3);
+  expect_format("spectrum2", ImageFormat::Fs4);
 }
 
 TEST(DeviceCatalog, LookupsAgree) {

@@ -55,7 +55,7 @@ TEST(ConcurrentBurn, SecondBurnWaitsOrFailsBusyAndFlashEndsValid) {
   EXPECT_FALSE(dev.gateway().locked());
   const auto& boot = dev.reset();
   ASSERT_FALSE(boot.recovery);
-  EXPECT_TRUE(sim::copy_is_bootable(ImageFormatId::Fs2, dev.flash().contents(), boot.booted_address));
+  EXPECT_TRUE(sim::copy_is_bootable(ImageFormat::Fs2, dev.flash().contents(), boot.booted_address));
   ASSERT_TRUE(boot.running && boot.running->fw_version);
   const auto v = boot.running->fw_version->subminor;
   EXPECT_TRUE(v == 1000 || v == 2000);

@@ -126,7 +126,7 @@ TEST(Fs1Burn, LargerImageGoesToTheSecondaryFirstSmallerToThePrimary) {
   EXPECT_LT(down.index_of("writing the new primary image"), down.index_of("writing the new secondary image"));
   EXPECT_EQ(running(*dev), "1.4.0007");
   const auto& flash = dev->flash().contents();
-  EXPECT_TRUE(sim::copy_is_bootable(ImageFormatId::Fs1, flash, 0));
+  EXPECT_TRUE(sim::copy_is_bootable(ImageFormat::Fs1, flash, 0));
 }
 
 TEST(Fs1Burn, SameImageAgainWritesNothing) {
@@ -165,7 +165,7 @@ class WatchedDevice final : public RegisterAccess {
     if (c.erases + c.programs != ops_) {
       ops_ = c.erases + c.programs;
       ++checked_;
-      if (!sim::copy_is_bootable(ImageFormatId::Fs1, dev_->flash().contents(), 0)) unbootable_.push_back(checked_);
+      if (!sim::copy_is_bootable(ImageFormat::Fs1, dev_->flash().contents(), 0)) unbootable_.push_back(checked_);
     }
     return r;
   }
