@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/TestSupport.h"
@@ -62,8 +64,9 @@ inline const char* kGnuTime = "/usr/bin/time";
 inline bool have_gnu_time() { return ::access(kGnuTime, X_OK) == 0; }
 
 // The largest peak RSS of any tool run by this test process, in KiB (0: none measured).
-inline long& peak_tool_rss_kib() {
-  static long peak = 0;
+// Atomic: run_hostile_many() runs tools from several threads.
+inline std::atomic<long>& peak_tool_rss_kib() {
+  static std::atomic<long> peak{0};
   return peak;
 }
 
@@ -98,8 +101,37 @@ inline HostileRun run_hostile(const std::string& tool, const std::vector<std::st
   for (std::string line; std::getline(rss, line);) {
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) run.rss_kib = std::stol(line);
   }
-  peak_tool_rss_kib() = std::max(peak_tool_rss_kib(), run.rss_kib);
+  for (long seen = peak_tool_rss_kib().load(); run.rss_kib > seen;) {
+    if (peak_tool_rss_kib().compare_exchange_weak(seen, run.rss_kib)) break;
+  }
   return run;
+}
+
+// How many tools run_hostile_many() runs at once: OPENFLINT_HOSTILE_JOBS, default 2.
+inline std::size_t hostile_jobs() {
+  const char* env = std::getenv("OPENFLINT_HOSTILE_JOBS");
+  const long jobs = env != nullptr ? std::atol(env) : 2;
+  return static_cast<std::size_t>(std::clamp(jobs, 1L, 64L));
+}
+
+// One tool invocation: argv[0] is the tool, the rest its arguments.
+using HostileCommand = std::vector<std::string>;
+
+// run_hostile on every command, hostile_jobs() at a time; results in the commands' order.
+// Only the runs are concurrent: callers assert on the results afterwards, in order, so each
+// command needs inputs and outputs of its own (no shared device, no shared output path).
+inline std::vector<HostileRun> run_hostile_many(const std::vector<HostileCommand>& commands) {
+  std::vector<HostileRun> runs(commands.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < commands.size(); i = next++)
+      runs[i] = run_hostile(commands[i].front(), {commands[i].begin() + 1, commands[i].end()});
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::min(hostile_jobs(), commands.size()); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& thread : threads) thread.join();
+  return runs;
 }
 
 // The tool ended by itself within the time bound with a documented exit code — never an
