@@ -84,8 +84,12 @@ namespace {
 // cannot tell (lseek fails): those bytes are read normally.
 std::size_t hole_length(int fd, std::uint64_t offset, std::size_t length) {
   const off_t data = ::lseek(fd, static_cast<off_t>(offset), SEEK_DATA);
-  if (data < 0) return errno == ENXIO ? length : 0;  // ENXIO: no data from offset to the end
-  const auto next_data = static_cast<std::uint64_t>(data);
+  if (data < 0 && errno != ENXIO) return 0;
+  // ENXIO: no data from offset to the end of the file as it is now (it may have shrunk since
+  // it was sized; the bytes past its end are then not zeros but missing, for pread to report).
+  const off_t next = data >= 0 ? data : ::lseek(fd, 0, SEEK_END);
+  if (next < 0) return 0;
+  const auto next_data = static_cast<std::uint64_t>(next);
   return next_data <= offset ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(next_data - offset, length));
 }
 
