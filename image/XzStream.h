@@ -20,8 +20,10 @@ namespace openflint {
 // (for decoding: the dictionary, e.g. 32 MiB) plus the caller's buffer.
 class XzStream {
  public:
-  // Decoders refuse streams whose dictionary would need more memory than this.
-  static constexpr std::uint64_t kDefaultMemLimit = std::uint64_t{256} << 20;
+  // Decoders refuse streams whose dictionary would need more memory than this (InvalidImage).
+  // Every real MFA archive uses a 32 MiB dictionary (xz -8/-9 use 32/64 MiB); a larger one
+  // would be touched as output is produced and push a tool past the 256 MiB memory bound.
+  static constexpr std::uint64_t kDefaultMemLimit = std::uint64_t{80} << 20;
 
   // Decodes exactly one .xz stream (no concatenated streams).
   [[nodiscard]] static Result<XzStream> decoder(Bytes input,
