@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "core/ByteSource.h"
 #include "core/Result.h"
 
 namespace openflint {
 
-// An open, regular, size-checked input file (move-only; closes its descriptor).
-class InputFile {
+// An open, regular, size-checked input file (move-only; closes its descriptor). As a
+// ByteSource it reads ranges with pread, so large inputs need not be held in memory.
+class InputFile final : public ByteSource {
  public:
   // Refuses a directory, FIFO, device node or socket (Io, nothing read — a FIFO is opened
   // non-blocking so it cannot hang) and a file above `max_size` bytes (InvalidArgument, naming
@@ -22,10 +24,11 @@ class InputFile {
   InputFile& operator=(InputFile&& other) noexcept;
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
-  ~InputFile();
+  ~InputFile() override;
 
   [[nodiscard]] int fd() const { return fd_; }
-  [[nodiscard]] std::uint64_t size() const { return size_; }
+  [[nodiscard]] std::uint64_t size() const override { return size_; }
+  [[nodiscard]] Result<void> read(std::uint64_t offset, std::span<std::uint8_t> out) const override;
   // The whole file (its size was checked at open; a file that grew since is cut at that size).
   [[nodiscard]] Result<std::vector<std::uint8_t>> read_all() const;
 

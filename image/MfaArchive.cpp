@@ -8,14 +8,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/MappedFile.h"
+#include "core/InputFile.h"
+#include "core/MemorySource.h"
 #include "image/MfaFormat.h"
 #include "image/XzStream.h"
 
 namespace openflint {
 namespace {
-
-constexpr std::uint64_t kMaxArchiveSize = std::uint64_t{1} << 30;
 
 const char* section_name(std::uint8_t type) {
   switch (type) {
@@ -34,16 +33,18 @@ struct Section {
 };
 
 // Walks the section headers between the file header and the CRC trailer.
-Result<void> read_sections(const ByteReader& file, Section (&sections)[4]) {
+Result<void> read_sections(const ByteSource& file, Section (&sections)[4]) {
   const std::uint64_t end = file.size() - mfa::kCrcSize;
   std::uint64_t pos = mfa::kHeaderSize;
   while (pos < end) {
     if (end - pos < mfa::kSectionHeaderSize)
       return make_error(ErrorCode::InvalidImage,
                         "section header at " + hex_string(pos) + " runs into the CRC trailer at " + hex_string(end));
-    OF_ASSIGN(const std::uint8_t type, file.u8(pos));
-    OF_ASSIGN(const std::uint8_t flags, file.u8(pos + 3));
-    OF_ASSIGN(const std::uint32_t size, file.be32(pos + 4));
+    std::uint8_t raw[mfa::kSectionHeaderSize];
+    OF_TRY(file.read(pos, raw));
+    const std::uint8_t type = raw[0];
+    const std::uint8_t flags = raw[3];
+    const std::uint32_t size = ByteReader::load_be32(raw + 4);
     const std::string what = std::string("section ") + section_name(type) + " (type " +
                              std::to_string(type) + ") at " + hex_string(pos);
     if (type < mfa::kSectionMap || type > mfa::kSectionData)
@@ -67,15 +68,33 @@ Result<void> read_sections(const ByteReader& file, Section (&sections)[4]) {
   return {};
 }
 
-// The payload of MAP or TOC, decompressed when flagged.
-Result<std::vector<std::uint8_t>> table_payload(const ByteReader& file, const Section& section,
+// The payload of MAP or TOC, decompressed when flagged; at most mfa::kMaxTableSize bytes
+// either way (real archives: a few KiB), so a huge table is refused before it is read.
+Result<std::vector<std::uint8_t>> table_payload(const ByteSource& file, const Section& section,
                                                 std::uint8_t type) {
-  OF_ASSIGN(const Bytes raw, file.slice(section.offset, section.size));
-  if ((section.flags & mfa::kSectionFlagXz) == 0) return std::vector<std::uint8_t>(raw.begin(), raw.end());
+  const std::string what = std::string("section ") + section_name(type) + " at " + hex_string(section.offset);
+  if (section.size > mfa::kMaxTableSize)
+    return make_error(ErrorCode::InvalidImage, what + ": " + std::to_string(section.size) +
+                                                   " bytes, more than the " + std::to_string(mfa::kMaxTableSize) +
+                                                   "-byte limit for a table");
+  OF_ASSIGN(std::vector<std::uint8_t> raw, file.read_range(section.offset, section.size));
+  if ((section.flags & mfa::kSectionFlagXz) == 0) return raw;
   auto unpacked = xz_decompress(raw, mfa::kMaxTableSize);
-  if (!unpacked) return make_error(std::move(unpacked).error().with_context(
-      std::string("section ") + section_name(type) + " at " + hex_string(section.offset)));
+  if (!unpacked) return make_error(std::move(unpacked).error().with_context(what));
   return unpacked;
+}
+
+// The zlib CRC32 of [0, length) of `file`, read in `chunk`-byte pieces.
+Result<std::uint32_t> crc32_of(const ByteSource& file, std::uint64_t length, std::size_t chunk) {
+  std::vector<std::uint8_t> buffer(static_cast<std::size_t>(std::min<std::uint64_t>(chunk, length)));
+  auto crc = crc32_z(0, nullptr, 0);
+  for (std::uint64_t pos = 0; pos < length;) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), length - pos));
+    OF_TRY(file.read(pos, std::span(buffer).first(n)));
+    crc = crc32_z(crc, buffer.data(), static_cast<z_size_t>(n));
+    pos += n;
+  }
+  return static_cast<std::uint32_t>(crc);
 }
 
 // NUL-terminated string at `pos` in [pos, end); the terminator is optional at `end`.
@@ -178,36 +197,44 @@ const MfaImageRef* MfaBoard::firmware() const {
 }
 
 Result<MfaArchive> MfaArchive::open(const std::string& path) {
-  OF_ASSIGN(MappedFile file, MappedFile::open(path, kMaxArchiveSize, "MFA archive"));
-  auto archive = from_bytes(std::vector<std::uint8_t>(file.bytes().begin(), file.bytes().end()));
+  OF_ASSIGN(InputFile file, InputFile::open(path, kMaxArchiveSize, "MFA archive"));
+  auto archive = from_source(std::make_shared<const InputFile>(std::move(file)));
   if (!archive) return make_error(std::move(archive).error().with_context(path));
   return archive;
 }
 
 Result<MfaArchive> MfaArchive::from_bytes(std::vector<std::uint8_t> archive) {
+  return from_source(std::make_shared<const MemorySource>(std::move(archive)));
+}
+
+Result<MfaArchive> MfaArchive::from_source(std::shared_ptr<const ByteSource> source) {
+  if (source == nullptr) return make_error(ErrorCode::InvalidArgument, "no archive source");
   MfaArchive out;
-  out.archive_ = std::move(archive);
+  out.source_ = std::move(source);
   OF_TRY(out.parse());
   return out;
 }
 
 Result<void> MfaArchive::parse() {
-  const ByteReader file(archive_);
+  const ByteSource& file = *source_;
   if (file.size() < mfa::kHeaderSize + mfa::kCrcSize)
     return make_error(ErrorCode::InvalidImage,
                       "too small for an MFA archive (" + std::to_string(file.size()) + " bytes)");
-  if (std::memcmp(archive_.data(), mfa::kMagic, sizeof mfa::kMagic) != 0)
+  std::uint8_t header[mfa::kHeaderSize];
+  OF_TRY(file.read(0, header));
+  if (std::memcmp(header, mfa::kMagic, sizeof mfa::kMagic) != 0)
     return make_error(ErrorCode::InvalidImage, "no MFAR magic at 0x0: not an MFA archive");
-  OF_ASSIGN(const std::uint32_t version, file.be32(4));
+  const std::uint32_t version = ByteReader::load_be32(header + 4);
   if (version != mfa::kVersion)
     return make_error(ErrorCode::NotSupported, "MFA version " + std::to_string(version) +
                                                    " (only version 1 is supported)");
   Section sections[4];
   OF_TRY(read_sections(file, sections));
   const std::uint64_t crc_at = file.size() - mfa::kCrcSize;
-  OF_ASSIGN(stored_crc_, file.be32(crc_at));
-  const auto computed = static_cast<std::uint32_t>(
-      crc32_z(crc32_z(0, nullptr, 0), archive_.data(), static_cast<z_size_t>(crc_at)));
+  std::uint8_t trailer[mfa::kCrcSize];
+  OF_TRY(file.read(crc_at, trailer));
+  stored_crc_ = ByteReader::load_be32(trailer);
+  OF_ASSIGN(const std::uint32_t computed, crc32_of(file, crc_at, kChunkSize));
   if (computed != stored_crc_)
     return make_error(ErrorCode::Mismatch, "archive CRC32 mismatch: stored " + hex_string(stored_crc_) +
                                                ", computed " + hex_string(computed));
@@ -219,7 +246,7 @@ Result<void> MfaArchive::parse() {
   data_xz_ = (data.flags & mfa::kSectionFlagXz) != 0;
   data_unpacked_size_ = data_size_;
   if (data_xz_) {
-    auto unpacked = xz_uncompressed_size(file.bytes().subspan(data_offset_, data_size_));
+    auto unpacked = xz_uncompressed_size(file, data_offset_, data_size_);
     if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex_string(data_offset_)));
     data_unpacked_size_ = *unpacked;
   }

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/ByteReader.h"
+#include "core/ByteSource.h"
 #include "core/Result.h"
 #include "image/ImageQuery.h"
 
@@ -42,12 +44,18 @@ struct MfaBoard {
 
 class MfaArchive {
  public:
+  // The largest archive open() accepts (a larger file is InvalidArgument, nothing read).
+  static constexpr std::uint64_t kMaxArchiveSize = std::uint64_t{1} << 30;
+
   // Reads and checks the header, the section layout, the CRC32 trailer (Mismatch when wrong),
-  // MAP and TOC (xz-compressed when flagged), and the DATA stream's xz index: every image
-  // range must lie within the unpacked DATA size. DATA itself is not unpacked here. The
-  // archive file is small (the DATA stream is highly compressed).
+  // MAP and TOC (xz-compressed when flagged; each at most mfa::kMaxTableSize), and the DATA
+  // stream's xz index: every image range must lie within the unpacked DATA size. DATA itself
+  // is not unpacked here. The file is read in pieces (the CRC in kChunkSize chunks) and kept
+  // open, never held whole in memory; extraction reads DATA from it again.
   [[nodiscard]] static Result<MfaArchive> open(const std::string& path);
   [[nodiscard]] static Result<MfaArchive> from_bytes(std::vector<std::uint8_t> archive);
+  // Any source; open() and from_bytes() come here.
+  [[nodiscard]] static Result<MfaArchive> from_source(std::shared_ptr<const ByteSource> source);
 
   [[nodiscard]] const std::vector<MfaBoard>& boards() const { return boards_; }
   [[nodiscard]] Result<const MfaBoard*> find_board(std::string_view psid) const;
@@ -80,15 +88,15 @@ class MfaArchive {
                                              const Progress& progress = {}) const;
 
  private:
-  std::vector<std::uint8_t> archive_;
-  std::uint64_t data_offset_ = 0;  // of the DATA section payload in archive_
+  std::shared_ptr<const ByteSource> source_;  // shared: reads are const and positionless
+  std::uint64_t data_offset_ = 0;  // of the DATA section payload in the archive
   std::uint64_t data_size_ = 0;
   std::uint64_t data_unpacked_size_ = 0;
   bool data_xz_ = true;
   std::uint32_t stored_crc_ = 0;
   std::vector<MfaBoard> boards_;
 
-  [[nodiscard]] Result<void> parse();  // everything open() checks, on archive_
+  [[nodiscard]] Result<void> parse();  // everything open() checks, on source_
   [[nodiscard]] Result<void> parse_boards(Bytes map, Bytes toc);
 };
 

@@ -44,18 +44,19 @@ Result<void> finish_stream(XzStream& xz) {
   return {};
 }
 
-// Decodes (or copies) DATA from its start up to `stop`, handing wanted ranges to their sinks.
-Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
+// Decodes (or copies) DATA — [offset, offset + size) of `file` — from its start up to `stop`,
+// handing wanted ranges to their sinks; reads the file kInputChunk (xz) or kChunkSize at a time.
+Result<void> stream_data(const ByteSource& file, std::uint64_t offset, std::uint64_t size, bool is_xz, std::uint64_t unpacked_size,
                          const std::vector<Wanted>& wanted,
                          const std::vector<MfaArchive::Sink>& sinks, std::uint64_t stop,
                          const MfaArchive::Progress& progress) {
   constexpr std::size_t kChunkSize = MfaArchive::kChunkSize;
   std::optional<XzStream> xz;
   if (is_xz) {
-    OF_ASSIGN(XzStream decoder, XzStream::decoder(payload));
+    OF_ASSIGN(XzStream decoder, XzStream::decoder(file, offset, size));
     xz.emplace(std::move(decoder));
   }
-  std::vector<std::uint8_t> buffer(is_xz ? kChunkSize : 0);
+  std::vector<std::uint8_t> buffer(static_cast<std::size_t>(std::min<std::uint64_t>(kChunkSize, stop)));
   std::uint64_t pos = 0;
   if (progress) progress(0, stop);
   while (pos < stop) {
@@ -68,9 +69,10 @@ Result<void> stream_data(Bytes payload, bool is_xz, std::uint64_t unpacked_size,
                                                        ", before the wanted end " + hex_string(stop));
       chunk = Bytes(buffer).first(n);
     } else {
-      if (pos + want > payload.size())
+      if (pos + want > size)
         return make_error(ErrorCode::InvalidImage, "wanted end " + hex_string(stop) + " is past the section");
-      chunk = payload.subspan(pos, want);
+      OF_TRY(file.read(offset + pos, std::span(buffer).first(want)));
+      chunk = Bytes(buffer).first(want);
     }
     OF_TRY(deliver(wanted, sinks, pos, chunk));
     pos += chunk.size();
@@ -107,8 +109,7 @@ Result<void> MfaArchive::extract_many(const std::vector<const MfaBoard*>& boards
     wanted.push_back({fw->data_offset, fw->data_offset + fw->data_size, i, boards[i]->psid});
     if (fw->data_size > 0) stop = std::max(stop, fw->data_offset + fw->data_size);
   }
-  auto done = stream_data(Bytes(archive_).subspan(data_offset_, data_size_), data_xz_,
-                          data_unpacked_size_, wanted,
+  auto done = stream_data(*source_, data_offset_, data_size_, data_xz_, data_unpacked_size_, wanted,
                           sinks, stop, progress);
   if (!done) return make_error(std::move(done).error().with_context("extracting from DATA"));
   return {};

@@ -49,8 +49,8 @@ class HostileTest : public ::testing::Test {
  protected:
   // The figure for the closing note: the peak memory of any tool this test ran.
   void TearDown() override {
-    RecordProperty("peak_tool_rss_kib", std::to_string(peak_tool_rss_kib()));
-    if (have_gnu_time()) std::cout << "peak tool RSS: " << peak_tool_rss_kib() << " KiB\n";
+    RecordProperty("peak_tool_rss_kib", std::to_string(peak_tool_rss_kib().load()));
+    if (have_gnu_time()) std::cout << "peak tool RSS: " << peak_tool_rss_kib().load() << " KiB\n";
     else std::cout << "peak tool RSS not measured: no " << kGnuTime << "\n";
   }
 

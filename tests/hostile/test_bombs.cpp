@@ -1,7 +1,10 @@
 // Hostile inputs, class "compression bomb": a stored INI or an archive entry that inflates past its bound is refused as it grows.
+#include <zlib.h>
+
 #include "devices/FlashChip.h"
 #include "image/Fs2Writer.h"
 #include "image/ImageInfo.h"
+#include "image/MfaFormat.h"
 #include "image/MfaWriter.h"
 #include "tests/hostile/HostileFixture.h"
 
@@ -46,6 +49,43 @@ TEST_F(HostileTest, ArchiveEntryLargerThanAnyFlashIsRefusedBeforeInflating) {
   huge.clear();
   ASSERT_TRUE(writer.write_file(path("bomb.mfa")));
   expect_refused(run_hostile("flint", {"-i", path("bomb.mfa"), "--psid", "MT_BOMB", "q"}), 3, "larger than any flash");
+}
+
+// Reads an xz variable-length integer at `pos` (xz file format 1.0.4, 1.2), advancing `pos`.
+std::uint64_t xz_vli(const std::vector<std::uint8_t>& b, std::size_t& pos) {
+  std::uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const std::uint8_t byte = b.at(pos++);
+    v |= std::uint64_t{byte & 0x7fu} << shift;
+    if ((byte & 0x80) == 0) return v;
+  }
+}
+
+TEST_F(HostileTest, ArchiveWhoseXzDictionaryPassesTheMemoryBoundIsRefused) {
+  MfaWriter writer(MfaWriteOptions{.xz_preset = 0, .compress = true});
+  ASSERT_TRUE(writer.add_board({.psid = "MT_DICT", .part_number = "PN", .description = "big dictionary",
+                                .version = FwVersion{2, 42, 5000}, .image = hostile_fs2_image()}));
+  std::vector<std::uint8_t> mfa = writer.build().value();
+  // DATA's first block header: LZMA2's one property byte is the dictionary size (xz format
+  // 5.3.1); 31 = 192 MiB, more than the tools may use but under liblzma's own sanity limits.
+  std::size_t pos = mfa::kHeaderSize;
+  while (mfa[pos] != mfa::kSectionData) pos += mfa::kSectionHeaderSize + ByteReader::load_be32(&mfa[pos + 4]);
+  const std::size_t block = pos + mfa::kSectionHeaderSize + 12;  // past the 12-byte stream header
+  const std::size_t header_size = (std::size_t{mfa[block]} + 1) * 4;
+  const std::uint8_t flags = mfa[block + 1];
+  std::size_t at = block + 2;
+  if (flags & 0x40) (void)xz_vli(mfa, at);  // compressed size
+  if (flags & 0x80) (void)xz_vli(mfa, at);  // uncompressed size
+  ASSERT_EQ(xz_vli(mfa, at), 0x21u) << "not LZMA2";
+  ASSERT_EQ(xz_vli(mfa, at), 1u) << "LZMA2 has one property byte";
+  mfa[at] = 31;
+  const std::size_t crc_at = block + header_size - 4;
+  const auto header_crc = static_cast<std::uint32_t>(crc32_z(0, &mfa[block], header_size - 4));
+  for (int i = 0; i < 4; ++i) mfa[crc_at + i] = static_cast<std::uint8_t>(header_crc >> (8 * i));  // little-endian
+  const std::size_t trailer = mfa.size() - mfa::kCrcSize;
+  store_be32(&mfa[trailer], static_cast<std::uint32_t>(crc32_z(0, mfa.data(), trailer)));
+  const std::string path_mfa = write("dict.mfa", mfa);
+  expect_refused(run_hostile("flint", {"-i", path_mfa, "--psid", "MT_DICT", "q"}), 3, "MiB to decode");
 }
 
 }  // namespace

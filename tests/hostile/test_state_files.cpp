@@ -38,35 +38,62 @@ std::vector<json> wrong_values(std::size_t field) {
 }
 
 TEST_F(HostileTest, MistypedStateValuesNeverAbort) {
-  create_device("dev", "M25P16");  // 2 MiB: each of the few hundred runs loads and saves it
-  const std::filesystem::path state = dir_ / "dev" / "state.json";
-  const std::vector<std::uint8_t> original = read_file(state);
+  // One device per concurrent job (2 MiB each: each of the few hundred runs loads and saves
+  // one); the cases go through them in batches.
+  const std::size_t jobs = hostile_jobs();
+  for (std::size_t d = 0; d < jobs; ++d) create_device("dev" + std::to_string(d), "M25P16");
+  const std::vector<std::uint8_t> original = read_file(dir_ / "dev0" / "state.json");
   const json valid = json::parse(original.begin(), original.end());
   std::vector<json::json_pointer> pointers;
   collect_pointers(valid, json::json_pointer(), pointers);
   ASSERT_GT(pointers.size(), 20u) << "the generator found too few fields in " << valid.dump();
-  int cases = 0, refused = 0;
-  for (std::size_t field = 0; field < pointers.size(); ++field) {
-    const auto& pointer = pointers[field];
-    for (const json& value : wrong_values(field)) {
+  struct Case {
+    json::json_pointer pointer;
+    json value;
+  };
+  std::vector<Case> cases;
+  for (std::size_t field = 0; field < pointers.size(); ++field)
+    for (const json& value : wrong_values(field)) cases.push_back({pointers[field], value});
+  int refused = 0;
+  for (std::size_t first = 0; first < cases.size(); first += jobs) {
+    const std::size_t count = std::min(jobs, cases.size() - first);
+    std::vector<HostileCommand> shows;
+    std::vector<HostileCommand> queries;
+    std::vector<std::size_t> queried;  // case index of each query
+    for (std::size_t k = 0; k < count; ++k) {
       json edited = valid;
-      edited[pointer] = value;
+      edited[cases[first + k].pointer] = cases[first + k].value;
       const std::string text = edited.dump();
-      write_file(state, {text.begin(), text.end()});
-      SCOPED_TRACE(pointer.to_string() + " = " + value.dump());
-      const HostileRun show = run_hostile("hcasim", {"show", path("dev")});
+      const std::string dev = "dev" + std::to_string(k);
+      write_file(dir_ / dev / "state.json", {text.begin(), text.end()});
+      shows.push_back({"hcasim", "show", path(dev)});
+      // flint opens the device through the same loader; every fourth case keeps the run short.
+      if ((first + k) % 4 == 0) {
+        queries.push_back({"flint", "-d", "sim:" + path(dev), "q"});
+        queried.push_back(first + k);
+      }
+    }
+    // The shows, then the queries: never two tools on one device at once.
+    const std::vector<HostileRun> show_runs = run_hostile_many(shows);
+    const std::vector<HostileRun> query_runs = run_hostile_many(queries);
+    for (std::size_t k = 0; k < count; ++k) {
+      const Case& c = cases[first + k];
+      SCOPED_TRACE(c.pointer.to_string() + " = " + c.value.dump());
+      const HostileRun& show = show_runs[k];
       expect_orderly(show);
       if (show.result.exit_code != 0) {
         ++refused;
         EXPECT_NE(show.result.err.find("state"), std::string::npos) << show.result.err;
       }
-      // flint opens the device through the same loader; every fourth case keeps the run short.
-      if (cases % 4 == 0) expect_orderly(run_hostile("flint", {"-d", "sim:" + path("dev"), "q"}));
-      ++cases;
+    }
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      const Case& c = cases[queried[q]];
+      SCOPED_TRACE(c.pointer.to_string() + " = " + c.value.dump());
+      expect_orderly(query_runs[q]);
     }
   }
   EXPECT_GT(refused, 0) << "no mistyped value was refused: the generator does not reach the loader";
-  RecordProperty("cases", cases);
+  RecordProperty("cases", static_cast<int>(cases.size()));
 }
 
 TEST_F(HostileTest, TruncatedOrNonObjectStateFilesAreRefused) {
