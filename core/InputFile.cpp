@@ -97,7 +97,7 @@ std::size_t hole_length(int fd, std::uint64_t offset, std::size_t length) {
 
 Result<void> InputFile::read(std::uint64_t offset, std::span<std::uint8_t> out) const {
   if (offset > size_ || out.size() > size_ - offset) return out_of_range(offset, out.size());
-  // pread never moves the file offset, so the lseek in hole_length disturbs no other reader.
+  // hole_length's lseek moves the file offset, which nothing here uses: every read is a pread.
   std::size_t done = hole_length(fd_, offset, out.size());
   std::fill_n(out.begin(), done, std::uint8_t{0});
   while (done < out.size()) {
