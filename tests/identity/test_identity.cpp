@@ -163,6 +163,28 @@ TEST_P(BoardIdentity, DeviceDataFlagsChangeExactlyWhatTheyName) {
   EXPECT_EQ(q["device_vsd"], want.vsd) << q.dump(2);
 }
 
+// sg / sv on an FS3/FS4 device rewrite its DEV_INFO (FS4: alternately in its two slots), twice
+// in a row, and the device verifies after each.
+TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
+  if (!vsd_in_device_data()) GTEST_SKIP() << model() << " keeps its identity in the copy (tests/setids)";
+  const std::string a = make_board("a", a_);
+  Identity want = a_;
+  for (const std::uint64_t guid : {0x0002c90300e5e500ull, 0x0002c90300f6f600ull}) {
+    want.guid = guid;
+    want.mac = (guid & 0xffffff) | 0x0002c9000000ull;
+    want.vsd = "sv " + hex16(guid);
+    const auto g = tool("flint", {"-d", a, "sg", hex16(want.guid), hex16(want.mac).substr(6)});
+    ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
+    const auto v = tool("flint", {"-d", a, "sv", want.vsd});
+    ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+    const auto q = query(a);
+    EXPECT_EQ(q["base_guid"]["base"], hex16(want.guid)) << q.dump(2);
+    EXPECT_EQ(q["base_mac"]["base"], hex16(want.mac)) << q.dump(2);
+    EXPECT_EQ(q["device_vsd"], want.vsd) << q.dump(2);
+    EXPECT_EQ(tool("flint", {"-d", a, "v"}).exit_code, 0);
+  }
+}
+
 // spectrum2 (FS4) uses real images from ../shared/firmware/real; skipped when they are absent.
 INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity,
                          ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2"));
