@@ -32,6 +32,7 @@ struct FlashDriver::SectorWrite {
   std::uint32_t from = 0;                // offset of the written range inside it
   std::span<const std::uint8_t> bytes;   // the range's new contents
   std::uint32_t unit = 0;                // erase unit size
+  WriteCheck check = WriteCheck::ReadBack;
   [[nodiscard]] bool whole() const { return from == 0 && bytes.size() == unit; }
 };
 
@@ -67,6 +68,7 @@ Result<void> FlashDriver::rewrite_sector(const SectorWrite& w, std::span<std::ui
   ++stats.sectors_erased;
   const std::vector<std::uint8_t> erased(w.unit, 0xff);
   OF_TRY(program_differences(w.sector, erased, desired, stats));
+  if (w.check == WriteCheck::None) return {};
   return verify(w.sector, desired);
 }
 
@@ -93,12 +95,13 @@ Result<void> FlashDriver::write_sector(const SectorWrite& w, FlashWriteStats& st
   if (needs_erase(range, w.bytes)) return rewrite_sector(w, current, stats);
   ++stats.sectors_program_only;  // bits only go 1 -> 0: program in place, nothing else moves
   OF_TRY(program_differences(at, range, w.bytes, stats));
+  if (w.check == WriteCheck::None) return {};
   return verify(at, w.bytes);
 }
 
 Result<FlashWriteStats> FlashDriver::write_sectors_that_differ(std::uint64_t address,
                                                                 std::span<const std::uint8_t> bytes,
-                                                                const FlashProgress& progress) {
+                                                                const FlashProgress& progress, WriteCheck check) {
   OF_TRY(check_range(address, bytes.size()));
   const std::uint64_t unit = sector_size();
   const std::uint64_t end = address + bytes.size();
@@ -109,7 +112,7 @@ Result<FlashWriteStats> FlashDriver::write_sectors_that_differ(std::uint64_t add
     const std::uint64_t to = std::min(sector + unit, end);
     const SectorWrite w{static_cast<std::uint32_t>(sector), static_cast<std::uint32_t>(from - sector),
                         bytes.subspan(static_cast<std::size_t>(from - address), static_cast<std::size_t>(to - from)),
-                        static_cast<std::uint32_t>(unit)};
+                        static_cast<std::uint32_t>(unit), check};
     OF_TRY(write_sector(w, stats));
     if (progress) progress(to - address, bytes.size());
   }

@@ -20,6 +20,9 @@ namespace openflint {
 // Progress of a long operation: bytes done out of total.
 using FlashProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
+// Whether a write reads what it programmed back and compares it (mstflint --no_flash_verify: None).
+enum class WriteCheck { ReadBack, None };
+
 // Holds the flash lock for its whole lifetime (move-only through the lock). Every gateway
 // transaction moves at most 16 bytes; on Phased gateways page programs chain them with CS_HOLD
 // up to the page end. Special-style gateways (InfiniHost III Lx) cannot chain: reads go in
@@ -45,13 +48,15 @@ class FlashDriver {
   // Programs bytes into an erased area (NOR: can only clear bits), page by page.
   [[nodiscard]] Result<void> program(std::uint64_t address, std::span<const std::uint8_t> bytes);
   // Reads each sector first; erases only where a bit must go 0 -> 1, programs only the bytes
-  // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error).
+  // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error;
+  // WriteCheck::None skips the read-back, as mstflint --no_flash_verify).
   // On a remote() transport a whole-sector write first reads only the sector's first 16 bytes:
   // when they differ from the new data the sector is erased and programmed without reading the
   // rest (a read costs as much as the program); when they match it is read whole as above.
   [[nodiscard]] Result<FlashWriteStats> write_sectors_that_differ(std::uint64_t address,
                                                                    std::span<const std::uint8_t> bytes,
-                                                                   const FlashProgress& progress = {});
+                                                                   const FlashProgress& progress = {},
+                                                                   WriteCheck check = WriteCheck::ReadBack);
   [[nodiscard]] Result<std::uint8_t> read_status();
 
  private:

@@ -137,6 +137,7 @@ Result<BurnOptions> burn_options(const Options& options) {
   BurnOptions b;
   OF_ASSIGN(b.identity, identity_choice(options));
   b.failsafe = !options.nofs;
+  b.verify_writes = !options.no_flash_verify;
   b.allow_psid_change = options.allow_psid_change;
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };

@@ -169,6 +169,7 @@ int run_burn_block(const Options& options) {
   }
   BurnOptions b;
   b.failsafe = false;
+  b.verify_writes = !options.no_flash_verify;
   b.allow_psid_change = true;  // bb burns the image as is
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };

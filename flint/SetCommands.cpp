@@ -12,8 +12,7 @@
 #include "flint/Report.h"
 #include "flint/UidText.h"
 #include "fwops/FailsafeBurner.h"
-#include "fwops/SectorJournal.h"
-#include "image/BootCopy.h"
+#include "fwops/DeviceDataEdit.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 #include "image/ImagePatch.h"
@@ -21,7 +20,7 @@
 namespace openflint::cli {
 namespace {
 
-using Patch = std::function<Result<std::vector<std::uint8_t>>(Bytes)>;
+using Patch = FlashPatch;
 
 // mstflint's "guids_num=N" / "step_size=S", each also as "V1,V2" (per port). The FS3 DEV_INFO
 // this patches has one GUID and one MAC entry, so (as mstflint there) the port-1 value is used.
@@ -83,23 +82,6 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
   return kOk;
 }
 
-// The sectors where `before` and `after` differ, highest first (FS3: the device data at the
-// flash end, then the ITOC entry that seals it). All are planned (and refused together) before
-// the first is written, each through the power-cut-safe path.
-Result<SafeWriteReport> write_changed_sectors(const Options& options, FlashDriver& flash, Bytes before, Bytes after) {
-  const std::uint64_t sector = flash.sector_size();
-  std::vector<FlashEdit> edits;
-  for (std::uint64_t s = (after.size() + sector - 1) / sector; s-- > 0;) {
-    const std::uint64_t start = s * sector;
-    const std::uint64_t n = std::min<std::uint64_t>(sector, after.size() - start);
-    const Bytes changed = after.subspan(start, n);
-    if (std::equal(changed.begin(), changed.end(), before.begin() + static_cast<long>(start))) continue;
-    edits.push_back({start, std::vector<std::uint8_t>(changed.begin(), changed.end())});
-  }
-  OF_ASSIGN(const SafeWritePlan plan, plan_preserving_write(flash, edits, options.force));
-  return apply_write_plan(flash, plan);
-}
-
 // FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
 // questions). Returns the method used for the report.
 Result<std::string> burn_patched(const Options& options, Device& device, Bytes image) {
@@ -108,6 +90,7 @@ Result<std::string> burn_patched(const Options& options, Device& device, Bytes i
     return make_error(ErrorCode::Mismatch, "the patched image does not list this device's hw id");
   BurnOptions b;
   b.failsafe = !options.nofs;
+  b.verify_writes = !options.no_flash_verify;
   b.identity.use_image_guids = true;  // the patched image carries the identity being set
   b.identity.use_image_vsd = true;
   auto line = progress_line(options, "Burning");
@@ -123,14 +106,10 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
     OF_ASSIGN(FlashDriver flash, open_flash(device));
     OF_ASSIGN(flash_bytes, flash.read(0, flash.size(), progress_line(options, "Reading flash")));
     OF_ASSIGN(const ImageQuery current, query_image(flash_bytes));
-    if (current.format == ImageFormat::Fs3) {
-      // FS3 keeps GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
-      OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
-      if (copy_bootable(current.format, flash_bytes, current.image_start) &&
-          !copy_bootable(current.format, patched, current.image_start))
-        return make_error(ErrorCode::InvalidImage, "the copy at " + hex(current.image_start) +
-                                                       " would not boot after the change: nothing written");
-      OF_ASSIGN(const SafeWriteReport r, write_changed_sectors(options, flash, flash_bytes, patched));
+    if (identity_in_device_data(current.format)) {
+      // FS3/FS4 keep GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
+      OF_ASSIGN(const SafeWriteReport r, patch_device_data(flash, flash_bytes, current.format, current.image_start,
+                                                           patch, options.force));
       return "device data rewritten (" + std::to_string(r.sectors_in_place + r.sectors_journaled + r.sectors_forced) +
              " sectors, power-cut safe)";
     }

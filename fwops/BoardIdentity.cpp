@@ -119,19 +119,22 @@ Result<IdentityPlan> plan_in_copy(Bytes image, const ImageQuery& incoming, const
   return plan;
 }
 
-// FS3/FS4: the identity is device data that the burn leaves on flash, or the file's.
+// FS3/FS4: the identity is device data that the burn leaves on flash, or the file's; a given
+// base GUID/MAC or VSD (mstflint --uid/--guid, --mac, --vsd) is then written into DEV_INFO.
 Result<IdentityPlan> plan_device_data(Bytes image, const ImageQuery& incoming, const std::optional<ImageQuery>& current,
                                       const IdentityChoice& c, const FormatIdentity& f) {
-  if (gives_guids(c) || gives_macs(c) || c.vsd || c.blank_guids)
+  const std::string format(to_string(f.format));
+  if (!c.guids.empty() || !c.macs.empty())
+    return make_error(ErrorCode::NotSupported, format + " has one base GUID and one base MAC (DEV_INFO): give them "
+                                                        "with --uid/--guid and --mac, not --guids/--macs");
+  if (c.blank_guids)
     return make_error(ErrorCode::NotSupported,
-                      std::string(to_string(f.format)) +
-                          " keeps GUIDs, MACs and the VSD in device data: burn with the board's own, then set them "
-                          "with 'sg'/'sv'");
+                      format + " keeps GUIDs/MACs in device data: --blank_guids is not supported, set them with --uid/--mac");
+  const bool given = gives_guids(c) || gives_macs(c) || c.vsd.has_value();
   IdentityPlan plan;
-  plan.write_image_device_data = c.use_image_guids || c.ignore_dev_data;
+  plan.write_image_device_data = c.use_image_guids || c.ignore_dev_data || (!current && given);
   if (c.use_image_vsd && !plan.write_image_device_data)
-    return make_error(refusal(std::string(to_string(f.format)) +
-                              " keeps the VSD in device data (DEV_INFO): --use_image_ps needs --ignore_dev_data"));
+    return make_error(refusal(format + " keeps the VSD in device data (DEV_INFO): --use_image_ps needs --ignore_dev_data"));
   if (!current && !plan.write_image_device_data)
     return make_error(refusal("the board's device data (GUIDs, MACs, VSD) cannot be read (no bootable image on "
                               "flash): burn the image's with --use_image_guids or --ignore_dev_data"));
@@ -140,6 +143,22 @@ Result<IdentityPlan> plan_device_data(Bytes image, const ImageQuery& incoming, c
   plan.base_guid = from.base_guid;
   plan.base_mac = from.base_mac;
   plan.vsd = from.device_vsd;
+  if (gives_guids(c) || gives_macs(c)) {
+    if (!c.base_guid && !from.base_guid)
+      return make_error(refusal(format + ": the board has no base GUID to keep beside --mac: give --uid too"));
+    GuidSettings g;
+    g.base_guid = c.base_guid ? *c.base_guid : from.base_guid->base;
+    g.base_mac = c.base_mac;
+    plan.given_guids = g;
+    plan.uids_from = IdentitySource::Given;
+    plan.base_guid = UidRange{g.base_guid, from.base_guid ? from.base_guid->count : 0};
+    if (c.base_mac) plan.base_mac = UidRange{*c.base_mac, from.base_mac ? from.base_mac->count : 0};
+  }
+  if (c.vsd) {
+    plan.given_vsd = *c.vsd;
+    plan.vsd = *c.vsd;
+    plan.vsd_from = IdentitySource::Given;
+  }
   plan.image.assign(image.begin(), image.end());
   return plan;
 }

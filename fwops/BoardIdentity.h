@@ -8,6 +8,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
+#include "image/ImagePatch.h"
 #include "image/ImageQuery.h"
 
 namespace openflint {
@@ -40,6 +41,10 @@ struct IdentityPlan {
   std::optional<UidRange> base_mac;
   std::string vsd;
   bool write_image_device_data = false;     // FS3/FS4: the file's device data goes to flash
+  // FS3/FS4 --uid/--guid/--mac and --vsd: written into the board's DEV_INFO after the copy.
+  std::optional<GuidSettings> given_guids;
+  std::optional<std::string> given_vsd;
+  [[nodiscard]] bool edits_device_data() const { return given_guids || given_vsd; }
 };
 
 // Decides the identity of a burn of `image` (query `incoming`) over a device whose bootable copy

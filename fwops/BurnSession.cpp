@@ -25,7 +25,8 @@ Result<void> BurnSession::write(std::uint64_t address, Bytes bytes, std::string_
   const FlashProgress report_progress = [this, stage](std::uint64_t done, std::uint64_t total) {
     progress(stage, done, total);
   };
-  auto stats = driver_->write_sectors_that_differ(address, bytes, report_progress);
+  const WriteCheck check = options_->verify_writes ? WriteCheck::ReadBack : WriteCheck::None;
+  auto stats = driver_->write_sectors_that_differ(address, bytes, report_progress, check);
   if (!stats) {
     return make_error(std::move(stats).error().with_context(std::string(stage) + " at " + hex_string(address)));
   }

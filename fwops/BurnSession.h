@@ -33,7 +33,7 @@ class BurnSession {
   [[nodiscard]] FlashView& flash() { return flash_; }
   [[nodiscard]] BurnReport& report() { return report_; }
 
-  // write_sectors_that_differ + verify, counted in the report, progress under `stage`.
+  // write_sectors_that_differ + read-back (unless options().verify_writes is off), counted in the report, progress under `stage`.
   [[nodiscard]] Result<void> write(std::uint64_t address, Bytes bytes, std::string_view stage);
   // Points the boot-address register (catalog) at `address`; no-op when the device has none.
   [[nodiscard]] Result<void> set_boot_address(std::uint64_t address);

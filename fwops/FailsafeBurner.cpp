@@ -7,6 +7,7 @@
 #include "core/HexString.h"
 #include "flash/FlashDriver.h"
 #include "fwops/BurnSession.h"
+#include "fwops/DeviceDataEdit.h"
 #include "fwops/FormatBurner.h"
 #include "image/FirmwareImage.h"
 
@@ -100,6 +101,7 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, By
     if (!again) return make_error(ErrorCode::Internal, "the image with the board's identity: " + again.error().message());
   }
   session.set_write_image_device_data(p.identity.write_image_device_data);
+  OF_TRY(check_given_identity(driver, image, p.identity));  // FS3/FS4 --uid/--mac/--vsd: before any write
   if (options.decide) {
     OF_ASSIGN(const bool go, options.decide(p));
     if (!go) return make_error(ErrorCode::InvalidArgument, "burn declined");
@@ -111,6 +113,10 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, By
     return make_error(ErrorCode::InvalidArgument, "the image's PSID " + p.incoming.psid + " differs from the device's " +
                                                       p.current->psid + " (allow a PSID change to burn it)");
   OF_TRY(burner->burn(session, to_burn, current));
+  if (p.identity.edits_device_data()) {
+    session.progress("writing device data", 0, 1);
+    OF_TRY(write_given_identity(driver, p.identity));
+  }
   session.progress("done", 1, 1);
   session.report().identity = p.identity;
   return session.report();

@@ -35,6 +35,7 @@ struct BurnProgress {
 struct BurnOptions {
   bool failsafe = true;            // false = --nofs: write the image in place at 0
   bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
+  bool verify_writes = true;       // false = mstflint --no_flash_verify: no read-back after each write
   IdentityChoice identity;         // default: the board keeps its GUIDs/MACs/VSD/device data
   std::function<void(const BurnProgress&)> progress;
   // Called once the flash was read and compared, before anything is written (so a CLI can ask

@@ -26,13 +26,6 @@ Result<void> check_settings(const GuidSettings& s) {
   return {};
 }
 
-Result<void> fs4_refusal(const char* what) {
-  return make_error(ErrorCode::NotSupported,
-                    std::string("setting ") + what +
-                        " on an FS4 image is not supported: FS4 keeps GUIDs and the VSD in the DTOC's DEV_INFO at the "
-                        "flash end (not in the image file) and its IMAGE_INFO is covered by the signed hashes table");
-}
-
 }  // namespace
 
 Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings,
@@ -44,13 +37,15 @@ Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& sett
     case ImageFormat::Fs1:
     case ImageFormat::Fs2:
       if (allocation.any())
-        return make_error(ErrorCode::NotSupported, "guids_num/step_size are FS3 only (as mstflint); this is an " +
+        return make_error(ErrorCode::NotSupported, "guids_num/step_size are FS3/FS4 only (DEV_INFO); this is an " +
                                                        std::string(to_string(loc.format)) + " image");
       OF_TRY(loc.format == ImageFormat::Fs1 ? patch::fs1_set_guids(out, loc.offset, settings)
                                             : patch::fs2_set_guids(out, loc.offset, settings));
       break;
-    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_guids(out, loc.offset, settings, allocation)); break;
-    case ImageFormat::Fs4: OF_TRY(fs4_refusal("GUIDs/MACs")); break;
+    case ImageFormat::Fs3:
+    case ImageFormat::Fs4:
+      OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, &settings, allocation, nullptr));
+      break;
   }
   return out;
 }
@@ -76,8 +71,35 @@ Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd) {
   switch (loc.format) {
     case ImageFormat::Fs1: OF_TRY(patch::fs1_set_vsd(out, loc.offset, vsd)); break;
     case ImageFormat::Fs2: OF_TRY(patch::fs2_set_vsd(out, loc.offset, vsd)); break;
-    case ImageFormat::Fs3: OF_TRY(patch::fs3_set_vsd(out, loc.offset, vsd)); break;
-    case ImageFormat::Fs4: OF_TRY(fs4_refusal("the VSD")); break;
+    case ImageFormat::Fs3:
+    case ImageFormat::Fs4:
+      OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, nullptr, {}, &vsd));
+      break;
+  }
+  return out;
+}
+
+Result<std::vector<std::uint8_t>> set_identity(Bytes data, const std::optional<GuidSettings>& guids,
+                                               const std::optional<std::string>& vsd) {
+  if (guids) {
+    OF_TRY(check_settings(*guids));
+  }
+  if (vsd) {
+    OF_TRY(gph::check_text(*vsd, kMaxVsdLength, "VSD"));
+  }
+  OF_ASSIGN(const ImageLocation loc, locate_image(data));
+  if (loc.format == ImageFormat::Fs3 || loc.format == ImageFormat::Fs4) {
+    std::vector<std::uint8_t> out(data.begin(), data.end());
+    OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, guids ? &*guids : nullptr, {},
+                               vsd ? &*vsd : nullptr));
+    return out;
+  }
+  std::vector<std::uint8_t> out(data.begin(), data.end());
+  if (guids) {
+    OF_ASSIGN(out, set_guids(out, *guids));
+  }
+  if (vsd) {
+    OF_ASSIGN(out, set_vsd(out, *vsd));
   }
   return out;
 }

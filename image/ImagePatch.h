@@ -33,8 +33,9 @@ inline constexpr std::size_t kMaxVsdLength = 208;
 // The image located in `data` (a file or a whole flash dump, as query_image finds it) with new
 // GUIDs/MACs: FS2 GUID section (+ whole-image CRC in fw_id when it was valid), FS1 GUID section
 // of both copies, FS3 DEV_INFO (section CRC in its ITOC entry + the entry CRC; as mstflint, it
-// needs MFG_INFO guids_override_en). InvalidArgument for a bad MAC; NotSupported for FS4, FS1
-// MACs, striped FS2 flash dumps and old (Connect-IB) DEV_INFO layouts; InvalidImage when the
+// needs MFG_INFO guids_override_en), FS4 the DTOC's valid DEV_INFO (its CRC in the entry or the
+// section, and the entry CRC; the data must reach the flash end). InvalidArgument for a bad MAC;
+// NotSupported for FS4 data without a DTOC, FS1 MACs, striped FS2 flash dumps and old (Connect-IB) DEV_INFO layouts; InvalidImage when the
 // sections to patch are missing or already corrupt.
 // `allocation` on FS1/FS2: NotSupported.
 [[nodiscard]] Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& settings,
@@ -46,7 +47,11 @@ inline constexpr std::size_t kMaxVsdLength = 208;
 [[nodiscard]] Result<std::vector<std::uint8_t>> set_uid_entries(Bytes data, std::span<const std::uint64_t> uids);
 
 // The image with a new VSD (at most 208 bytes, no nul): FS1/FS2 IMG_INFO VSD tag (FS1 also both
-// pointer sectors), FS3 DEV_INFO vsd ("Device VSD", where mstflint sv puts it). Errors as above.
+// pointer sectors), FS3/FS4 DEV_INFO vsd ("Device VSD", where mstflint sv puts it). Errors as above.
 [[nodiscard]] Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd);
+
+// set_guids and/or set_vsd as one change (FS4: one move to the other DEV_INFO slot).
+[[nodiscard]] Result<std::vector<std::uint8_t>> set_identity(Bytes data, const std::optional<GuidSettings>& guids,
+                                                             const std::optional<std::string>& vsd);
 
 }  // namespace openflint

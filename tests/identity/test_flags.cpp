@@ -77,6 +77,27 @@ TEST_F(IdentityFlags, BlankGuidsAndSilentAndLog) {
   EXPECT_NE(s.find("done: FW"), std::string::npos) << s;
 }
 
+// mstflint's --no_flash_verify: accepted by burn (and bb); the burn still leaves a device that
+// verifies and keeps its identity.
+TEST_F(IdentityFlags, NoFlashVerifyIsAcceptedAndTheBurnStillVerifies) {
+  for (const std::string model : {"connectx3", "connectx4"}) {
+    const auto dev = make(model);
+    const auto before = uids(dev);
+    const auto r = flint({"-d", dev, "-i", sample(model + "-new").string(), "-y", "--no_flash_verify", "burn"});
+    ASSERT_EQ(r.exit_code, 0) << model << ": " << r.out << r.err;
+    EXPECT_EQ(uids(dev), before) << model;
+    const auto v = flint({"-d", dev, "v"});
+    EXPECT_EQ(v.exit_code, 0) << model << ": " << v.out << v.err;
+    const auto q = flint({"-d", dev, "--json", "q"});
+    EXPECT_EQ(nlohmann::json::parse(q.out)["fw_version"],
+              nlohmann::json::parse(flint({"-i", sample(model + "-new").string(), "--json", "q"}).out)["fw_version"]);
+  }
+  const std::string dev = "sim:" + (dir_.path() / "connectx3").string();  // made above
+  const auto bb = flint({"-d", dev, "-i", sample("connectx3-old").string(), "-y", "--no_flash_verify", "bb"});
+  EXPECT_EQ(bb.exit_code, 0) << bb.out << bb.err;
+  EXPECT_EQ(flint({"-d", dev, "v"}).exit_code, 0);
+}
+
 TEST_F(IdentityFlags, ContradictionsAreRefusedAndTheFlashIsUntouched) {
   const auto cx3 = make("connectx3");
   const auto cx4 = make("connectx4");
@@ -97,7 +118,9 @@ TEST_F(IdentityFlags, ContradictionsAreRefusedAndTheFlashIsUntouched) {
       {cx3, {"--mac", "0x1000000000000"}, 2, "48 bits"},
       {cx3, {"--guid", "zz"}, 2, "not a hex number"},
       {ih, {"--mac", "0x1"}, 2, "no MACs"},
-      {cx4, {"--guid", "0x1"}, 6, "sg"},
+      {cx4, {"--guids", "1", "2", "3", "4"}, 6, "--uid"},
+      {cx4, {"--blank_guids"}, 6, "--blank_guids"},
+      {cx4, {"--mac", "0x010000000000"}, 2, "multicast"},
       {cx4, {"--use_image_ps"}, 2, "--ignore_dev_data"},
   };
   for (const auto& c : cases) {

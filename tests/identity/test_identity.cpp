@@ -34,7 +34,7 @@ class BoardIdentity : public ::testing::TestWithParam<std::string> {
  protected:
   std::string model() const { return GetParam(); }
   bool has_macs() const { return model() != "mt25204"; }
-  bool vsd_in_device_data() const { return model() == "connectx4" || model() == "spectrum"; }
+  bool vsd_in_device_data() const { return model() == "connectx4" || model() == "spectrum" || model() == "spectrum2"; }
   std::string vsd_field() const { return vsd_in_device_data() ? "device_vsd" : "image_vsd"; }
 
   // A board factory-burned with the old sample, patched to `id` in the file before it is made.
@@ -128,7 +128,66 @@ TEST_P(BoardIdentity, BlankFlashIsRefusedUntilTheUserSaysWhichIdentity) {
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity, ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum"));
+// FS3/FS4 (mstflint --uid/--guid, --mac, --vsd): each flag changes what it names in the board's
+// DEV_INFO and the burn keeps the rest; the device still verifies.
+TEST_P(BoardIdentity, DeviceDataFlagsChangeExactlyWhatTheyName) {
+  if (!vsd_in_device_data()) GTEST_SKIP() << model() << " keeps its identity in the copy (tests/identity/test_flags.cpp)";
+  const std::string a = make_board("a", a_);
+  const auto burn = [&](std::vector<std::string> flags) {
+    std::vector<std::string> args{"-d", a, "-i", sample(model(), "new").string(), "-y"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.push_back("burn");
+    const auto r = tool("flint", args);
+    EXPECT_EQ(r.exit_code, 0) << flags.front() << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find("from the given"), std::string::npos) << r.err;
+  };
+  Identity want = a_;
+  want.guid = 0x0002c90300c3c300ull;
+  burn({"--uid", hex16(want.guid)});
+  expect_identity(a, want);
+  want.mac = 0x0002c9c3c300ull;
+  burn({"--mac", hex16(want.mac).substr(6)});
+  expect_identity(a, want);
+  want.guid = 0x0002c90300d4d400ull;
+  burn({"--guid", hex16(want.guid)});  // mstflint: on FS3 the base GUID, as --uid
+  expect_identity(a, want);
+  want.vsd = "given vsd";
+  burn({"--vsd", want.vsd});
+  expect_identity(a, want);
+  // A later default burn keeps all of it.
+  const auto r = tool("flint", {"-d", a, "-i", sample(model(), "old").string(), "-y", "burn"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto q = query(a);
+  EXPECT_EQ(q["base_guid"]["base"], hex16(want.guid)) << q.dump(2);
+  EXPECT_EQ(q["base_mac"]["base"], hex16(want.mac)) << q.dump(2);
+  EXPECT_EQ(q["device_vsd"], want.vsd) << q.dump(2);
+}
+
+// sg / sv on an FS3/FS4 device rewrite its DEV_INFO (FS4: alternately in its two slots), twice
+// in a row, and the device verifies after each.
+TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
+  if (!vsd_in_device_data()) GTEST_SKIP() << model() << " keeps its identity in the copy (tests/setids)";
+  const std::string a = make_board("a", a_);
+  Identity want = a_;
+  for (const std::uint64_t guid : {0x0002c90300e5e500ull, 0x0002c90300f6f600ull}) {
+    want.guid = guid;
+    want.mac = (guid & 0xffffff) | 0x0002c9000000ull;
+    want.vsd = "sv " + hex16(guid);
+    const auto g = tool("flint", {"-d", a, "sg", hex16(want.guid), hex16(want.mac).substr(6)});
+    ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
+    const auto v = tool("flint", {"-d", a, "sv", want.vsd});
+    ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
+    const auto q = query(a);
+    EXPECT_EQ(q["base_guid"]["base"], hex16(want.guid)) << q.dump(2);
+    EXPECT_EQ(q["base_mac"]["base"], hex16(want.mac)) << q.dump(2);
+    EXPECT_EQ(q["device_vsd"], want.vsd) << q.dump(2);
+    EXPECT_EQ(tool("flint", {"-d", a, "v"}).exit_code, 0);
+  }
+}
+
+// spectrum2 (FS4) uses real images from ../shared/firmware/real; skipped when they are absent.
+INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity,
+                         ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2"));
 
 }  // namespace
 }  // namespace openflint

@@ -81,7 +81,8 @@ std::string identity_of(const SimDevice& dev) {
 
 }  // namespace
 
-PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every) {
+PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
+                               const BurnOptions& burn_b) {
   PowerCutOutcome out;
   auto created = SimDevice::create(model);
   if (!created) {
@@ -90,7 +91,8 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   }
   SimDevice& dev = **created;
   const std::string va = version_of(a), vb = version_of(b);
-  const BurnOptions options;  // keeps the board's identity
+  const BurnOptions& options = burn_b;
+  const bool gives = burn_b.identity.base_guid || burn_b.identity.base_mac || burn_b.identity.vsd;
   auto first = burn_image(dev, dev.info(), a, first_burn_options(a));
   if (!first) {
     out.failures.push_back("burn A: " + first.error().message());
@@ -110,11 +112,16 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   out.total_ops = flash_ops(dev) - before;
   dev.reset();
   if (running_version(dev) != vb) out.failures.push_back("after an unfaulted burn of B the device runs " + running_version(dev));
-  if (identity_of(dev) != board) out.failures.push_back("an unfaulted burn of B changed the board: " + identity_of(dev));
+  const std::string board_b = identity_of(dev);
+  if (!gives && board_b != board) out.failures.push_back("an unfaulted burn of B changed the board: " + board_b);
+  if (gives && board_b == board) out.failures.push_back("the given identity was not burned: " + board_b);
 
   std::set<std::uint64_t> cuts;
   const std::uint64_t n = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_points));
   for (std::uint64_t i = 0; i < n; ++i) cuts.insert(1 + i * (out.total_ops - 1) / (n - 1));
+  // A given identity is written in the last few ops (the DEV_INFO step): cut at every one of them.
+  if (gives)
+    for (std::uint64_t j = 0; j < 48 && j < out.total_ops; ++j) cuts.insert(out.total_ops - j);
   int index = 0;
   for (const std::uint64_t k : cuts) {
     restore(dev, with_a);
@@ -134,7 +141,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
       ++out.recovery;
       if (out.failures.size() < 5) out.failures.push_back("cut after " + std::to_string(k) + " ops: device runs " + runs);
     }
-    if (runs != "recovery" && identity_of(dev) != board) {
+    if (runs != "recovery" && identity_of(dev) != board && identity_of(dev) != board_b) {
       ++out.identity_lost;
       if (out.failures.size() < 5)
         out.failures.push_back("cut after " + std::to_string(k) + " ops: booted " + identity_of(dev) + ", board was " + board);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/ByteReader.h"
+#include "fwops/FailsafeBurner.h"
 
 namespace openflint::test {
 
@@ -23,6 +24,10 @@ struct PowerCutOutcome {
 // `model`: simulator model; `a`, `b`: image files (same PSID, different FW versions).
 // Tries at least `min_points` cut points spread over 1..total_ops (the last op included);
 // after each cut, every `reburn_every`-th point also burns B again without faults.
-PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every);
+// `burn_b`: the options of the burn of B (default: keep the board's identity). When they give an
+// identity (FS3/FS4 --uid/--mac/--vsd), the copy that boots after a cut must have the board's
+// old identity or the given one, nothing else.
+PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
+                               const BurnOptions& burn_b = {});
 
 }  // namespace openflint::test

@@ -142,13 +142,32 @@ std::string sample_name(const ::testing::TestParamInfo<Sample>& info) {
 
 INSTANTIATE_TEST_SUITE_P(FirmwareSamples, SetIdsSample, ::testing::ValuesIn(test::all_samples()), sample_name);
 
-TEST(SetIds, Fs4IsNotSupportedWithAReason) {
+// FS4: the DTOC's valid DEV_INFO takes the GUIDs/MACs/VSD (CRC in the section), the rest of the
+// flash-layout file stays byte for byte, and the image still verifies.
+TEST(SetIds, Fs4SetsTheDtocDevInfo) {
   const auto path = std::filesystem::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / "spectrum2-new.bin";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no FS4 sample (needs ../shared real firmware): " << path;
-  auto r = set_vsd(test::read_file(path), "x");
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported);
-  EXPECT_NE(r.error().message().find("FS4"), std::string::npos) << r.error().message();
+  const auto original = test::read_file(path);
+  GuidSettings g;
+  g.base_guid = 0x0002c90300f4f400ull;
+  g.base_mac = 0x0002c9f4f400ull;
+  auto guids = set_guids(original, g);
+  ASSERT_TRUE(guids.has_value()) << guids.error().message();
+  auto patched = set_vsd(*guids, "fs4 board");
+  ASSERT_TRUE(patched.has_value()) << patched.error().message();
+  auto q = query_image(*patched);
+  ASSERT_TRUE(q.has_value()) << q.error().message();
+  ASSERT_TRUE(q->base_guid.has_value());
+  EXPECT_EQ(q->base_guid->base, g.base_guid);
+  ASSERT_TRUE(q->base_mac.has_value());
+  EXPECT_EQ(q->base_mac->base, *g.base_mac);
+  EXPECT_EQ(q->device_vsd, "fs4 board");
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < original.size(); ++i) changed += original[i] != (*patched)[i] ? 1 : 0;
+  EXPECT_LT(changed, 0x200u + 16);  // the other DEV_INFO slot written, the old signature cleared
+  auto report = verify_image(*patched);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_TRUE(report->bootable());
 }
 
 }  // namespace

@@ -190,6 +190,25 @@ TEST(FlashDriver, VerifyFailsOnWriteProtectedChip) {
   EXPECT_NE(r.error().message().find("verify"), std::string::npos);
 }
 
+// mstflint --no_flash_verify: the same failed write goes unnoticed without the read-back, and
+// the read-back was the only thing reading after the erase (no reads counted past it).
+TEST(FlashDriver, WriteCheckNoneSkipsTheReadBack) {
+  auto dev = make("connectx4");
+  FlashDriver flash = open(*dev);
+  SimFaults faults;
+  faults.flash_write_protected = true;
+  dev->set_faults(faults);
+  auto r = flash.write_sectors_that_differ(0, pattern(4096, 1), {}, WriteCheck::None);
+  EXPECT_TRUE(r.has_value()) << r.error().message();
+  dev->set_faults({});
+  const auto data = pattern(4096, 2);
+  auto ok = flash.write_sectors_that_differ(0x1000, data, {}, WriteCheck::None);
+  ASSERT_TRUE(ok.has_value()) << ok.error().message();
+  auto back = flash.read(0x1000, data.size());
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, data);
+}
+
 TEST(FlashDriver, SlowFlashIsWaitedFor) {
   auto dev = make("spectrum");
   FlashDriver flash = open(*dev);
