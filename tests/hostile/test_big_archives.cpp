@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include <lzma.h>
+
 #include "image/MfaArchive.h"
 #include "image/MfaFormat.h"
 #include "image/MfaWriter.h"
@@ -145,6 +147,94 @@ TEST_F(HostileTest, ArchiveOneByteOverTheLimitIsRefusedUnread) {
   const HostileRun run = run_hostile("flint", {"-i", mfa, "archive", "list"});
   expect_refused(run, 2, "-byte limit");
   expect_small(run);
+}
+
+// One .xz stream that unpacks to `zero_blocks` x kZeroBlock zero bytes, then `tail`: the
+// zero block is encoded once and repeated (the index lists each copy), so gigabytes of
+// zeros cost a few KiB and no time to build.
+constexpr std::uint64_t kZeroBlock = 64 * kMiB;
+std::vector<std::uint8_t> xz_zeros_then(std::uint64_t zero_blocks, Bytes tail) {
+  std::vector<std::uint8_t> out(LZMA_STREAM_HEADER_SIZE);
+  lzma_stream_flags flags{};
+  flags.check = LZMA_CHECK_CRC32;
+  EXPECT_EQ(lzma_stream_header_encode(&flags, out.data()), LZMA_OK);
+  lzma_index* index = lzma_index_init(nullptr);
+  lzma_options_lzma options{};
+  EXPECT_FALSE(lzma_lzma_preset(&options, 0));
+  lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
+  auto add_block = [&](Bytes plain) {
+    lzma_block block{};
+    block.check = LZMA_CHECK_CRC32;
+    block.filters = filters;
+    std::vector<std::uint8_t> encoded(lzma_block_buffer_bound(plain.size()));
+    std::size_t n = 0;
+    EXPECT_EQ(lzma_block_buffer_encode(&block, nullptr, plain.data(), plain.size(), encoded.data(), &n, encoded.size()), LZMA_OK);
+    encoded.resize(n);
+    return std::make_pair(encoded, lzma_block_unpadded_size(&block));
+  };
+  const std::vector<std::uint8_t> zeros(kZeroBlock, 0);
+  const auto [zero_block, zero_unpadded] = add_block(zeros);
+  for (std::uint64_t i = 0; i < zero_blocks; ++i) {
+    out.insert(out.end(), zero_block.begin(), zero_block.end());
+    EXPECT_EQ(lzma_index_append(index, nullptr, zero_unpadded, kZeroBlock), LZMA_OK);
+  }
+  const auto [tail_block, tail_unpadded] = add_block(tail);
+  out.insert(out.end(), tail_block.begin(), tail_block.end());
+  EXPECT_EQ(lzma_index_append(index, nullptr, tail_unpadded, tail.size()), LZMA_OK);
+  std::vector<std::uint8_t> encoded_index(lzma_index_size(index));
+  std::size_t n = 0;
+  EXPECT_EQ(lzma_index_buffer_encode(index, encoded_index.data(), &n, encoded_index.size()), LZMA_OK);
+  out.insert(out.end(), encoded_index.begin(), encoded_index.end());
+  flags.backward_size = lzma_index_size(index);
+  lzma_index_end(index, nullptr);
+  const std::size_t footer_at = out.size();
+  out.resize(footer_at + LZMA_STREAM_HEADER_SIZE);
+  EXPECT_EQ(lzma_stream_footer_encode(&flags, &out[footer_at]), LZMA_OK);
+  return out;
+}
+
+TEST_F(HostileTest, BoardBehindGigabytesOfZerosIsRefusedUndecoded) {
+  // A valid one-board archive whose DATA holds 4 GiB of zeros (no entry's) before the
+  // board's image, the TOC entry pointing past them: a few KiB on disk, but extracting the
+  // board would decode 4 GiB. Built with MAP and TOC stored plain so the offset can be patched.
+  const std::vector<std::uint8_t> image = hostile_fs2_image();
+  MfaWriter writer(MfaWriteOptions{.xz_preset = 0, .compress = false});
+  ASSERT_TRUE(writer.add_board({.psid = kPsid, .part_number = "PN-ZEROS", .description = "behind zeros",
+                                .version = FwVersion{2, 42, 5000}, .image = image}));
+  const std::vector<std::uint8_t> plain = writer.build().value();
+  constexpr std::uint64_t kBlocks = 64;  // 4 GiB
+  const std::uint64_t skip = kBlocks * kZeroBlock;
+  std::vector<std::uint8_t> bytes(plain.begin(), plain.begin() + mfa::kHeaderSize);
+  for (std::uint64_t pos = mfa::kHeaderSize; pos < plain.size() - mfa::kCrcSize;) {
+    const std::uint8_t type = plain[pos];
+    const std::uint32_t size = ByteReader::load_be32(&plain[pos + 4]);
+    std::vector<std::uint8_t> payload(plain.begin() + pos + mfa::kSectionHeaderSize,
+                                      plain.begin() + pos + mfa::kSectionHeaderSize + size);
+    if (type == mfa::kSectionToc) {  // the one TOC entry: offset lsb at 0, msb at 20
+      store_be32(&payload[0], static_cast<std::uint32_t>(skip));
+      payload[20] = static_cast<std::uint8_t>(skip >> 40);
+      payload[21] = static_cast<std::uint8_t>(skip >> 32);
+    }
+    if (type == mfa::kSectionData) payload = xz_zeros_then(kBlocks, image);
+    std::uint8_t header[mfa::kSectionHeaderSize] = {type, 0, 0, type == mfa::kSectionData ? mfa::kSectionFlagXz : std::uint8_t{0}};
+    store_be32(&header[4], static_cast<std::uint32_t>(payload.size()));
+    bytes.insert(bytes.end(), header, header + sizeof header);
+    bytes.insert(bytes.end(), payload.begin(), payload.end());
+    pos += mfa::kSectionHeaderSize + size;
+  }
+  std::uint8_t trailer[4];
+  store_be32(trailer, static_cast<std::uint32_t>(crc32_z(0, bytes.data(), bytes.size())));
+  bytes.insert(bytes.end(), trailer, trailer + 4);
+  ASSERT_LT(bytes.size(), 4 * kMiB) << "not a bomb";
+  const std::string mfa = write("zeros.mfa", bytes);
+  const std::string out = path("zeros.bin");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"-i", mfa, "archive", "list"},
+                                               {"-i", mfa, "--psid", kPsid, "q"},
+                                               {"-i", mfa, "archive", "extract", "--psid", kPsid, "-o", out}}) {
+    const HostileRun run = run_hostile("flint", args);
+    expect_refused(run, 3, "DATA");
+    expect_small(run);
+  }
 }
 
 }  // namespace
