@@ -250,6 +250,11 @@ Result<void> MfaArchive::parse() {
     auto unpacked = xz_uncompressed_size(file, data_offset_, data_size_);
     if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex_string(data_offset_)));
     data_unpacked_size_ = *unpacked;
+    if (data_unpacked_size_ > kMaxDataUnpackedSize)
+      return make_error(ErrorCode::InvalidImage,
+                        "section DATA at " + hex_string(data_offset_) + " unpacks to " +
+                            std::to_string(data_unpacked_size_) + " bytes, more than the " +
+                            std::to_string(kMaxDataUnpackedSize) + "-byte limit");
   }
   return parse_boards(map, toc);
 }

@@ -49,6 +49,11 @@ class MfaArchive {
   // Unpacked DATA bytes per TOC entry that may belong to no entry (alignment slack; every
   // real archive has none). More is InvalidImage at open, before DATA is decoded.
   static constexpr std::uint64_t kMaxUnownedDataPerEntry = 4096;
+  // The largest unpacked DATA stream (from the xz index) open() accepts: the largest real
+  // archive unpacks to 1,524,117,504 bytes (91 boards of 16 MiB; extracting its boards takes
+  // under 2 s). Decoding 4 GiB of zeros took 10.6 s in a release build, so this keeps any
+  // extraction near 5 s, under the 10 s bound for hostile input.
+  static constexpr std::uint64_t kMaxDataUnpackedSize = std::uint64_t{2} << 30;
 
   // Reads and checks the header, the section layout, the CRC32 trailer (Mismatch when wrong),
   // MAP and TOC (xz-compressed when flagged; each at most mfa::kMaxTableSize), and the DATA
