@@ -4,6 +4,7 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <fstream>
 
 #include <lzma.h>
 
@@ -193,29 +194,35 @@ std::vector<std::uint8_t> xz_zeros_then(std::uint64_t zero_blocks, Bytes tail) {
   return out;
 }
 
-TEST_F(HostileTest, BoardBehindGigabytesOfZerosIsRefusedUndecoded) {
-  // A valid one-board archive whose DATA holds 4 GiB of zeros (no entry's) before the
-  // board's image, the TOC entry pointing past them: a few KiB on disk, but extracting the
-  // board would decode 4 GiB. Built with MAP and TOC stored plain so the offset can be patched.
+// A valid archive of one board per `entries` item (PSIDs kPsid, MT_ZEROS_1, ...), whose DATA
+// is `zero_blocks` x kZeroBlock zeros then one copy of hostile_fs2_image(), with board i's TOC
+// entry patched to {offset, size} = entries[i]: a few KiB on disk. MAP and TOC are stored
+// plain so the entries can be patched. Written to `file`.
+void write_zeros_archive(const std::string& file, std::uint64_t zero_blocks,
+                         const std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries) {
   const std::vector<std::uint8_t> image = hostile_fs2_image();
   MfaWriter writer(MfaWriteOptions{.xz_preset = 0, .compress = false});
-  ASSERT_TRUE(writer.add_board({.psid = kPsid, .part_number = "PN-ZEROS", .description = "behind zeros",
-                                .version = FwVersion{2, 42, 5000}, .image = image}));
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    ASSERT_TRUE(writer.add_board({.psid = i == 0 ? std::string(kPsid) : "MT_ZEROS_" + std::to_string(i),
+                                  .part_number = "PN-ZEROS", .description = "behind zeros",
+                                  .version = FwVersion{2, 42, 5000}, .image = image}));
   const std::vector<std::uint8_t> plain = writer.build().value();
-  constexpr std::uint64_t kBlocks = 64;  // 4 GiB
-  const std::uint64_t skip = kBlocks * kZeroBlock;
   std::vector<std::uint8_t> bytes(plain.begin(), plain.begin() + mfa::kHeaderSize);
   for (std::uint64_t pos = mfa::kHeaderSize; pos < plain.size() - mfa::kCrcSize;) {
     const std::uint8_t type = plain[pos];
     const std::uint32_t size = ByteReader::load_be32(&plain[pos + 4]);
     std::vector<std::uint8_t> payload(plain.begin() + pos + mfa::kSectionHeaderSize,
                                       plain.begin() + pos + mfa::kSectionHeaderSize + size);
-    if (type == mfa::kSectionToc) {  // the one TOC entry: offset lsb at 0, msb at 20
-      store_be32(&payload[0], static_cast<std::uint32_t>(skip));
-      payload[20] = static_cast<std::uint8_t>(skip >> 40);
-      payload[21] = static_cast<std::uint8_t>(skip >> 32);
+    // TOC entries in board order: offset lsb at 0, size at 4, offset msb at 20, metadata size at 22.
+    for (std::size_t i = 0, at = 0; type == mfa::kSectionToc && i < entries.size(); ++i) {
+      const auto [offset, length] = entries[i];
+      store_be32(&payload[at], static_cast<std::uint32_t>(offset));
+      store_be32(&payload[at + 4], length);
+      payload[at + 20] = static_cast<std::uint8_t>(offset >> 40);
+      payload[at + 21] = static_cast<std::uint8_t>(offset >> 32);
+      at += mfa::kTocEntryHeaderSize + ((std::size_t{payload[at + 22]} << 8) | payload[at + 23]);
     }
-    if (type == mfa::kSectionData) payload = xz_zeros_then(kBlocks, image);
+    if (type == mfa::kSectionData) payload = xz_zeros_then(zero_blocks, image);
     std::uint8_t header[mfa::kSectionHeaderSize] = {type, 0, 0, type == mfa::kSectionData ? mfa::kSectionFlagXz : std::uint8_t{0}};
     store_be32(&header[4], static_cast<std::uint32_t>(payload.size()));
     bytes.insert(bytes.end(), header, header + sizeof header);
@@ -226,15 +233,38 @@ TEST_F(HostileTest, BoardBehindGigabytesOfZerosIsRefusedUndecoded) {
   store_be32(trailer, static_cast<std::uint32_t>(crc32_z(0, bytes.data(), bytes.size())));
   bytes.insert(bytes.end(), trailer, trailer + 4);
   ASSERT_LT(bytes.size(), 4 * kMiB) << "not a bomb";
-  const std::string mfa = write("zeros.mfa", bytes);
-  const std::string out = path("zeros.bin");
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// list, query and extract of `psid` in `mfa` are refused (exit 3, naming DATA) in bounded time.
+void expect_data_refused(const std::string& mfa, const std::string& psid, const std::string& out) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"-i", mfa, "archive", "list"},
-                                               {"-i", mfa, "--psid", kPsid, "q"},
-                                               {"-i", mfa, "archive", "extract", "--psid", kPsid, "-o", out}}) {
+                                               {"-i", mfa, "--psid", psid, "q"},
+                                               {"-i", mfa, "archive", "extract", "--psid", psid, "-o", out}}) {
     const HostileRun run = run_hostile("flint", args);
     expect_refused(run, 3, "DATA");
     expect_small(run);
   }
+}
+
+TEST_F(HostileTest, BoardBehindGigabytesOfZerosIsRefusedUndecoded) {
+  // 4 GiB of zeros that no entry owns before the board's image, its TOC entry pointing past
+  // them: extracting the board would decode 4 GiB.
+  const std::uint64_t blocks = 64;
+  const std::uint64_t image_size = hostile_fs2_image().size();
+  write_zeros_archive(path("zeros.mfa"), blocks, {{blocks * kZeroBlock, static_cast<std::uint32_t>(image_size)}});
+  expect_data_refused(path("zeros.mfa"), kPsid, path("zeros.bin"));
+}
+
+TEST_F(HostileTest, BoardBehindAnEntryOfGigabytesOfZerosIsRefusedUndecoded) {
+  // The zeros owned by another board's entry (3.875 GiB, under the 32-bit size limit): the
+  // entries cover DATA, but the unpacked DATA is past MfaArchive::kMaxDataUnpackedSize.
+  const std::uint64_t blocks = 62;
+  const std::uint64_t image_size = hostile_fs2_image().size();
+  write_zeros_archive(path("owned.mfa"), blocks,
+                      {{blocks * kZeroBlock, static_cast<std::uint32_t>(image_size)},
+                       {0, static_cast<std::uint32_t>(blocks * kZeroBlock)}});
+  expect_data_refused(path("owned.mfa"), kPsid, path("owned.bin"));
 }
 
 }  // namespace
