@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "core/InputFile.h"
 #include "core/MemorySource.h"
@@ -249,6 +250,11 @@ Result<void> MfaArchive::parse() {
     auto unpacked = xz_uncompressed_size(file, data_offset_, data_size_);
     if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex_string(data_offset_)));
     data_unpacked_size_ = *unpacked;
+    if (data_unpacked_size_ > kMaxDataUnpackedSize)
+      return make_error(ErrorCode::InvalidImage,
+                        "section DATA at " + hex_string(data_offset_) + " unpacks to " +
+                            std::to_string(data_unpacked_size_) + " bytes, more than the " +
+                            std::to_string(kMaxDataUnpackedSize) + "-byte limit");
   }
   return parse_boards(map, toc);
 }
@@ -273,6 +279,37 @@ Result<void> MfaArchive::parse_boards(Bytes map_bytes, Bytes toc_bytes) {
     }
     boards_.push_back(std::move(*board));
   }
+  return check_data_coverage();
+}
+
+// Every real archive (19, 6-91 entries, 201 MB-1.52 GB unpacked) lays its TOC entries end to
+// end from DATA offset 0: no overlap, no gap, DATA exactly as long as their sum. Bytes no
+// entry owns would only be decoded to be thrown away, so at most kMaxUnownedDataPerEntry of
+// them per entry are accepted; the rest of DATA (and hence any decoding) is entries' bytes.
+Result<void> MfaArchive::check_data_coverage() const {
+  std::map<std::uint32_t, std::pair<std::uint64_t, std::uint64_t>> entries;  // by TOC offset
+  for (const auto& board : boards_)
+    for (const auto& image : board.images)
+      entries.emplace(image.toc_offset, std::make_pair(image.data_offset, image.data_offset + image.data_size));
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (const auto& [toc_offset, range] : entries) ranges.push_back(range);
+  std::sort(ranges.begin(), ranges.end());
+  std::uint64_t owned = 0;
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    if (i > 0 && ranges[i].first < ranges[i - 1].second)
+      return make_error(ErrorCode::InvalidImage,
+                        "TOC entries overlap in DATA: " + hex_string(ranges[i - 1].first) + ".." +
+                            hex_string(ranges[i - 1].second) + " and " + hex_string(ranges[i].first) + ".." +
+                            hex_string(ranges[i].second));
+    owned += ranges[i].second - ranges[i].first;
+  }
+  const std::uint64_t allowed = owned + kMaxUnownedDataPerEntry * std::max<std::uint64_t>(ranges.size(), 1);
+  if (data_unpacked_size_ > allowed)
+    return make_error(ErrorCode::InvalidImage,
+                      "section DATA unpacks to " + std::to_string(data_unpacked_size_) + " bytes, but its " +
+                          std::to_string(ranges.size()) + " TOC entries hold only " + std::to_string(owned) +
+                          " (at most " + std::to_string(kMaxUnownedDataPerEntry) +
+                          " bytes per entry may belong to none)");
   return {};
 }
 

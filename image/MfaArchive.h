@@ -46,10 +46,20 @@ class MfaArchive {
  public:
   // The largest archive open() accepts (a larger file is InvalidArgument, nothing read).
   static constexpr std::uint64_t kMaxArchiveSize = std::uint64_t{1} << 30;
+  // Unpacked DATA bytes per TOC entry that may belong to no entry (alignment slack; every
+  // real archive has none). More is InvalidImage at open, before DATA is decoded.
+  static constexpr std::uint64_t kMaxUnownedDataPerEntry = 4096;
+  // The largest unpacked DATA stream (from the xz index) open() accepts: the largest real
+  // archive unpacks to 1,524,117,504 bytes (91 boards of 16 MiB; extracting its boards takes
+  // under 2 s). Decoding 4 GiB of zeros took 10.6 s in a release build, so this keeps any
+  // extraction near 5 s, under the 10 s bound for hostile input.
+  static constexpr std::uint64_t kMaxDataUnpackedSize = std::uint64_t{2} << 30;
 
   // Reads and checks the header, the section layout, the CRC32 trailer (Mismatch when wrong),
   // MAP and TOC (xz-compressed when flagged; each at most mfa::kMaxTableSize), and the DATA
-  // stream's xz index: every image range must lie within the unpacked DATA size. DATA itself
+  // stream's xz index: every image range must lie within the unpacked DATA size, image ranges
+  // of distinct TOC entries must not overlap, and they must cover DATA (up to
+  // kMaxUnownedDataPerEntry per entry), so no extraction decodes bytes that no entry owns. DATA itself
   // is not unpacked here. The file is read in pieces (the CRC in kChunkSize chunks) and kept
   // open, never held whole in memory; extraction reads DATA from it again.
   [[nodiscard]] static Result<MfaArchive> open(const std::string& path);
@@ -98,6 +108,8 @@ class MfaArchive {
 
   [[nodiscard]] Result<void> parse();  // everything open() checks, on source_
   [[nodiscard]] Result<void> parse_boards(Bytes map, Bytes toc);
+  // TOC entries do not overlap and own all of DATA but kMaxUnownedDataPerEntry per entry.
+  [[nodiscard]] Result<void> check_data_coverage() const;
 };
 
 }  // namespace openflint

@@ -4,6 +4,9 @@
 #include <zlib.h>
 
 #include <cstring>
+#include <fstream>
+
+#include <lzma.h>
 
 #include "image/MfaArchive.h"
 #include "image/MfaFormat.h"
@@ -145,6 +148,123 @@ TEST_F(HostileTest, ArchiveOneByteOverTheLimitIsRefusedUnread) {
   const HostileRun run = run_hostile("flint", {"-i", mfa, "archive", "list"});
   expect_refused(run, 2, "-byte limit");
   expect_small(run);
+}
+
+// One .xz stream that unpacks to `zero_blocks` x kZeroBlock zero bytes, then `tail`: the
+// zero block is encoded once and repeated (the index lists each copy), so gigabytes of
+// zeros cost a few KiB and no time to build.
+constexpr std::uint64_t kZeroBlock = 64 * kMiB;
+std::vector<std::uint8_t> xz_zeros_then(std::uint64_t zero_blocks, Bytes tail) {
+  std::vector<std::uint8_t> out(LZMA_STREAM_HEADER_SIZE);
+  lzma_stream_flags flags{};
+  flags.check = LZMA_CHECK_CRC32;
+  EXPECT_EQ(lzma_stream_header_encode(&flags, out.data()), LZMA_OK);
+  lzma_index* index = lzma_index_init(nullptr);
+  lzma_options_lzma options{};
+  EXPECT_FALSE(lzma_lzma_preset(&options, 0));
+  lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
+  auto add_block = [&](Bytes plain) {
+    lzma_block block{};
+    block.check = LZMA_CHECK_CRC32;
+    block.filters = filters;
+    std::vector<std::uint8_t> encoded(lzma_block_buffer_bound(plain.size()));
+    std::size_t n = 0;
+    EXPECT_EQ(lzma_block_buffer_encode(&block, nullptr, plain.data(), plain.size(), encoded.data(), &n, encoded.size()), LZMA_OK);
+    encoded.resize(n);
+    return std::make_pair(encoded, lzma_block_unpadded_size(&block));
+  };
+  const std::vector<std::uint8_t> zeros(kZeroBlock, 0);
+  const auto [zero_block, zero_unpadded] = add_block(zeros);
+  for (std::uint64_t i = 0; i < zero_blocks; ++i) {
+    out.insert(out.end(), zero_block.begin(), zero_block.end());
+    EXPECT_EQ(lzma_index_append(index, nullptr, zero_unpadded, kZeroBlock), LZMA_OK);
+  }
+  const auto [tail_block, tail_unpadded] = add_block(tail);
+  out.insert(out.end(), tail_block.begin(), tail_block.end());
+  EXPECT_EQ(lzma_index_append(index, nullptr, tail_unpadded, tail.size()), LZMA_OK);
+  std::vector<std::uint8_t> encoded_index(lzma_index_size(index));
+  std::size_t n = 0;
+  EXPECT_EQ(lzma_index_buffer_encode(index, encoded_index.data(), &n, encoded_index.size()), LZMA_OK);
+  out.insert(out.end(), encoded_index.begin(), encoded_index.end());
+  flags.backward_size = lzma_index_size(index);
+  lzma_index_end(index, nullptr);
+  const std::size_t footer_at = out.size();
+  out.resize(footer_at + LZMA_STREAM_HEADER_SIZE);
+  EXPECT_EQ(lzma_stream_footer_encode(&flags, &out[footer_at]), LZMA_OK);
+  return out;
+}
+
+// A valid archive of one board per `entries` item (PSIDs kPsid, MT_ZEROS_1, ...), whose DATA
+// is `zero_blocks` x kZeroBlock zeros then one copy of hostile_fs2_image(), with board i's TOC
+// entry patched to {offset, size} = entries[i]: a few KiB on disk. MAP and TOC are stored
+// plain so the entries can be patched. Written to `file`.
+void write_zeros_archive(const std::string& file, std::uint64_t zero_blocks,
+                         const std::vector<std::pair<std::uint64_t, std::uint32_t>>& entries) {
+  const std::vector<std::uint8_t> image = hostile_fs2_image();
+  MfaWriter writer(MfaWriteOptions{.xz_preset = 0, .compress = false});
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    ASSERT_TRUE(writer.add_board({.psid = i == 0 ? std::string(kPsid) : "MT_ZEROS_" + std::to_string(i),
+                                  .part_number = "PN-ZEROS", .description = "behind zeros",
+                                  .version = FwVersion{2, 42, 5000}, .image = image}));
+  const std::vector<std::uint8_t> plain = writer.build().value();
+  std::vector<std::uint8_t> bytes(plain.begin(), plain.begin() + mfa::kHeaderSize);
+  for (std::uint64_t pos = mfa::kHeaderSize; pos < plain.size() - mfa::kCrcSize;) {
+    const std::uint8_t type = plain[pos];
+    const std::uint32_t size = ByteReader::load_be32(&plain[pos + 4]);
+    std::vector<std::uint8_t> payload(plain.begin() + pos + mfa::kSectionHeaderSize,
+                                      plain.begin() + pos + mfa::kSectionHeaderSize + size);
+    // TOC entries in board order: offset lsb at 0, size at 4, offset msb at 20, metadata size at 22.
+    for (std::size_t i = 0, at = 0; type == mfa::kSectionToc && i < entries.size(); ++i) {
+      const auto [offset, length] = entries[i];
+      store_be32(&payload[at], static_cast<std::uint32_t>(offset));
+      store_be32(&payload[at + 4], length);
+      payload[at + 20] = static_cast<std::uint8_t>(offset >> 40);
+      payload[at + 21] = static_cast<std::uint8_t>(offset >> 32);
+      at += mfa::kTocEntryHeaderSize + ((std::size_t{payload[at + 22]} << 8) | payload[at + 23]);
+    }
+    if (type == mfa::kSectionData) payload = xz_zeros_then(zero_blocks, image);
+    std::uint8_t header[mfa::kSectionHeaderSize] = {type, 0, 0, type == mfa::kSectionData ? mfa::kSectionFlagXz : std::uint8_t{0}};
+    store_be32(&header[4], static_cast<std::uint32_t>(payload.size()));
+    bytes.insert(bytes.end(), header, header + sizeof header);
+    bytes.insert(bytes.end(), payload.begin(), payload.end());
+    pos += mfa::kSectionHeaderSize + size;
+  }
+  std::uint8_t trailer[4];
+  store_be32(trailer, static_cast<std::uint32_t>(crc32_z(0, bytes.data(), bytes.size())));
+  bytes.insert(bytes.end(), trailer, trailer + 4);
+  ASSERT_LT(bytes.size(), 4 * kMiB) << "not a bomb";
+  std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// list, query and extract of `psid` in `mfa` are refused (exit 3, naming DATA) in bounded time.
+void expect_data_refused(const std::string& mfa, const std::string& psid, const std::string& out) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"-i", mfa, "archive", "list"},
+                                               {"-i", mfa, "--psid", psid, "q"},
+                                               {"-i", mfa, "archive", "extract", "--psid", psid, "-o", out}}) {
+    const HostileRun run = run_hostile("flint", args);
+    expect_refused(run, 3, "DATA");
+    expect_small(run);
+  }
+}
+
+TEST_F(HostileTest, BoardBehindGigabytesOfZerosIsRefusedUndecoded) {
+  // 4 GiB of zeros that no entry owns before the board's image, its TOC entry pointing past
+  // them: extracting the board would decode 4 GiB.
+  const std::uint64_t blocks = 64;
+  const std::uint64_t image_size = hostile_fs2_image().size();
+  write_zeros_archive(path("zeros.mfa"), blocks, {{blocks * kZeroBlock, static_cast<std::uint32_t>(image_size)}});
+  expect_data_refused(path("zeros.mfa"), kPsid, path("zeros.bin"));
+}
+
+TEST_F(HostileTest, BoardBehindAnEntryOfGigabytesOfZerosIsRefusedUndecoded) {
+  // The zeros owned by another board's entry (3.875 GiB, under the 32-bit size limit): the
+  // entries cover DATA, but the unpacked DATA is past MfaArchive::kMaxDataUnpackedSize.
+  const std::uint64_t blocks = 62;
+  const std::uint64_t image_size = hostile_fs2_image().size();
+  write_zeros_archive(path("owned.mfa"), blocks,
+                      {{blocks * kZeroBlock, static_cast<std::uint32_t>(image_size)},
+                       {0, static_cast<std::uint32_t>(blocks * kZeroBlock)}});
+  expect_data_refused(path("owned.mfa"), kPsid, path("owned.bin"));
 }
 
 }  // namespace
