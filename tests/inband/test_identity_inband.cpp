@@ -33,90 +33,59 @@ class InbandIdentity : public DeviceFabricFixture {
     EXPECT_FALSE(j.is_discarded()) << q.out;
     return j;
   }
-};
 
-TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) {
-  if (!std::filesystem::exists(sample("connectx3-new.bin"))) GTEST_SKIP() << "samples not built";
-  const auto a = board_image("a", "0x0002c90300a1a100", "0x0002c9a1a100", "adapter A");
-  const auto b = board_image("b", "0x0002c90300b2b200", "0x0002c9b2b200", "adapter B");
-  const auto images = dir_.path() / "images";
-  std::filesystem::create_directories(images);
-  std::filesystem::copy_file(sample("connectx3-new.bin"), images / "cx3-new.bin");
-  bring_up({{"Hca2", "connectx3", a}, {"Hca3", "connectx3", b}});
-  if (HasFatalFailure() || IsSkipped()) return;
+  // Two `model` adapters with their own GUIDs, MACs and VSD, one `ibfwmgr update` from the new
+  // sample: each keeps its own identity, has the sample's version on flash and verifies.
+  // `vsd_key`: where q reports the VSD (FS2: the image's; FS3: DEV_INFO's).
+  void update_keeps_each_identity(const std::string& model, const std::string& vsd_key) {
+    const std::string file = model + "-new.bin";
+    if (!std::filesystem::exists(sample(file))) GTEST_SKIP() << "samples not built";
+    const auto a = board_image("a", "0x0002c90300a1a100", "0x0002c9a1a100", "adapter A", model);
+    const auto b = board_image("b", "0x0002c90300b2b200", "0x0002c9b2b200", "adapter B", model);
+    const auto images = dir_.path() / "images";
+    std::filesystem::create_directories(images);
+    std::filesystem::copy_file(sample(file), images / file);
+    bring_up({{"Hca2", model, a}, {"Hca3", model, b}});
+    if (HasFatalFailure() || IsSkipped()) return;
 
-  const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
-  ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
-  const auto report = nlohmann::json::parse(up.out, nullptr, false);
-  ASSERT_FALSE(report.is_discarded()) << up.out;
-  for (const auto& n : report["nodes"]) {
-    if (n["status"] == "updated") {
-      EXPECT_EQ(n["identity_from"], "device") << n.dump(2);
-    }
-  }
-  const auto want_version = run_command({bin("flint").string(), "-i", (images / "cx3-new.bin").string(), "--json", "q"});
-  const auto want = nlohmann::json::parse(want_version.out, nullptr, false);
-  ASSERT_FALSE(want.is_discarded());
-  struct Expect {
-    const char* node;
-    const char* guid;
-    const char* mac;
-    const char* vsd;
-  };
-  for (const Expect& e : {Expect{"Hca2", "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
-                          Expect{"Hca3", "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
-    const auto q = query(e.node);
-    EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);  // the flash image's version
-    EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
-    EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
-    EXPECT_EQ(q["image_vsd"], e.vsd) << e.node << q.dump(2);
-  }
-}
-
-// FS3: the identity is device data the burn leaves on flash (the new copy's ITOC entries adopt
-// the board's). Two adapters, one update: the shortest in-band FS3 identity check.
-TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachConnectX4sDeviceData) {
-  if (!std::filesystem::exists(sample("connectx4-new.bin"))) GTEST_SKIP() << "samples not built";
-  const auto a = board_image("a", "0x0002c90300a1a100", "0x0002c9a1a100", "adapter A", "connectx4");
-  const auto b = board_image("b", "0x0002c90300b2b200", "0x0002c9b2b200", "adapter B", "connectx4");
-  const auto images = dir_.path() / "images";
-  std::filesystem::create_directories(images);
-  std::filesystem::copy_file(sample("connectx4-new.bin"), images / "cx4-new.bin");
-  bring_up({{"Hca2", "connectx4", a}, {"Hca3", "connectx4", b}});
-  if (HasFatalFailure() || IsSkipped()) return;
-
-  const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
-  ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
-  const auto report = nlohmann::json::parse(up.out, nullptr, false);
-  ASSERT_FALSE(report.is_discarded()) << up.out;
-  int updated = 0;
-  for (const auto& n : report["nodes"]) {
-    if (n["status"] == "updated") {
+    const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
+    ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
+    const auto report = nlohmann::json::parse(up.out, nullptr, false);
+    ASSERT_FALSE(report.is_discarded()) << up.out;
+    int updated = 0;
+    for (const auto& n : report["nodes"]) {
+      if (n["status"] != "updated") continue;
       ++updated;
       EXPECT_EQ(n["identity_from"], "device") << n.dump(2);
     }
+    EXPECT_EQ(updated, 2) << up.out;
+    const auto want = nlohmann::json::parse(
+        run_command({bin("flint").string(), "-i", (images / file).string(), "--json", "q"}).out, nullptr, false);
+    ASSERT_FALSE(want.is_discarded());
+    struct Expect {
+      const char* node;
+      const char* guid;
+      const char* mac;
+      const char* vsd;
+    };
+    for (const Expect& e : {Expect{"Hca2", "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
+                            Expect{"Hca3", "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
+      const auto q = query(e.node);
+      EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);  // the flash image's version
+      EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
+      EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
+      EXPECT_EQ(q[vsd_key], e.vsd) << e.node << q.dump(2);
+      const auto v = flint(e.node, {"v"});
+      EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+    }
   }
-  EXPECT_EQ(updated, 2) << up.out;
-  const auto want = nlohmann::json::parse(
-      run_command({bin("flint").string(), "-i", (images / "cx4-new.bin").string(), "--json", "q"}).out, nullptr, false);
-  ASSERT_FALSE(want.is_discarded());
-  struct Expect {
-    const char* node;
-    const char* guid;
-    const char* mac;
-    const char* vsd;
-  };
-  for (const Expect& e : {Expect{"Hca2", "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
-                          Expect{"Hca3", "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
-    const auto q = query(e.node);
-    EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);
-    EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
-    EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
-    EXPECT_EQ(q["device_vsd"], e.vsd) << e.node << q.dump(2);
-    const auto v = flint(e.node, {"v"});
-    EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
-  }
-}
+};
+
+TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) { update_keeps_each_identity("connectx3", "image_vsd"); }
+
+// FS3: the identity is device data the burn leaves on flash (the new copy's ITOC entries adopt
+// the board's). Two adapters, one update: the shortest in-band FS3 identity check.
+TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachConnectX4sDeviceData) { update_keeps_each_identity("connectx4", "device_vsd"); }
 
 }  // namespace
 }  // namespace openflint::test
