@@ -118,15 +118,7 @@ namespace sim = openflint::sim;
 namespace {
 
 int tool_main(int argc, char** argv) {
-  const std::string first = argc > 1 ? argv[1] : "";
-  if (argc == 2 && (first == "--help" || first == "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  if (argc == 2 && first == "--version") {
-    std::printf("%s\n", openflint::cli::version_line("ibsim-responder").c_str());
-    return 0;
-  }
+  if (auto done = openflint::cli::answer_help_or_version(argc, argv, "ibsim-responder", usage)) return *done;
   Args a;
   if (!parse_args(argc, argv, a)) {
     usage();

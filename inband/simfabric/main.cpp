@@ -144,15 +144,7 @@ int run(const fs::path& dir, std::vector<char*> argv) {
 namespace {
 
 int tool_main(int argc, char** argv) {
-  const std::string first = argc > 1 ? argv[1] : "";
-  if (argc == 2 && (first == "--help" || first == "-h")) {
-    usage(stdout);
-    return 0;
-  }
-  if (argc == 2 && first == "--version") {
-    std::printf("%s\n", openflint::cli::version_line("simfabric").c_str());
-    return 0;
-  }
+  if (auto done = openflint::cli::answer_help_or_version(argc, argv, "simfabric", usage)) return *done;
   if (argc < 4 || std::string(argv[2]) != "--dir") {
     usage();
     return 2;
