@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The layer rules of docs/architecture.md, checked on the tracked sources:
+#   1. a layer includes only itself and the layers it may depend on (dependencies point down);
+#      a tool's folder (a CLI's main and its printing) may also include cli/;
+#   2. no non-test source file is longer than 600 lines.
+# Exit 0 when both hold; otherwise one line per violation and exit 1.
+#   scripts/check-layers.sh [REPO_DIR]
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+
+# What each library layer may include, bottom up.
+declare -A allowed=(
+  [core]=""
+  [image]="core"
+  [devices]="core image"
+  [mtcr]="core devices"
+  [flash]="core devices mtcr"
+  [sim]="core devices image mtcr flash"
+  [fwops]="core image devices mtcr flash sim"
+  [inband]="core devices mtcr flash sim"
+  [fabric]="core image devices mtcr flash sim fwops inband"
+  [burn]="core image devices fwops"
+  [cli]="core"
+  [flint]="core image devices mtcr flash sim fwops cli"
+  [hcasim]="core image devices mtcr flash sim fwops cli"
+)
+# Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
+tool_dirs="inband/responder inband/simfabric inband/tool fabric/tool burn/cli"
+
+violations=0
+while IFS= read -r file; do
+  layer=${file%%/*}
+  [[ -v allowed[$layer] ]] || continue
+  ok=" $layer ${allowed[$layer]} "
+  for t in $tool_dirs; do [[ $file == "$t"/* ]] && ok+=" cli "; done
+  while IFS=: read -r line target; do
+    [[ -n "$target" ]] || continue
+    if [[ $ok != *" $target "* ]]; then
+      echo "layers: $file:$line includes $target/, which $layer/ may not (allowed:$ok)"
+      violations=$((violations + 1))
+    fi
+  done < <(grep -noE '^#include "[a-z_-]+/' "$file" | sed -E 's/#include "([a-z_-]+)\//\1/')
+done < <(git ls-files '*.cpp' '*.h')
+
+while IFS= read -r file; do
+  n=$(wc -l < "$file")
+  if (( n > 600 )); then
+    echo "layers: $file has $n lines (at most 600 outside tests/)"
+    violations=$((violations + 1))
+  fi
+done < <(git ls-files '*.cpp' '*.h' | grep -v '^tests/')
+
+if (( violations > 0 )); then
+  echo "layers: $violations violation(s)"
+  exit 1
+fi
+echo "layers: include directions and file sizes ok ($(git ls-files '*.cpp' '*.h' | wc -l) files)"
