@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "image/Fs2Writer.h"
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

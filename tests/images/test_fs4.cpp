@@ -6,7 +6,7 @@
 
 #include "core/ByteReader.h"
 #include "image/Fs4Image.h"
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 
 namespace openflint {
 namespace {

@@ -13,7 +13,7 @@
 #include "image/Fs2Writer.h"
 #include "image/MfaArchive.h"
 #include "image/MfaWriter.h"
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 
 namespace openflint {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "image/Fs2Writer.h"
 #include "image/MfaArchive.h"
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 #include "tests/inband/SimDeviceFabricFixture.h"
 
 namespace openflint::test {

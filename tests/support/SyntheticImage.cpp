@@ -1,5 +1,5 @@
 // SyntheticImage: builders for FS3/FS4 test images, CRCs computed with image/Crc16.
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 
 #include <zlib.h>
 
