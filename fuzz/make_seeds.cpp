@@ -16,7 +16,7 @@
 #include "mtcr/MgirRegister.h"
 #include "sim/SimDevice.h"
 #include "sim/SimStateFile.h"
-#include "tests/images/SyntheticImage.h"
+#include "tests/support/SyntheticImage.h"
 
 namespace {
 
