@@ -165,6 +165,8 @@ Result<IdentityPlan> plan_device_data(Bytes image, const ImageQuery& incoming, c
 
 }  // namespace
 
+bool identity_in_device_data(ImageFormat format) { return !format_identity(format).in_copy; }
+
 const char* to_string(IdentitySource source) {
   switch (source) {
     case IdentitySource::Device: return "device";

@@ -8,6 +8,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
+#include "image/ImageFormat.h"
 #include "image/ImagePatch.h"
 #include "image/ImageQuery.h"
 
@@ -29,6 +30,10 @@ struct IdentityChoice {
 // Where each part of the identity written by a burn comes from.
 enum class IdentitySource { Device, Image, Given, Blank };
 [[nodiscard]] const char* to_string(IdentitySource source);
+
+// True for the formats whose GUIDs/MACs/VSD live in device data on flash, outside the copy a
+// burn rewrites (FS3, FS4); FS1/FS2 carry them inside the copy (the per-format table here).
+[[nodiscard]] bool identity_in_device_data(ImageFormat format);
 
 // The identity a burn writes, and the image carrying it.
 struct IdentityPlan {

@@ -55,8 +55,6 @@ Result<SafeWriteReport> write_in_place(FlashDriver& flash, const std::vector<Fla
 
 }  // namespace
 
-bool identity_in_device_data(ImageFormat format) { return format == ImageFormat::Fs3 || format == ImageFormat::Fs4; }
-
 Result<SafeWriteReport> patch_device_data(FlashDriver& flash, Bytes flash_bytes, ImageFormat format,
                                           std::uint64_t image_start, const FlashPatch& patch, bool force) {
   OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));

@@ -17,10 +17,6 @@ namespace openflint {
 // A change of the whole flash image (image/ImagePatch's set_guids / set_vsd).
 using FlashPatch = std::function<Result<std::vector<std::uint8_t>>(Bytes)>;
 
-// True for the formats whose GUIDs/MACs/VSD live in device data on flash, outside the copy a
-// burn rewrites (FS3, FS4); FS1/FS2 carry them inside the copy.
-[[nodiscard]] bool identity_in_device_data(ImageFormat format);
-
 // `patch` applied to `flash_bytes` (the whole flash as read, a copy of `format` booting at
 // `image_start`), then the sectors that differ written highest first (FS3: the device data at
 // the flash end, then the ITOC entry that seals it; FS4: the DEV_INFO sector) through the
