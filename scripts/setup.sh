@@ -8,7 +8,7 @@ set -euo pipefail
 DEMO=(
   # build
   build-essential cmake ninja-build pkg-config
-  libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev libfuse3-dev
   libibmad-dev libibumad-dev libibnetdisc-dev
   # the simulated fabric (ibsim, opensm, ibaddr) and the demo's JSON reading
   ibsim-utils opensm infiniband-diags python3
@@ -17,7 +17,7 @@ TEST=(
   # the test suite and the fuzz build
   clang libclang-rt-14-dev libgtest-dev libgmock-dev
   # test-time peers and tools
-  mstflint xz-utils time
+  mstflint pciutils fuse3 xz-utils time
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh)
   help2man dpkg-dev lintian
 )
