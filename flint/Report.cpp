@@ -97,6 +97,7 @@ void print_verify(std::ostream& out, const VerifyReport& report) {
     out << '\n';
   }
   for (const auto& p : report.problems) out << "-E- " << p << '\n';
+  for (const auto& w : report.warnings) out << "-W- " << w << '\n';
   out << '\n';
   if (report.bootable())
     out << "-I- FW image verification succeeded. Image is bootable.\n";
@@ -118,7 +119,8 @@ nlohmann::json verify_json(const VerifyReport& report) {
           {"layout", report.layout},
           {"bootable", report.bootable()},
           {"sections", sections},
-          {"problems", report.problems}};
+          {"problems", report.problems},
+          {"warnings", report.warnings}};
 }
 
 void print_boards(std::ostream& out, const MfaArchive& archive) {

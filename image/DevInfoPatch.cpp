@@ -76,7 +76,9 @@ bool overlaps(std::uint64_t a, std::uint64_t a_len, std::uint64_t b, std::uint64
 DevInfoTarget move_to_other_slot(std::vector<std::uint8_t>& data, const TocWalk& walk, const DevInfoTarget& live) {
   constexpr std::uint64_t kEraseUnit = 0x1000;
   for (const auto& s : walk.sections) {
-    if (s.entry.type != section_type::kDevInfo || s.valid_dev_info || s.address == live.address) continue;
+    // Any slot but the live one: after an interrupted edit the other slot may still be signed,
+    // but the board ignores it (live_dev_info), so it is rewritten like a blank one.
+    if (s.entry.type != section_type::kDevInfo || s.address == live.address) continue;
     if (s.entry.size != live.size || s.address + s.entry.size > data.size()) continue;
     const std::uint64_t first = s.address / kEraseUnit * kEraseUnit;
     const std::uint64_t span = (s.address + s.entry.size + kEraseUnit - 1) / kEraseUnit * kEraseUnit - first;
@@ -107,7 +109,7 @@ Result<std::vector<DevInfoTarget>> find_dev_info(std::vector<std::uint8_t>& data
   }
   std::vector<DevInfoTarget> out;
   for (const auto& s : walk.sections) {
-    if (s.entry.type != section_type::kDevInfo || (fs4 && !s.valid_dev_info)) continue;
+    if (s.entry.type != section_type::kDevInfo || (fs4 && &s != live_dev_info(walk))) continue;
     if (!s.checked || (s.status != SectionStatus::Ok && s.status != SectionStatus::CrcIgnored))
       return make_error(ErrorCode::InvalidImage, "DEV_INFO at " + hex_string(s.address) + " is out of range or has a wrong CRC");
     if (s.data.size() < kDevInfoMinSize)

@@ -133,11 +133,19 @@ void check_dtoc(Bytes data, Scan& s, bool (*wants)(std::uint8_t)) {
     s.report.problems.push_back("no MFG_INFO section in the DTOC");
     return;
   }
-  int valid_dev_info = 0;
-  for (const auto& sec : s.dtoc.sections) valid_dev_info += sec.valid_dev_info ? 1 : 0;
-  if (valid_dev_info != 1)
-    s.report.problems.push_back(valid_dev_info == 0 ? "no valid DEV_INFO section in the DTOC"
-                                                    : "two valid DEV_INFO sections in the DTOC");
+  // The live DEV_INFO is the first signed slot in DTOC order (live_dev_info). A second signed
+  // slot exists only after a cut inside a DEV_INFO edit, between the new slot's signature and the
+  // clearing of the old one's; both slots are then complete, and the board keeps running.
+  const TocSection* live = live_dev_info(s.dtoc);
+  if (live == nullptr) {
+    s.report.problems.push_back("no valid DEV_INFO section in the DTOC");
+    return;
+  }
+  for (const auto& sec : s.dtoc.sections)
+    if (sec.valid_dev_info && &sec != live)
+      s.report.warnings.push_back("two signed DEV_INFO slots (an interrupted identity change): the one at " +
+                                  hex_string(live->address) + " is used, the one at " + hex_string(sec.address) +
+                                  " is ignored until the next change");
 }
 
 Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
@@ -202,9 +210,8 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
   if (info == nullptr) return make_error(ErrorCode::InvalidImage, "FS4 image: no IMAGE_INFO section");
   if (auto r = parse_image_info(info->data, q); !r)
     return make_error(std::move(r).error().with_context("IMAGE_INFO at " + hex_string(info->address)));
-  for (const auto& sec : s.dtoc.sections)
-    if (sec.valid_dev_info && sec.checked && sec.status == SectionStatus::Ok)
-      OF_TRY(parse_dev_info(sec.data, q));
+  if (const TocSection* dev = live_dev_info(s.dtoc); dev != nullptr && dev->checked && dev->status == SectionStatus::Ok)
+    OF_TRY(parse_dev_info(dev->data, q));
   q.security_version = s.ptr[kSecurityVersionSlot];
   for (const auto& sec : s.itoc.sections)
     q.image_size = std::max<std::uint64_t>(q.image_size, sec.entry.flash_addr + sec.entry.size);

@@ -91,6 +91,12 @@ void check_section(Bytes data, TocSection& s, const TocWalkConfig& config, TocWa
 
 }  // namespace
 
+const TocSection* live_dev_info(const TocWalk& walk) {
+  for (const auto& s : walk.sections)
+    if (s.entry.type == section_type::kDevInfo && s.valid_dev_info) return &s;
+  return nullptr;
+}
+
 const TocSection* TocWalk::find_good(std::uint8_t type) const {
   for (const auto& s : sections)
     if (s.entry.type == type && s.checked &&

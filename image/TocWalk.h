@@ -48,6 +48,10 @@ struct TocWalk {
   [[nodiscard]] bool has_type(std::uint8_t type) const;
 };
 
+// FS4: the DEV_INFO slot the board uses, the first one in TOC order carrying the signature
+// (two are signed only after a power cut inside a DEV_INFO edit); nullptr when none is.
+[[nodiscard]] const TocSection* live_dev_info(const TocWalk& walk);
+
 // Walks the entries after the header at `toc_offset` until the END entry; stops (with a
 // problem) at an entry whose own CRC is wrong, at the end of the buffer, or after 63 entries.
 [[nodiscard]] TocWalk walk_toc(Bytes data, std::uint64_t toc_offset, const TocWalkConfig& config);

@@ -42,6 +42,9 @@ struct VerifyReport {
   std::string layout;                 // e.g. "FS3 failsafe image"
   std::vector<SectionCheck> sections;
   std::vector<std::string> problems;  // failures not tied to one section (missing ITOC, ...)
+  // States the boot tolerates but a tool should mention (FS4: two signed DEV_INFO slots, left by
+  // a power cut inside a DEV_INFO edit; the first in DTOC order is the live one).
+  std::vector<std::string> warnings;
 
   // Bootable = every section OK or CRC IGNORED and no structural problem.
   [[nodiscard]] bool bootable() const {

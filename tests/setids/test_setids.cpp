@@ -2,6 +2,8 @@
 // devices; our query/verify and the real mstflint must see the new GUIDs, MACs and VSD.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "image/FirmwareImage.h"
@@ -168,6 +170,59 @@ TEST(SetIds, Fs4SetsTheDtocDevInfo) {
   auto report = verify_image(*patched);
   ASSERT_TRUE(report.has_value());
   EXPECT_TRUE(report->bootable());
+}
+
+
+// A power cut between the new slot's signature and the clearing of the old one leaves two
+// signed DEV_INFO slots, both complete. The board still boots (the first signed slot in DTOC
+// order is the live one, with a verify warning), and the next change leaves one signed slot.
+TEST(SetIds, Fs4TwoSignedDevInfoSlotsBootAndTheNextChangeResolvesThem) {
+  const auto path = std::filesystem::path(OPENFLINT_BIN_DIR).parent_path() / "firmware-samples" / "spectrum2-new.bin";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << "no FS4 sample (needs ../shared real firmware): " << path;
+  const auto original = test::read_file(path);
+  const auto before = query_image(original);
+  ASSERT_TRUE(before.has_value()) << before.error().message();
+  GuidSettings g;
+  g.base_guid = 0x0002c90300f4f500ull;
+  g.base_mac = 0x0002c9f4f500ull;
+  auto moved = set_guids(original, g);
+  ASSERT_TRUE(moved.has_value()) << moved.error().message();
+  // Undo only the clearing of the old slot's signature: 16 bytes zero now, signed before.
+  auto two_signed = *moved;
+  std::size_t restored = 0;
+  for (std::size_t i = 0; i + 16 <= original.size(); i += 4) {
+    if (!std::all_of(two_signed.begin() + static_cast<std::ptrdiff_t>(i), two_signed.begin() + static_cast<std::ptrdiff_t>(i + 16),
+                     [](std::uint8_t b) { return b == 0; }))
+      continue;
+    if (std::equal(original.begin() + static_cast<std::ptrdiff_t>(i), original.begin() + static_cast<std::ptrdiff_t>(i + 16),
+                   two_signed.begin() + static_cast<std::ptrdiff_t>(i)))
+      continue;
+    std::copy_n(original.begin() + static_cast<std::ptrdiff_t>(i), 16, two_signed.begin() + static_cast<std::ptrdiff_t>(i));
+    ++restored;
+    i += 12;
+  }
+  ASSERT_EQ(restored, 1u) << "expected exactly one cleared signature";
+  auto report = verify_image(two_signed);
+  ASSERT_TRUE(report.has_value());
+  EXPECT_TRUE(report->bootable());
+  ASSERT_EQ(report->warnings.size(), 1u);
+  EXPECT_NE(report->warnings.front().find("two signed DEV_INFO"), std::string::npos);
+  auto q = query_image(two_signed);
+  ASSERT_TRUE(q.has_value()) << q.error().message();
+  // Either complete identity is acceptable (the old one here: the live slot comes first).
+  const auto base = [](const ImageQuery& x) { return x.base_guid ? std::optional<std::uint64_t>(x.base_guid->base) : std::nullopt; };
+  EXPECT_TRUE(base(*q) == g.base_guid || base(*q) == base(*before));
+  GuidSettings again = g;
+  again.base_guid = 0x0002c90300f4f600ull;
+  auto resolved = set_guids(two_signed, again);
+  ASSERT_TRUE(resolved.has_value()) << resolved.error().message();
+  auto after = verify_image(*resolved);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_TRUE(after->bootable());
+  EXPECT_TRUE(after->warnings.empty());
+  auto q2 = query_image(*resolved);
+  ASSERT_TRUE(q2.has_value() && q2->base_guid.has_value());
+  EXPECT_EQ(q2->base_guid->base, again.base_guid);
 }
 
 }  // namespace
