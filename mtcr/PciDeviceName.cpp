@@ -1,0 +1,198 @@
+// PciDeviceName: parsing and sysfs lookups of PCI device names.
+#include "mtcr/PciDeviceName.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+namespace openflint {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint16_t kMellanoxVendor = 0x15b3;
+constexpr std::string_view kConfPrefix = "pciconf-";
+constexpr std::string_view kBarPrefix = "pcicr-";
+constexpr std::string_view kMstDir = "/dev/mst/";
+
+std::optional<unsigned> hex_field(std::string_view text, unsigned max) {
+  if (text.empty() || text.size() > 4) return std::nullopt;
+  unsigned v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+  if (ec != std::errc{} || end != text.data() + text.size() || v > max) return std::nullopt;
+  return v;
+}
+
+std::optional<unsigned> read_number_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::string text;
+  if (!(in >> text)) return std::nullopt;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(text.c_str(), &end, 0);
+  if (end == text.c_str() || *end != '\0' || v > 0xffffffffUL) return std::nullopt;
+  return static_cast<unsigned>(v);
+}
+
+// "mt4115_pciconf0" → {4115, Config, 0}; nullopt when the name is not of that shape.
+struct MstName {
+  unsigned device_id = 0;
+  PciMethod method = PciMethod::Config;
+  unsigned index = 0;
+};
+std::optional<MstName> parse_mst_name(std::string_view name) {
+  if (name.starts_with(kMstDir)) name.remove_prefix(kMstDir.size());
+  if (!name.starts_with("mt")) return std::nullopt;
+  name.remove_prefix(2);
+  MstName m;
+  auto [p, ec] = std::from_chars(name.data(), name.data() + name.size(), m.device_id, 10);
+  if (ec != std::errc{} || p == name.data() || m.device_id > 0xffff) return std::nullopt;
+  std::string_view rest(p, static_cast<std::size_t>(name.data() + name.size() - p));
+  if (rest.starts_with("_pciconf")) {
+    rest.remove_prefix(8);
+  } else if (rest.starts_with("_pci_cr")) {
+    rest.remove_prefix(7);
+    m.method = PciMethod::Bar;
+  } else {
+    return std::nullopt;
+  }
+  auto [q, ec2] = std::from_chars(rest.data(), rest.data() + rest.size(), m.index, 10);
+  if (ec2 != std::errc{} || q != rest.data() + rest.size()) return std::nullopt;
+  return m;
+}
+
+bool is_rdma_shape(std::string_view name) {
+  return !name.empty() && name.size() < 64 && std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+         });
+}
+
+// Every function under <root>/devices, in BDF order.
+std::vector<PciAddress> list_functions(const fs::path& root) {
+  std::vector<PciAddress> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(root / "devices", ec), end; !ec && it != end; it.increment(ec)) {
+    if (auto a = parse_pci_address(it->path().filename().string())) out.push_back(*a);
+  }
+  std::sort(out.begin(), out.end(), [](const PciAddress& a, const PciAddress& b) {
+    return std::tie(a.domain, a.bus, a.device, a.function) < std::tie(b.domain, b.bus, b.device, b.function);
+  });
+  return out;
+}
+
+Result<PciAddress> existing(const PciAddress& a, const fs::path& root, std::string_view name) {
+  std::error_code ec;
+  if (fs::exists(root / "devices" / a.to_string(), ec)) return a;
+  return make_error(ErrorCode::NotFound, "no PCI device " + a.to_string() + " under " + (root / "devices").string() +
+                                             " (for '" + std::string(name) + "')");
+}
+
+Result<PciAddress> resolve_mst(const MstName& m, const fs::path& root, std::string_view name) {
+  std::vector<PciAddress> matches;
+  for (const PciAddress& a : list_functions(root)) {
+    const fs::path dir = root / "devices" / a.to_string();
+    if (read_number_file(dir / "vendor") == kMellanoxVendor && read_number_file(dir / "device") == m.device_id)
+      matches.push_back(a);
+  }
+  if (m.index < matches.size()) return matches[m.index];
+  return make_error(ErrorCode::NotFound, "no device '" + std::string(name) + "': " + std::to_string(matches.size()) +
+                                             " function(s) with PCI device id " + std::to_string(m.device_id) +
+                                             " under " + (root / "devices").string());
+}
+
+Result<PciAddress> resolve_rdma(std::string_view name, const fs::path& root) {
+  const fs::path link = infiniband_class_dir(root) / std::string(name) / "device";
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(link, ec);
+  if (ec) return make_error(ErrorCode::NotFound, "no RDMA device '" + std::string(name) + "': " + link.string() + ": " + ec.message());
+  OF_ASSIGN(const PciAddress a, parse_pci_address(target.filename().string()));
+  return existing(a, root, name);
+}
+
+}  // namespace
+
+std::string PciAddress::to_string() const {
+  char text[16];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, device, function);
+  return text;
+}
+
+fs::path default_sysfs_root() {
+  const char* env = std::getenv("OPENFLINT_SYSFS_ROOT");
+  return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("/sys/bus/pci");
+}
+
+fs::path infiniband_class_dir(const fs::path& sysfs_root) {
+  fs::path root = sysfs_root;
+  if (root.filename().empty()) root = root.parent_path();  // a trailing slash
+  return root.parent_path().parent_path() / "class" / "infiniband";
+}
+
+Result<PciAddress> parse_pci_address(std::string_view text) {
+  const auto bad = [&] {
+    return make_error(ErrorCode::InvalidArgument, "'" + std::string(text) + "' is not a PCI address (DDDD:BB:DD.F or BB:DD.F)");
+  };
+  PciAddress a;
+  std::string_view rest = text;
+  const std::size_t first = rest.find(':');
+  if (first == std::string_view::npos) return bad();
+  if (rest.find(':', first + 1) != std::string_view::npos) {
+    const auto domain = hex_field(rest.substr(0, first), 0xffff);
+    if (!domain) return bad();
+    a.domain = static_cast<std::uint16_t>(*domain);
+    rest.remove_prefix(first + 1);
+  }
+  const std::size_t colon = rest.find(':');
+  const std::size_t dot = rest.find('.');
+  if (colon == std::string_view::npos || dot == std::string_view::npos || dot < colon) return bad();
+  const auto bus = hex_field(rest.substr(0, colon), 0xff);
+  const auto dev = hex_field(rest.substr(colon + 1, dot - colon - 1), 0x1f);
+  const auto fn = hex_field(rest.substr(dot + 1), 7);
+  if (!bus || !dev || !fn || rest.substr(dot + 1).size() != 1) return bad();
+  a.bus = static_cast<std::uint8_t>(*bus);
+  a.device = static_cast<std::uint8_t>(*dev);
+  a.function = static_cast<std::uint8_t>(*fn);
+  return a;
+}
+
+bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  if (name.starts_with(kConfPrefix) || name.starts_with(kBarPrefix) || parse_mst_name(name)) return true;
+  if (parse_pci_address(name)) return true;
+  std::error_code ec;
+  return is_rdma_shape(name) && fs::exists(infiniband_class_dir(sysfs_root) / std::string(name), ec);
+}
+
+Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  PciDeviceName out;
+  if (auto m = parse_mst_name(name)) {
+    out.method = m->method;
+    OF_ASSIGN(out.address, resolve_mst(*m, sysfs_root, name));
+    return out;
+  }
+  std::string_view bdf = name;
+  if (bdf.starts_with(kConfPrefix)) {
+    bdf.remove_prefix(kConfPrefix.size());
+    out.method = PciMethod::Config;
+  } else if (bdf.starts_with(kBarPrefix)) {
+    bdf.remove_prefix(kBarPrefix.size());
+    out.method = PciMethod::Bar;
+  }
+  if (auto a = parse_pci_address(bdf)) {
+    OF_ASSIGN(out.address, existing(*a, sysfs_root, name));
+    return out;
+  } else if (bdf.size() != name.size() || bdf.find(':') != std::string_view::npos) {
+    return make_error(std::move(a).error());
+  }
+  if (is_rdma_shape(name)) {
+    OF_ASSIGN(out.address, resolve_rdma(name, sysfs_root));
+    return out;
+  }
+  return make_error(ErrorCode::InvalidArgument, "'" + std::string(name) + "' is not a PCI device name");
+}
+
+}  // namespace openflint

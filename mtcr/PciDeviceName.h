@@ -1,0 +1,56 @@
+// PciDeviceName: PCI device names (BDF, pciconf-/pcicr-, MST names, RDMA names) resolved in one place.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+// A PCI function: domain:bus:device.function.
+struct PciAddress {
+  std::uint16_t domain = 0;
+  std::uint8_t bus = 0;
+  std::uint8_t device = 0;    // 0..31
+  std::uint8_t function = 0;  // 0..7
+  // "0000:03:00.0", the name of its directory under <sysfs root>/devices.
+  [[nodiscard]] std::string to_string() const;
+  friend bool operator==(const PciAddress&, const PciAddress&) = default;
+};
+
+// How to reach CR-space: the config-space gateway, the mapped BAR0, or BAR first with a fall
+// back to config space when the BAR is unusable.
+enum class PciMethod { Auto, Config, Bar };
+
+struct PciDeviceName {
+  PciAddress address;
+  PciMethod method = PciMethod::Auto;
+};
+
+// The sysfs PCI root: the OPENFLINT_SYSFS_ROOT environment variable, else /sys/bus/pci. Tools
+// take it from their --sysfs option first; tests point it at a served tree.
+[[nodiscard]] std::filesystem::path default_sysfs_root();
+
+// RDMA devices (mlx5_0) are looked up in <root>/../../class/infiniband, so /sys/bus/pci gives
+// /sys/class/infiniband and a test tree DIR/bus/pci gives DIR/class/infiniband.
+[[nodiscard]] std::filesystem::path infiniband_class_dir(const std::filesystem::path& sysfs_root);
+
+// Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex; domain 0 when absent).
+[[nodiscard]] Result<PciAddress> parse_pci_address(std::string_view text);
+
+// Whether `name` has one of the PCI forms (so callers can pick this transport): a BDF,
+// "pciconf-BDF", "pcicr-BDF", "[/dev/mst/]mtNNNN_pciconfK" / "mtNNNN_pci_crK", or an RDMA device
+// name present under infiniband_class_dir(sysfs_root).
+[[nodiscard]] bool is_pci_device_name(std::string_view name, const std::filesystem::path& sysfs_root);
+
+// Resolves a PCI device name. MST names "mtNNNN_pciconfK" (config space) and "mtNNNN_pci_crK"
+// (BAR) are the K-th function, in BDF order, of vendor 0x15b3 whose PCI device id is decimal
+// NNNN; RDMA names follow <class dir>/<name>/device to the function. A BDF must exist under
+// <root>/devices. Errors: InvalidArgument (malformed), NotFound (no such device, with what exists).
+[[nodiscard]] Result<PciDeviceName> resolve_pci_device_name(std::string_view name,
+                                                            const std::filesystem::path& sysfs_root);
+
+}  // namespace openflint
