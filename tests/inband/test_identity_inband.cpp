@@ -20,7 +20,9 @@ class InbandIdentity : public DeviceFabricFixture {
                                     const std::string& vsd, const std::string& model = "connectx3") {
     const auto path = dir_.path() / (name + ".bin");
     std::filesystem::copy_file(sample(model + "-old.bin"), path);
-    const auto g = run_command({bin("flint").string(), "-i", path.string(), "sg", guid, mac});
+    std::vector<std::string> sg{bin("flint").string(), "-i", path.string(), "sg", guid};
+    if (!mac.empty()) sg.push_back(mac);  // FS1 (InfiniHost) images carry no MACs
+    const auto g = run_command(sg);
     EXPECT_EQ(g.exit_code, 0) << g.out << g.err;
     const auto v = run_command({bin("flint").string(), "-i", path.string(), "sv", vsd});
     EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
@@ -36,12 +38,13 @@ class InbandIdentity : public DeviceFabricFixture {
 
   // Two `model` adapters with their own GUIDs, MACs and VSD, one `ibfwmgr update` from the new
   // sample: each keeps its own identity, has the sample's version on flash and verifies.
-  // `vsd_key`: where q reports the VSD (FS2: the image's; FS3: DEV_INFO's).
-  void update_keeps_each_identity(const std::string& model, const std::string& vsd_key) {
+  // `vsd_key`: where q reports the VSD (FS1/FS2: the image's; FS3: DEV_INFO's). `macs`: whether
+  // the format carries MACs (FS1 does not).
+  void update_keeps_each_identity(const std::string& model, const std::string& vsd_key, bool macs = true) {
     const std::string file = model + "-new.bin";
     if (!std::filesystem::exists(sample(file))) GTEST_SKIP() << "samples not built";
-    const auto a = board_image("a", "0x0002c90300a1a100", "0x0002c9a1a100", "adapter A", model);
-    const auto b = board_image("b", "0x0002c90300b2b200", "0x0002c9b2b200", "adapter B", model);
+    const auto a = board_image("a", "0x0002c90300a1a100", macs ? "0x0002c9a1a100" : "", "adapter A", model);
+    const auto b = board_image("b", "0x0002c90300b2b200", macs ? "0x0002c9b2b200" : "", "adapter B", model);
     const auto images = dir_.path() / "images";
     std::filesystem::create_directories(images);
     std::filesystem::copy_file(sample(file), images / file);
@@ -73,7 +76,11 @@ class InbandIdentity : public DeviceFabricFixture {
       const auto q = query(e.node);
       EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);  // the flash image's version
       EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
-      EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
+      if (macs) {
+        EXPECT_EQ(q["base_mac"]["base"], e.mac) << e.node << q.dump(2);
+      } else {
+        EXPECT_TRUE(q["base_mac"].is_null()) << e.node << q.dump(2);
+      }
       EXPECT_EQ(q[vsd_key], e.vsd) << e.node << q.dump(2);
       const auto v = flint(e.node, {"v"});
       EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
@@ -86,6 +93,9 @@ TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) { update_k
 // FS3: the identity is device data the burn leaves on flash (the new copy's ITOC entries adopt
 // the board's). Two adapters, one update: the shortest in-band FS3 identity check.
 TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachConnectX4sDeviceData) { update_keeps_each_identity("connectx4", "device_vsd"); }
+
+// FS1: two InfiniHost III Lx adapters, GUIDs and VSD in each image copy, no MACs.
+TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachInfiniHostsGuidsAndVsd) { update_keeps_each_identity("mt25204", "image_vsd", false); }
 
 }  // namespace
 }  // namespace openflint::test
