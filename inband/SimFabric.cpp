@@ -44,6 +44,9 @@ Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
   if (options.hcas == 0 || options.hcas > 30)
     return make_error(ErrorCode::InvalidArgument, "sim fabric: between 1 and 30 hcas");
   std::unique_ptr<SimFabric> fabric(new SimFabric(options));
+  if (options.extra_switch_device_ids.size() > kSwitchPorts - 1 - options.hcas)
+    return make_error(ErrorCode::InvalidArgument, "sim fabric: HCAs and extra switches need more than " +
+                                                      std::to_string(kSwitchPorts) + " switch ports");
   if (!options.hca_device_ids.empty() && options.hca_device_ids.size() != options.hcas)
     return make_error(ErrorCode::InvalidArgument, "sim fabric: hca_device_ids must name one id per hca");
   if (options.dir.empty()) {
@@ -64,20 +67,28 @@ Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
 }
 
 std::string SimFabric::topology() const {
+  const std::size_t extra = options_.extra_switch_device_ids.size();
+  const auto uplink = [](std::size_t k) { return kSwitchPorts + 2 - k; };  // Switch1's port to SwitchK
   std::ostringstream t;
   t << "vendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.switch_device_id) << "\n";
-  t << "Switch " << options_.hcas + 1 << " \"" << kSwitch << "\"\n";
+  t << "Switch " << (extra == 0 ? options_.hcas + 1 : kSwitchPorts) << " \"" << kSwitch << "\"\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) t << "[" << i << "] \"" << hca(i) << "\"[1]\n";
+  for (std::size_t k = 2; k < extra + 2; ++k) t << "[" << uplink(k) << "] \"" << extra_switch(k) << "\"[1]\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) {
     const std::uint16_t devid = options_.hca_device_ids.empty() ? options_.hca_device_id : options_.hca_device_ids[i - 1];
     t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(devid) << "\n";
     t << "Hca 1 \"" << hca(i) << "\"\n[1] \"" << kSwitch << "\"[" << i << "]\n";
+  }
+  for (std::size_t k = 2; k < extra + 2; ++k) {
+    t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.extra_switch_device_ids[k - 2]) << "\n";
+    t << "Switch 2 \"" << extra_switch(k) << "\"\n[1] \"" << kSwitch << "\"[" << uplink(k) << "]\n";
   }
   return t.str();
 }
 
 std::string SimFabric::dr_path(const std::string& node) {
   if (node == kSwitch) return "0.1";
+  if (node.starts_with("Switch")) return "0.1." + std::to_string(kSwitchPorts + 2 - std::stoul(node.substr(6)));
   return "0.1." + node.substr(3);  // "HcaI" sits on switch port I
 }
 

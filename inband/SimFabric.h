@@ -22,11 +22,15 @@ class SimFabric {
     std::uint16_t switch_device_id = 0xcb84;
     std::uint16_t hca_device_id = 0x1013;
     std::vector<std::uint16_t> hca_device_ids;  // per HCA (Hca1 first); empty: hca_device_id for all
+    // More switches "Switch2", "Switch3", ..., with these device ids: SwitchK hangs off Switch1's
+    // port kSwitchPorts + 2 - K (36, 35, ...), so HCAs and switches never share a port.
+    std::vector<std::uint16_t> extra_switch_device_ids;
     std::filesystem::path dir;                  // empty: a temp dir removed on destruction
     std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
     int start_timeout_ms = 10000;
   };
   static constexpr const char* kSwitch = "Switch1";
+  static constexpr std::size_t kSwitchPorts = 36;
 
   // Creates the temp dir and topology, starts ibsim, runs opensm once. Needs ibsim and opensm.
   [[nodiscard]] static Result<std::unique_ptr<SimFabric>> start(const Options& options);
@@ -36,7 +40,9 @@ class SimFabric {
   SimFabric& operator=(const SimFabric&) = delete;
 
   [[nodiscard]] static std::string hca(std::size_t index) { return "Hca" + std::to_string(index); }
-  // Directed route from Hca1 to `node`, as used in ibdr-... names ("0.1" switch, "0.1.I" HcaI).
+  [[nodiscard]] static std::string extra_switch(std::size_t k) { return "Switch" + std::to_string(k); }
+  // Directed route from Hca1 to `node`, as used in ibdr-... names ("0.1" switch, "0.1.I" HcaI,
+  // "0.1.P" SwitchK on Switch1's port P).
   [[nodiscard]] static std::string dr_path(const std::string& node);
 
   // Starts a responder process attached to `node`; waits for its "ready" line.

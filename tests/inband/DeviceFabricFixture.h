@@ -19,7 +19,7 @@
 namespace openflint::test {
 
 struct FabricDevice {
-  std::string node;   // "Switch1" or "HcaN" (N >= 2)
+  std::string node;   // "Switch1", "SwitchK" (K >= 2, in order) or "HcaN" (N >= 2)
   std::string model;  // hcasim model
   std::filesystem::path image;  // pre-burned (empty: blank flash)
 };
@@ -65,6 +65,8 @@ class DeviceFabricFixture : public ::testing::Test {
       ASSERT_TRUE(info) << info.error().message();
       if (d.node == SimFabric::kSwitch) {
         options.switch_device_id = (*info)->pci_device_id;
+      } else if (d.node.starts_with("Switch")) {  // Switch2, Switch3, ... in that order
+        options.extra_switch_device_ids.push_back((*info)->pci_device_id);
       } else {
         ++options.hcas;
         options.hca_device_ids.push_back((*info)->pci_device_id);

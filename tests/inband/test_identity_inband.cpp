@@ -48,7 +48,9 @@ class InbandIdentity : public DeviceFabricFixture {
     const auto images = dir_.path() / "images";
     std::filesystem::create_directories(images);
     std::filesystem::copy_file(sample(file), images / file);
-    bring_up({{"Hca2", model, a}, {"Hca3", model, b}});
+    const bool switches = find_device_by_sim_model(model).value()->kind == DeviceKind::Switch;
+    const std::string na = switches ? "Switch1" : "Hca2", nb = switches ? "Switch2" : "Hca3";
+    bring_up({{na, model, a}, {nb, model, b}});
     if (HasFatalFailure() || IsSkipped()) return;
 
     const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
@@ -71,8 +73,8 @@ class InbandIdentity : public DeviceFabricFixture {
       const char* mac;
       const char* vsd;
     };
-    for (const Expect& e : {Expect{"Hca2", "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
-                            Expect{"Hca3", "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
+    for (const Expect& e : {Expect{na.c_str(), "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
+                            Expect{nb.c_str(), "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
       const auto q = query(e.node);
       EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);  // the flash image's version
       EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
@@ -93,6 +95,9 @@ TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) { update_k
 // FS3: the identity is device data the burn leaves on flash (the new copy's ITOC entries adopt
 // the board's). Two adapters, one update: the shortest in-band FS3 identity check.
 TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachConnectX4sDeviceData) { update_keeps_each_identity("connectx4", "device_vsd"); }
+
+// FS4: two Spectrum-2 switches (Switch1 and Switch2), identity in the DTOC's DEV_INFO.
+TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachSpectrum2sDeviceData) { update_keeps_each_identity("spectrum2", "device_vsd"); }
 
 // FS1: two InfiniHost III Lx adapters, GUIDs and VSD in each image copy, no MACs.
 TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachInfiniHostsGuidsAndVsd) { update_keeps_each_identity("mt25204", "image_vsd", false); }
