@@ -54,13 +54,11 @@ inline constexpr FlashGatewayInfo kGen5Gateway{.generation = GatewayGeneration::
                                                .lock = FlashLockKind::CmdBit31};
 
 // 5th gen register block with 4-byte addressing (ConnectX-6, Spectrum-2).
-inline constexpr FlashGatewayInfo kGen5Gateway4B{.generation = GatewayGeneration::Gen5,
-                                                 .cmd_addr = kGatewayCmdAddr,
-                                                 .addr_addr = kGatewayAddrAddr,
-                                                 .data_addr = kGatewayDataAddr,
-                                                 .data_dwords = 4,
-                                                 .lock = FlashLockKind::CmdBit31,
-                                                 .supports_4byte_address = true};
+inline constexpr FlashGatewayInfo kGen5Gateway4B = [] {
+  FlashGatewayInfo g = kGen5Gateway;
+  g.supports_4byte_address = true;
+  return g;
+}();
 
 // 6th gen (ConnectX-7): ADDR at 0xf0420, byte-count data size, chip select bit 13.
 inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::Gen6,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "flint/Commands.h"
@@ -187,18 +188,7 @@ int tool_main(int argc, char** argv) {
   };
   fall_through(&app);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return cli::kUsage;
-  }
+  if (const auto done = cli::parse_command_line(app, argc, argv)) return *done;
   if (options.yes && options.no) {
     std::cerr << "-E- --yes and --no exclude each other\n";
     return cli::kUsage;

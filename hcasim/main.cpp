@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "hcasim/SimCommands.h"
@@ -70,18 +71,7 @@ int tool_main(int argc, char** argv) {
   show->callback([&] { run = [&] { return hs::run_show(path, json); }; });
 
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return openflint::cli::kUsage;
-  }
+  if (const auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   return run ? run() : openflint::cli::kUsage;
 }
 

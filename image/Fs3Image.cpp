@@ -60,24 +60,13 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
       make_crc_check("ITOC_HEADER", itoc, kTocHeaderSize, header->stored, header->computed));
   const TocWalkConfig config{TocKind::Itoc, false, TocAddressing::PerEntryBit, start, wants};
   s.toc = walk_toc(data, itoc, config);
-  for (auto& c : s.toc.checks) s.report.sections.push_back(std::move(c));
-  s.toc.checks.clear();
-  for (auto& p : s.toc.problems) s.report.problems.push_back(p);
+  append_to(s.toc, s.report);
   if (s.toc.problems.empty() && !s.toc.has_type(section_type::kMfgInfo))
     s.report.problems.push_back("no MFG_INFO section in the ITOC at " + hex_string(itoc));
   return s;
 }
 
-Result<void> scan_error(const Scan& s) {
-  if (!s.report.problems.empty())
-    return make_error(ErrorCode::InvalidImage, "FS3 image: " + s.report.problems.front());
-  for (const auto& c : s.report.sections)
-    if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
-      return make_error(c.status == SectionStatus::WrongCrc ? ErrorCode::Mismatch : ErrorCode::InvalidImage,
-                        "FS3 image: " + c.name + " at " + hex_string(c.start) + ": " +
-                            to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
-  return {};
-}
+Result<void> scan_error(const Scan& s) { return first_failure(s.report, "FS3 image"); }
 
 }  // namespace
 

@@ -114,12 +114,6 @@ bool check_toc_header(Bytes data, std::uint64_t at, TocKind kind, Scan& s) {
   return crc->ok();
 }
 
-void append(TocWalk& walk, VerifyReport& report) {
-  for (auto& c : walk.checks) report.sections.push_back(std::move(c));
-  walk.checks.clear();
-  for (const auto& p : walk.problems) report.problems.push_back(p);
-}
-
 void check_dtoc(Bytes data, Scan& s, bool (*wants)(std::uint8_t)) {
   const std::uint64_t dtoc = data.size() >= kSector ? data.size() - kSector : 0;
   if (!check_toc_header(data, dtoc, TocKind::Dtoc, s)) {
@@ -127,7 +121,7 @@ void check_dtoc(Bytes data, Scan& s, bool (*wants)(std::uint8_t)) {
     return;
   }
   s.dtoc = walk_toc(data, dtoc, {TocKind::Dtoc, true, TocAddressing::Absolute, 0, wants});
-  append(s.dtoc, s.report);
+  append_to(s.dtoc, s.report);
   if (!s.dtoc.problems.empty()) return;
   if (!s.dtoc.has_type(section_type::kMfgInfo)) {
     s.report.problems.push_back("no MFG_INFO section in the DTOC");
@@ -168,22 +162,13 @@ Scan scan(Bytes data, std::uint64_t start, bool (*wants)(std::uint8_t)) {
     }
   }
   s.itoc = walk_toc(data, itoc, {TocKind::Itoc, true, TocAddressing::Relative, start, wants});
-  append(s.itoc, s.report);
+  append_to(s.itoc, s.report);
   if (!s.itoc.problems.empty()) return s;
   check_dtoc(data, s, wants);
   return s;
 }
 
-Result<void> scan_error(const Scan& s) {
-  if (!s.report.problems.empty())
-    return make_error(ErrorCode::InvalidImage, "FS4 image: " + s.report.problems.front());
-  for (const auto& c : s.report.sections)
-    if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
-      return make_error(c.status == SectionStatus::WrongCrc ? ErrorCode::Mismatch : ErrorCode::InvalidImage,
-                        "FS4 image: " + c.name + " at " + hex_string(c.start) + ": " +
-                            to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")"));
-  return {};
-}
+Result<void> scan_error(const Scan& s) { return first_failure(s.report, "FS4 image"); }
 
 const TocSection* find_good(const Scan& s, std::uint8_t type) {
   const TocSection* found = s.itoc.find_good(type);

@@ -91,6 +91,12 @@ void check_section(Bytes data, TocSection& s, const TocWalkConfig& config, TocWa
 
 }  // namespace
 
+void append_to(TocWalk& walk, VerifyReport& report) {
+  for (auto& c : walk.checks) report.sections.push_back(std::move(c));
+  walk.checks.clear();
+  for (const auto& p : walk.problems) report.problems.push_back(p);
+}
+
 const TocSection* live_dev_info(const TocWalk& walk) {
   for (const auto& s : walk.sections)
     if (s.entry.type == section_type::kDevInfo && s.valid_dev_info) return &s;

@@ -48,6 +48,9 @@ struct TocWalk {
   [[nodiscard]] bool has_type(std::uint8_t type) const;
 };
 
+// Moves the walk's verify lines into `report` and copies its problems there.
+void append_to(TocWalk& walk, VerifyReport& report);
+
 // FS4: the DEV_INFO slot the board uses, the first one in TOC order carrying the signature
 // (two are signed only after a power cut inside a DEV_INFO edit); nullptr when none is.
 [[nodiscard]] const TocSection* live_dev_info(const TocWalk& walk);

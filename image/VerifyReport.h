@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Result.h"
 #include "image/ImageFormat.h"
 
 namespace openflint {
@@ -54,5 +55,10 @@ struct VerifyReport {
     return true;
   }
 };
+
+// The report's first failure as an error: its first structural problem (InvalidImage), else its
+// first section with a wrong CRC (Mismatch) or an invalid one (InvalidImage); each message
+// starts with `label` ("FS3 image"). Success when the report is bootable.
+[[nodiscard]] Result<void> first_failure(const VerifyReport& report, const std::string& label);
 
 }  // namespace openflint
