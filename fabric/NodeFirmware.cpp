@@ -5,6 +5,7 @@
 
 #include "flash/FlashDriver.h"
 #include "fwops/Device.h"
+#include "fwops/DeviceFlash.h"
 #include "fwops/FlashImageReader.h"
 #include "image/FirmwareImage.h"
 
@@ -12,7 +13,7 @@ namespace openflint {
 namespace {
 
 void from_flash(Device& device, NodeFirmware& out) {
-  auto driver = FlashDriver::open(device.access(), device.info().flash_gateway);
+  auto driver = open_device_flash(device);
   if (!driver) {
     out.note = "flash not readable: " + driver.error().message();
     return;

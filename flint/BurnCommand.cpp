@@ -8,6 +8,7 @@
 #include "flint/Commands.h"
 #include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceFlash.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
@@ -146,7 +147,7 @@ Result<BurnOptions> burn_options(const Options& options) {
 
 int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& log) {
   {
-    auto flash = open_flash(device);  // finishes an interrupted ww/wb first; released before the burn
+    auto flash = open_device_flash(device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
   }
   // One pass: the burner reads and compares the flash, asks through `decide`, then burns.

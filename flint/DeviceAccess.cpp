@@ -8,7 +8,7 @@
 #include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "fwops/FlashImageReader.h"
-#include "fwops/SectorJournal.h"
+#include "fwops/DeviceFlash.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 
@@ -24,33 +24,6 @@ Result<Device> open_cli_device(const Options& options) {
   return open_device(options.device, open_options);
 }
 
-Result<FlashDriver> open_flash(Device& device) {
-  auto flash = FlashDriver::open(device.access(), device.info().flash_gateway);
-  if (!flash) return make_error(std::move(flash).error().with_context(device.name()));
-  if (auto recovered = recover_interrupted_write(*flash); !recovered) {
-    return make_error(std::move(recovered).error().with_context(device.name() + ": finishing an interrupted write"));
-  }
-  return flash;
-}
-
-Result<SparseFlash> read_device_flash(const Options& options, Device& device, FlashDriver& flash,
-                                      bool with_board_data) {
-  if (device.simulator() != nullptr)
-    return read_whole_flash(device.access(), device.info(), flash, progress_line(options, "Reading flash"));
-  return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
-}
-
-Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash) {
-  SparseFlash found;
-  if (device.simulator() != nullptr) {
-    OF_ASSIGN(found, read_device_flash(options, device, flash));
-  } else {
-    OF_ASSIGN(found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
-  }
-  if (!found.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
-  return *found.query;
-}
-
 int finish(const Options& options, Device& device, int rc) {
   if (auto saved = device.commit(); !saved) return report_error(options, saved.error());
   return rc;
@@ -61,7 +34,7 @@ int with_flash(const Options& options, const std::function<int(Device&, FlashDri
   if (!device) return report_error(options, device.error());
   int rc = 0;
   {
-    auto flash = open_flash(*device);
+    auto flash = open_device_flash(*device);
     rc = flash ? job(*device, *flash) : report_error(options, flash.error());
   }
   return finish(options, *device, rc);
@@ -69,7 +42,8 @@ int with_flash(const Options& options, const std::function<int(Device&, FlashDri
 
 Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
                                                          FlashDriver& flash) {
-  OF_ASSIGN(const SparseFlash found, read_device_flash(options, device, flash, true));
+  OF_ASSIGN(const SparseFlash found,
+            openflint::read_device_flash(device, flash, true, progress_line(options, "Reading flash")));
   // The copy the boot ROM starts, as ri saves it (image/FlashImage.h).
   auto file = found.image_found
                   ? image_file_from_copy(found.bytes, BootCopy{found.format, found.copy_start, 0, *found.query})

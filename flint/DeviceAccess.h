@@ -18,19 +18,6 @@ namespace openflint::cli {
 // Opens options.device (InvalidArgument when -d is missing), waiting up to --lock-timeout.
 [[nodiscard]] Result<Device> open_cli_device(const Options& options);
 
-// Locks and probes the flash, then finishes a journaled write that a power cut interrupted
-// (docs/flash-writes.md), so every command sees consistent sectors.
-[[nodiscard]] Result<FlashDriver> open_flash(Device& device);
-
-// The flash as query/verify/ri see it, with the copy the boot ROM starts (fwops: the rule of
-// image/BootCopy.h): the whole flash on a simulated device; over a slow transport (in-band)
-// only the blocks of the current copy and its device data (0xFF elsewhere).
-[[nodiscard]] Result<SparseFlash> read_device_flash(const Options& options, Device& device, FlashDriver& flash,
-                                                    bool with_board_data = false);
-// The query of the copy the device boots (InvalidImage when none is bootable): over a slow
-// transport from just the copy's tables and info sections (a few hundred MADs).
-[[nodiscard]] Result<ImageQuery> query_device_image(const Options& options, Device& device, FlashDriver& flash);
-
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.
 [[nodiscard]] int finish(const Options& options, Device& device, int rc);

@@ -4,6 +4,7 @@
 #include "cli/ExitCode.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceFlash.h"
 #include "flint/DeviceReport.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
@@ -20,9 +21,9 @@ nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
 }
 
 int query_opened(const Options& options, Device& device) {
-  auto flash = open_flash(device);
+  auto flash = open_device_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto query = query_device_image(options, device, *flash);
+  auto query = openflint::query_device_image(device, *flash, progress_line(options, "Reading flash"));
   const auto no_image = [](ErrorCode c) {
     return c == ErrorCode::InvalidImage || c == ErrorCode::Mismatch || c == ErrorCode::NotFound;
   };
@@ -55,9 +56,9 @@ int query_opened(const Options& options, Device& device) {
 }
 
 int verify_opened(const Options& options, Device& device) {
-  auto flash = open_flash(device);
+  auto flash = open_device_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto found = read_device_flash(options, device, *flash);
+  auto found = openflint::read_device_flash(device, *flash, false, progress_line(options, "Reading flash"));
   if (!found) return report_error(options, found.error().with_context(device.name()));
   // The copy the boot ROM starts; with none bootable, the first copy on flash and why it fails.
   auto report = verify_found_copy(*found);

@@ -10,6 +10,7 @@
 #include "flint/Commands.h"
 #include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/BootGuard.h"
@@ -211,7 +212,7 @@ int run_ri(const Options& options, const std::string& out_path) {
   auto out = OutputFile::create(out_path);
   if (!out) return report_error(options, out.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
-    auto found = read_device_flash(options, device, flash, true);
+    auto found = openflint::read_device_flash(device, flash, true, progress_line(options, "Reading flash"));
     if (!found) return report_error(options, found.error().with_context(device.name()));
     const std::vector<std::uint8_t>* all = &found->bytes;
     // A file that verifies on its own: the copy the boot ROM starts, moved to offset 0, and the

@@ -8,6 +8,7 @@
 #include "flint/Commands.h"
 #include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceFlash.h"
 #include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/MoreCommands.h"
@@ -159,7 +160,7 @@ int run_burn_block(const Options& options) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
   {
-    auto flash = open_flash(*device);  // finishes an interrupted ww/wb first; released before the burn
+    auto flash = open_device_flash(*device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return finish(options, *device, report_error(options, flash.error()));
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +

@@ -8,6 +8,7 @@
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "flint/UidText.h"
@@ -103,7 +104,7 @@ Result<std::string> burn_patched(const Options& options, Device& device, Bytes i
 Result<std::string> patch_device(const Options& options, Device& device, const Patch& patch) {
   std::vector<std::uint8_t> flash_bytes;
   {
-    OF_ASSIGN(FlashDriver flash, open_flash(device));
+    OF_ASSIGN(FlashDriver flash, open_device_flash(device));
     OF_ASSIGN(flash_bytes, flash.read(0, flash.size(), progress_line(options, "Reading flash")));
     OF_ASSIGN(const ImageQuery current, query_image(flash_bytes));
     if (identity_in_device_data(current.format)) {
@@ -121,7 +122,7 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
 
 // What the device's flash holds now.
 Result<ImageQuery> query_device(Device& device) {
-  OF_ASSIGN(FlashDriver flash, open_flash(device));
+  OF_ASSIGN(FlashDriver flash, open_device_flash(device));
   OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size(), nullptr));
   return query_image(bytes);
 }

@@ -1,6 +1,8 @@
 // FailsafeBurner: preflight (flash vs image identity) and the burn entry point; formats via a table.
 #include "fwops/FailsafeBurner.h"
 
+#include "fwops/DeviceFlash.h"
+
 #include <algorithm>
 #include <string>
 
@@ -49,10 +51,9 @@ Result<BurnPreflight> compare(BurnSession& session, const FormatBurner& burner, 
   return p;
 }
 
+// Finishes an interrupted journaled write first: the burn then reads consistent device data.
 Result<FlashDriver> open_flash(RegisterAccess& access, const DeviceInfo& info) {
-  auto driver = FlashDriver::open(access, info.flash_gateway);
-  if (!driver) return make_error(std::move(driver).error().with_context("opening the flash of " + std::string(info.name)));
-  return driver;
+  return open_device_flash(access, info, "opening the flash of " + std::string(info.name));
 }
 
 std::string first_fault(const VerifyReport& report) {

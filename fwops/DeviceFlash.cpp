@@ -1,0 +1,41 @@
+// DeviceFlash: opening a device's flash and reading its current image, the same for every tool.
+#include "fwops/DeviceFlash.h"
+
+#include <string>
+
+#include "fwops/SectorJournal.h"
+
+namespace openflint {
+
+Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info, std::string_view name) {
+  auto flash = FlashDriver::open(access, info.flash_gateway);
+  if (!flash) return make_error(std::move(flash).error().with_context(std::string(name)));
+  if (auto recovered = recover_interrupted_write(*flash); !recovered)
+    return make_error(std::move(recovered).error().with_context(std::string(name) + ": finishing an interrupted write"));
+  return flash;
+}
+
+Result<FlashDriver> open_device_flash(Device& device) {
+  return open_device_flash(device.access(), device.info(), device.name());
+}
+
+bool reads_whole_flash(const RegisterAccess& access) { return !access.remote(); }
+
+Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data,
+                                      const FlashProgress& progress) {
+  if (reads_whole_flash(device.access())) return read_whole_flash(device.access(), device.info(), flash, progress);
+  return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
+}
+
+Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash, const FlashProgress& progress) {
+  SparseFlash found;
+  if (reads_whole_flash(device.access())) {
+    OF_ASSIGN(found, read_whole_flash(device.access(), device.info(), flash, progress));
+  } else {
+    OF_ASSIGN(found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
+  }
+  if (!found.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
+  return *found.query;
+}
+
+}  // namespace openflint

@@ -1,0 +1,37 @@
+// DeviceFlash: an opened device's flash as every tool uses it (journal finished, read by transport cost).
+#pragma once
+
+#include <string_view>
+
+#include "core/Result.h"
+#include "devices/DeviceInfo.h"
+#include "flash/FlashDriver.h"
+#include "fwops/Device.h"
+#include "fwops/FlashImageReader.h"
+#include "image/ImageQuery.h"
+#include "mtcr/RegisterAccess.h"
+
+namespace openflint {
+
+// Locks and probes the flash of `info` behind `access`, then finishes a journaled write that a
+// power cut interrupted (docs/flash-writes.md), so whatever follows (a query, a burn, an
+// identity read) sees consistent sectors. `name` goes into error context.
+[[nodiscard]] Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info,
+                                                    std::string_view name);
+[[nodiscard]] Result<FlashDriver> open_device_flash(Device& device);
+
+// Whether reading the whole flash is cheap on this transport: not when every access is a
+// network round trip (RegisterAccess::remote()); then only what is needed is read.
+[[nodiscard]] bool reads_whole_flash(const RegisterAccess& access);
+
+// The flash as query/verify/ri see it, with the copy the boot ROM starts (image/BootCopy rule):
+// the whole flash when that is cheap, else only the blocks of the current copy and (with
+// `with_board_data`) its device data, 0xFF elsewhere.
+[[nodiscard]] Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data = false,
+                                                    const FlashProgress& progress = {});
+// The query of the copy the device boots (InvalidImage when none is bootable); over a remote
+// transport from just the copy's tables and info sections (a few hundred MADs).
+[[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash,
+                                                    const FlashProgress& progress = {});
+
+}  // namespace openflint
