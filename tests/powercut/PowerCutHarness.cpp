@@ -82,7 +82,7 @@ std::string identity_of(const SimDevice& dev) {
 }  // namespace
 
 PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
-                               const BurnOptions& burn_b) {
+                               const BurnOptions& burn_b, const BurnTransport& through) {
   PowerCutOutcome out;
   auto created = SimDevice::create(model);
   if (!created) {
@@ -90,10 +90,11 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
     return out;
   }
   SimDevice& dev = **created;
+  RegisterAccess& bus = through ? through(dev) : static_cast<RegisterAccess&>(dev);
   const std::string va = version_of(a), vb = version_of(b);
   const BurnOptions& options = burn_b;
   const bool gives = burn_b.identity.base_guid || burn_b.identity.base_mac || burn_b.identity.vsd;
-  auto first = burn_image(dev, dev.info(), a, first_burn_options(a));
+  auto first = burn_image(bus, dev.info(), a, first_burn_options(a));
   if (!first) {
     out.failures.push_back("burn A: " + first.error().message());
     return out;
@@ -104,7 +105,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   const std::string board = identity_of(dev);
 
   const std::uint64_t before = flash_ops(dev);
-  auto clean = burn_image(dev, dev.info(), b, options);
+  auto clean = burn_image(bus, dev.info(), b, options);
   if (!clean) {
     out.failures.push_back("unfaulted burn B: " + clean.error().message());
     return out;
@@ -128,7 +129,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
     sim::SimFaults faults;
     faults.power_cut_after_ops = k;
     dev.set_faults(faults);
-    auto cut = burn_image(dev, dev.info(), b, options);
+    auto cut = burn_image(bus, dev.info(), b, options);
     dev.set_faults({});
     dev.power_cycle();
     ++out.cut_points;
@@ -149,7 +150,7 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
     if (cut && k < out.total_ops && out.failures.size() < 5)
       out.failures.push_back("cut after " + std::to_string(k) + " ops: the burn reported success");
     if (reburn_every > 0 && index++ % reburn_every == 0) {
-      auto again = burn_image(dev, dev.info(), b, options);
+      auto again = burn_image(bus, dev.info(), b, options);
       dev.reset();
       if (!again || running_version(dev) != vb) {
         ++out.reburn_failures;

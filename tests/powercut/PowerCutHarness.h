@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/ByteReader.h"
 #include "fwops/FailsafeBurner.h"
+#include "mtcr/RegisterAccess.h"
+#include "sim/SimDevice.h"
 
 namespace openflint::test {
 
@@ -27,7 +30,11 @@ struct PowerCutOutcome {
 // `burn_b`: the options of the burn of B (default: keep the board's identity). When they give an
 // identity (FS3/FS4 --uid/--mac/--vsd), the copy that boots after a cut must have the board's
 // old identity or the given one, nothing else.
+// `through`: the transport the burns use, made once for the simulated device (e.g. its PCI
+// config space served over FUSE); empty: the simulator itself. Power cuts, power cycles and
+// boot checks act on the simulator.
+using BurnTransport = std::function<RegisterAccess&(sim::SimDevice&)>;
 PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
-                               const BurnOptions& burn_b = {});
+                               const BurnOptions& burn_b = {}, const BurnTransport& through = {});
 
 }  // namespace openflint::test
