@@ -1,0 +1,207 @@
+// BarServer + PciBarAccess: simulated devices served as a shared-memory BAR0, flash driven through it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "flash/FlashDriver.h"
+#include "mtcr/PciBarAccess.h"
+#include "sim/BarServer.h"
+#include "sim/SimDevice.h"
+#include "tests/pcibar/BarTree.h"
+
+// Designated initializers that leave members at their defaults are the point of these records.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+namespace openflint {
+namespace {
+
+using sim::BarServer;
+using sim::BarServerOptions;
+using sim::SimDevice;
+using test::BarTree;
+using Clock = std::chrono::steady_clock;
+
+// The BAR answers in nanoseconds, not a PCIe round trip (~1 us), so 5000 polls of BUSY would
+// last microseconds: a server thread descheduled for one tick (2 shared cores) would look
+// dead. 20M polls is ~0.1 s of polling here.
+FlashTimeouts bar_timeouts(std::uint32_t busy_polls = 20'000'000) {
+  FlashTimeouts t;
+  t.lock = std::chrono::milliseconds(50);
+  t.write_in_progress = std::chrono::milliseconds(2000);
+  t.gateway_busy_polls = busy_polls;
+  return t;
+}
+
+std::unique_ptr<SimDevice> make(const std::string& model) {
+  auto dev = SimDevice::create(model);
+  EXPECT_TRUE(dev.has_value()) << dev.error().message();
+  return std::move(dev).value();
+}
+
+// One simulated device served as BAR0 of devices/0000:03:00.0 in a temp tree.
+struct ServedDevice {
+  explicit ServedDevice(const std::string& model, BarServerOptions options = {}) : dev(make(model)) {
+    auto started = BarServer::start(*dev, std::move(options));
+    EXPECT_TRUE(started.has_value()) << started.error().message();
+    server = std::move(started).value();
+    tree.write_resource(server->bar_size());
+    tree.link_resource0(server->path());
+  }
+  PciBarAccess open_bar() const {
+    auto bar = PciBarAccess::open(tree.device_dir());
+    EXPECT_TRUE(bar.has_value()) << bar.error().message();
+    return std::move(bar).value();
+  }
+
+  BarTree tree;
+  std::unique_ptr<SimDevice> dev;
+  std::unique_ptr<BarServer> server;
+};
+
+class BarFlash : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BarFlash, HwIdJedecReadEraseProgram) {
+  ServedDevice served(GetParam());
+  SimDevice& dev = *served.dev;
+  PciBarAccess bar = served.open_bar();
+  const std::uint32_t want_id =
+      dev.info().hw_id | (std::uint32_t{dev.info().hw_revision.value_or(0)} << 16);
+  EXPECT_EQ(bar.hw_id_word(), want_id);
+  {
+    auto opened = FlashDriver::open(bar, dev.info().flash_gateway, bar_timeouts());
+    ASSERT_TRUE(opened.has_value()) << opened.error().message();
+    FlashDriver flash = std::move(opened).value();
+    EXPECT_EQ(flash.chip().name, dev.info().default_flash_chip);
+    EXPECT_EQ(flash.jedec_id(), dev.flash().chip().jedec_id);
+    EXPECT_TRUE(dev.gateway().locked());  // the tool's lock reached the model
+
+    auto head = flash.read(0, 4096);
+    ASSERT_TRUE(head.has_value()) << head.error().message();
+    EXPECT_TRUE(std::equal(head->begin(), head->end(), dev.flash().contents().begin()));
+
+    // The top sector but one; 4 KiB of it programmed (M25P16 sectors are 64 KiB: fewer commands).
+    const std::uint64_t base = flash.size() - 2 * flash.sector_size();
+    const auto data = test::random_bytes(4096, 11);
+    ASSERT_TRUE(flash.erase_sector(base).has_value());
+    ASSERT_TRUE(flash.program(base, data).has_value());
+    auto back = flash.read(base, data.size());
+    ASSERT_TRUE(back.has_value()) << back.error().message();
+    EXPECT_EQ(*back, data);
+    EXPECT_TRUE(std::equal(data.begin(), data.end(), dev.flash().contents().begin() + static_cast<std::ptrdiff_t>(base)));
+    const auto tail = dev.flash().contents().subspan(base + data.size(), flash.sector_size() - data.size());
+    EXPECT_TRUE(std::all_of(tail.begin(), tail.end(), [](std::uint8_t b) { return b == 0xff; }));
+    EXPECT_EQ(dev.flash().counters().erases, 1u);
+  }
+  served.server->stop();  // relays the lock release the driver stored on its way out
+  EXPECT_FALSE(dev.gateway().locked());
+  EXPECT_EQ(served.server->commands_served(), dev.counters().gateway_commands);
+  EXPECT_EQ(served.server->failed_accesses(), 0u);
+}
+
+// ConnectX-3: 4th-gen gateway, 0xf03fc semaphore; ConnectX-4: gen5, CMD bit 31 lock;
+// ConnectX-7: gen6 layout (ADDR at 0xf0420); InfiniHost III Lx: special commands, bank select.
+INSTANTIATE_TEST_SUITE_P(Devices, BarFlash, ::testing::Values("connectx3", "connectx4", "connectx7", "mt25204"));
+
+TEST(BarServer, MeasuresCommandsPerSecond) {
+  ServedDevice served("connectx4");
+  PciBarAccess bar = served.open_bar();
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts());
+  ASSERT_TRUE(opened.has_value()) << opened.error().message();
+  const std::uint64_t before = served.server->commands_served();
+  const auto start = Clock::now();
+  auto data = opened->read(0, 64 * 1024);  // 16 bytes per command: 4096 commands
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  ASSERT_TRUE(data.has_value()) << data.error().message();
+  EXPECT_TRUE(std::equal(data->begin(), data->end(), served.dev->flash().contents().begin()));
+  const std::uint64_t commands = served.server->commands_served() - before;
+  EXPECT_EQ(commands, 4096u);
+  std::cout << "[ bar      ] " << commands << " gateway commands in " << seconds * 1e3 << " ms: "
+            << static_cast<std::uint64_t>(static_cast<double>(commands) / seconds) << " commands/s, "
+            << seconds / static_cast<double>(commands) * 1e6 << " us each\n";
+}
+
+TEST(BarServer, StoppedServerTimesOutInsteadOfHanging) {
+  ServedDevice served("connectx4");
+  PciBarAccess bar = served.open_bar();
+  served.server->stop();
+  EXPECT_FALSE(served.server->serving());
+  const auto start = Clock::now();
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts(1'000'000));
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  ASSERT_FALSE(opened.has_value());
+  EXPECT_EQ(opened.error().code(), ErrorCode::Timeout) << opened.error().message();
+  EXPECT_NE(opened.error().message().find("stayed busy after 1000000 polls"), std::string::npos)
+      << opened.error().message();
+  EXPECT_LT(ms, 5000.0);
+  std::cout << "[ bar      ] 1M busy polls of a stopped server gave up after " << ms << " ms\n";
+}
+
+TEST(BarServer, HeldLockShowsThroughTheBar) {
+  auto dev = make("connectx4");
+  dev->gateway().set_locked(true);  // another agent holds CMD bit 31
+  auto server = BarServer::start(*dev);
+  ASSERT_TRUE(server.has_value()) << server.error().message();
+  BarTree tree;
+  tree.write_resource((*server)->bar_size());
+  tree.link_resource0((*server)->path());
+  auto bar = PciBarAccess::open(tree.device_dir());
+  ASSERT_TRUE(bar.has_value()) << bar.error().message();
+  auto lock = FlashLock::acquire(*bar, dev->info().flash_gateway, std::chrono::milliseconds(20));
+  ASSERT_FALSE(lock.has_value());
+  EXPECT_EQ(lock.error().code(), ErrorCode::Busy);
+}
+
+TEST(BarServer, PlainStoresReachTheModelOnlyForWatchedRegisters) {
+  ServedDevice served("connectx4", BarServerOptions{.extra_registers = {0x1000}});
+  PciBarAccess bar = served.open_bar();
+  const std::uint32_t boot = served.dev->info().boot_address.address;
+  ASSERT_NE(boot, 0u);
+  ASSERT_TRUE(bar.write32(boot, 0x00400000).has_value());
+  ASSERT_TRUE(bar.write32(0x1000, 0xcafe).has_value());
+  ASSERT_TRUE(bar.write32(0x2000, 0xbeef).has_value());  // not watched: stays in the file
+  served.server->stop();
+  EXPECT_EQ(served.dev->peek32(boot), 0x00400000u);
+  EXPECT_EQ(served.dev->peek32(0x1000), 0xcafeu);
+  EXPECT_EQ(served.dev->peek32(0x2000), 0u);
+  EXPECT_EQ(*bar.read32(0x2000), 0xbeefu);
+  EXPECT_EQ(served.server->stores_relayed(), 2u);
+}
+
+TEST(BarServer, FailedModelCommandLeavesBusySet) {
+  ServedDevice served("connectx4");
+  PciBarAccess bar = served.open_bar();
+  served.dev->set_faults(sim::SimFaults{.fail_gateway_command = 1});  // the JEDEC probe
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts(1'000'000));
+  ASSERT_FALSE(opened.has_value());
+  EXPECT_EQ(opened.error().code(), ErrorCode::Timeout) << opened.error().message();
+  // The driver's lock release (CMD = 0) un-sticks the gateway: the next tool works.
+  auto again = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts());
+  ASSERT_TRUE(again.has_value()) << again.error().message();
+  EXPECT_EQ(served.server->failed_accesses(), 1u);
+}
+
+TEST(BarServer, FileLivesInTheGivenDirectoryAndGoesWithTheServer) {
+  test::TempDir dir;
+  auto dev = make("connectx3");
+  std::filesystem::path path;
+  {
+    auto server = BarServer::start(*dev, BarServerOptions{.directory = dir.path(), .bar_size = 0x1000000});
+    ASSERT_TRUE(server.has_value()) << server.error().message();
+    path = (*server)->path();
+    EXPECT_EQ(path.parent_path(), dir.path());
+    EXPECT_EQ(std::filesystem::file_size(path), 0x1000000u);
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  auto bad_dir = BarServer::start(*dev, BarServerOptions{.directory = dir.path() / "missing"});
+  ASSERT_FALSE(bad_dir.has_value());
+  EXPECT_EQ(bad_dir.error().code(), ErrorCode::Io);
+  auto too_small = BarServer::start(*dev, BarServerOptions{.directory = dir.path(), .bar_size = 0x10000});
+  ASSERT_FALSE(too_small.has_value());
+  EXPECT_EQ(too_small.error().code(), ErrorCode::InvalidArgument) << too_small.error().message();
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));  // failed starts leave nothing behind
+}
+
+}  // namespace
+}  // namespace openflint
