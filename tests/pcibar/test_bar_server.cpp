@@ -23,14 +23,12 @@ using sim::SimDevice;
 using test::BarTree;
 using Clock = std::chrono::steady_clock;
 
-// The BAR answers in nanoseconds, not a PCIe round trip (~1 us), so 5000 polls of BUSY would
-// last microseconds: a server thread descheduled for one tick (2 shared cores) would look
-// dead. 20M polls is ~0.1 s of polling here.
-FlashTimeouts bar_timeouts(std::uint32_t busy_polls = 20'000'000) {
+// The driver's default BUSY wait (5000 polls and at least 100 ms): the BAR reads in
+// nanoseconds, so the time floor is what lets a descheduled server thread catch up.
+FlashTimeouts bar_timeouts() {
   FlashTimeouts t;
   t.lock = std::chrono::milliseconds(50);
   t.write_in_progress = std::chrono::milliseconds(2000);
-  t.gateway_busy_polls = busy_polls;
   return t;
 }
 
@@ -128,14 +126,14 @@ TEST(BarServer, StoppedServerTimesOutInsteadOfHanging) {
   served.server->stop();
   EXPECT_FALSE(served.server->serving());
   const auto start = Clock::now();
-  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts(1'000'000));
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts());
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   ASSERT_FALSE(opened.has_value());
   EXPECT_EQ(opened.error().code(), ErrorCode::Timeout) << opened.error().message();
-  EXPECT_NE(opened.error().message().find("stayed busy after 1000000 polls"), std::string::npos)
-      << opened.error().message();
+  EXPECT_NE(opened.error().message().find("stayed busy after"), std::string::npos) << opened.error().message();
+  EXPECT_GE(ms, 100.0);  // FlashTimeouts::gateway_busy
   EXPECT_LT(ms, 5000.0);
-  std::cout << "[ bar      ] 1M busy polls of a stopped server gave up after " << ms << " ms\n";
+  std::cout << "[ bar      ] polling a stopped server: " << opened.error().message() << ", " << ms << " ms\n";
 }
 
 TEST(BarServer, HeldLockShowsThroughTheBar) {
@@ -173,7 +171,7 @@ TEST(BarServer, FailedModelCommandLeavesBusySet) {
   ServedDevice served("connectx4");
   PciBarAccess bar = served.open_bar();
   served.dev->set_faults(sim::SimFaults{.fail_gateway_command = 1});  // the JEDEC probe
-  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts(1'000'000));
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts());
   ASSERT_FALSE(opened.has_value());
   EXPECT_EQ(opened.error().code(), ErrorCode::Timeout) << opened.error().message();
   // The driver's lock release (CMD = 0) un-sticks the gateway: the next tool works.
