@@ -1,6 +1,9 @@
 // BarServer + PciBarAccess: simulated devices served as a shared-memory BAR0, flash driven through it.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -118,6 +121,38 @@ TEST(BarServer, MeasuresCommandsPerSecond) {
   std::cout << "[ bar      ] " << commands << " gateway commands in " << seconds * 1e3 << " ms: "
             << static_cast<std::uint64_t>(static_cast<double>(commands) / seconds) << " commands/s, "
             << seconds / static_cast<double>(commands) * 1e6 << " us each\n";
+}
+
+// The tool in another process (flint against hcasim): only the file is shared. The child
+// reports by exit status: 0 ok, 1 open, 2 flash open, 3 read, 4 compare, 5 erase/program.
+int tool_in_child(const std::filesystem::path& device_dir, const FlashGatewayInfo& gateway,
+                  const std::vector<std::uint8_t>& expected_head, const std::vector<std::uint8_t>& program_at_1m) {
+  auto bar = PciBarAccess::open(device_dir);
+  if (!bar) return 1;
+  auto flash = FlashDriver::open(*bar, gateway, bar_timeouts());
+  if (!flash) return 2;
+  auto head = flash->read(0, expected_head.size());
+  if (!head) return 3;
+  if (*head != expected_head) return 4;
+  if (!flash->erase_sector(0x100000) || !flash->program(0x100000, program_at_1m)) return 5;
+  return 0;
+}
+
+TEST(BarServer, ToolInAnotherProcess) {
+  ServedDevice served("connectx4");
+  const auto contents = served.dev->flash().contents();
+  const std::vector<std::uint8_t> head(contents.begin(), contents.begin() + 8192);
+  const auto data = test::random_bytes(4096, 5);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(tool_in_child(served.tree.device_dir(), served.dev->info().flash_gateway, head, data));
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  served.server->stop();
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), served.dev->flash().contents().begin() + 0x100000));
+  EXPECT_FALSE(served.dev->gateway().locked());  // the child's release was relayed
 }
 
 TEST(BarServer, StoppedServerTimesOutInsteadOfHanging) {
