@@ -52,6 +52,7 @@ void BarServer::stop() {
   stop_.store(true, std::memory_order_relaxed);
   thread_.join();
   (void)serve_once();  // stores (or a command) issued just before the stop reach the model
+  serve_resyncs();
 }
 
 Result<void> BarServer::build_watch_list() {
@@ -80,32 +81,59 @@ Result<void> BarServer::build_watch_list() {
   return {};
 }
 
-// The model's values, read without side effects: CMD and the semaphore are test-and-set on a
-// read, so they are peeked; the rest go through read32 (the hw id is a read hook, not storage).
+// The model's value of a register, read without side effects: CMD and the semaphore are
+// test-and-set on a read, so they are peeked; the rest go through read32 (the hw id is a read
+// hook, not storage).
+std::uint32_t BarServer::model_value(std::uint32_t address) const {
+  const bool takes_lock = address == gateway_.cmd_addr ||
+                          (gateway_.lock == FlashLockKind::Semaphore && address == gateway_.semaphore_addr);
+  if (!takes_lock) {
+    if (auto v = device_->read32(address)) return *v;
+  }
+  return device_->peek32(address);
+}
+
 void BarServer::fill() {
-  auto value_of = [this](std::uint32_t address) {
-    const bool takes_lock = address == gateway_.cmd_addr ||
-                            (gateway_.lock == FlashLockKind::Semaphore && address == gateway_.semaphore_addr);
-    if (!takes_lock) {
-      if (auto v = device_->read32(address)) return *v;
-    }
-    return device_->peek32(address);
-  };
   for (const auto& [address, value] : device_->cr_space().registers()) {
-    if (file_.contains(address)) file_.store_relaxed(address, value_of(address));
+    if (file_.contains(address)) file_.store_relaxed(address, model_value(address));
   }
-  if (file_.contains(kHwIdAddr)) file_.store_relaxed(kHwIdAddr, value_of(kHwIdAddr));
-  for (Watched& w : watched_) {
-    w.shadow = value_of(w.address);
-    file_.store_relaxed(w.address, w.shadow);
+  for (Watched& w : watched_) w.shadow = file_.load_relaxed(w.address);
+  cmd_shadow_ = file_.load_relaxed(gateway_.cmd_addr);
+  mirror_model();
+}
+
+// Shows the model's hw id and watched registers in the file. Compare-and-swap against the
+// shadow: a tool store made since the last poll is kept (and relayed by the next poll).
+void BarServer::mirror_model() {
+  if (file_.contains(kHwIdAddr)) file_.store_relaxed(kHwIdAddr, model_value(kHwIdAddr));
+  auto mirror = [this](std::uint32_t address, std::uint32_t& shadow) {
+    const std::uint32_t v = model_value(address);
+    if (v != shadow && file_.replace_release(address, shadow, v)) shadow = v;
+  };
+  for (Watched& w : watched_) mirror(w.address, w.shadow);
+  mirror(gateway_.cmd_addr, cmd_shadow_);
+}
+
+void BarServer::resync_from_model() {
+  if (!thread_.joinable()) {
+    mirror_model();
+    return;
   }
-  cmd_shadow_ = value_of(gateway_.cmd_addr);
-  file_.store_release(gateway_.cmd_addr, cmd_shadow_);
+  const std::uint64_t ticket = resyncs_requested_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  while (resyncs_done_.load(std::memory_order_acquire) < ticket) std::this_thread::yield();
+}
+
+void BarServer::serve_resyncs() {
+  const std::uint64_t wanted = resyncs_requested_.load(std::memory_order_acquire);
+  if (wanted == resyncs_done_.load(std::memory_order_relaxed)) return;
+  mirror_model();
+  resyncs_done_.store(wanted, std::memory_order_release);
 }
 
 void BarServer::serve() {
   std::uint32_t idle = 0;
   while (!stop_.load(std::memory_order_relaxed)) {
+    serve_resyncs();
     if (serve_once()) {
       idle = 0;
     } else if (idle < options_.spin_polls) {

@@ -67,6 +67,12 @@ class BarServer {
   // Stops serving (joins the thread, relays pending stores); the file stays until destruction,
   // so a tool still polling it sees BUSY never clear.
   void stop();
+  // Shows the model's hw id and watched registers in the file again: the file is otherwise
+  // updated only by the server's own commands, so call this after the model changed by
+  // another path (power_cycle() or reset() clearing a lock, a config-space gateway, direct
+  // SimDevice use). A tool store not yet relayed is kept. Returns once the serving thread has
+  // done it (done inline when stopped); not to be called concurrently with stop().
+  void resync_from_model();
 
  private:
   struct Watched {
@@ -77,6 +83,9 @@ class BarServer {
   BarServer(SimDevice& device, SharedBarFile file, BarServerOptions options);
   [[nodiscard]] Result<void> build_watch_list();
   void fill();
+  [[nodiscard]] std::uint32_t model_value(std::uint32_t address) const;
+  void mirror_model();
+  void serve_resyncs();
   void serve();
   bool serve_once();
   bool relay_plain_stores();
@@ -96,6 +105,8 @@ class BarServer {
   std::atomic<std::uint64_t> commands_served_{0};
   std::atomic<std::uint64_t> stores_relayed_{0};
   std::atomic<std::uint64_t> failed_accesses_{0};
+  std::atomic<std::uint64_t> resyncs_requested_{0};
+  std::atomic<std::uint64_t> resyncs_done_{0};
   std::thread thread_;
 };
 

@@ -186,6 +186,28 @@ TEST(BarServer, HeldLockShowsThroughTheBar) {
   EXPECT_EQ(lock.error().code(), ErrorCode::Busy);
 }
 
+TEST(BarServer, ResyncShowsALockClearedByPowerCycle) {
+  auto dev = make("connectx3");
+  dev->gateway().set_locked(true);  // a tool died holding the 0xf03fc semaphore
+  auto server = BarServer::start(*dev);
+  ASSERT_TRUE(server.has_value()) << server.error().message();
+  BarTree tree;
+  tree.write_resource((*server)->bar_size());
+  tree.link_resource0((*server)->path());
+  auto bar = PciBarAccess::open(tree.device_dir());
+  ASSERT_TRUE(bar.has_value()) << bar.error().message();
+  const FlashGatewayInfo& gateway = dev->info().flash_gateway;
+  auto held = FlashLock::acquire(*bar, gateway, std::chrono::milliseconds(5));
+  ASSERT_FALSE(held.has_value());
+  EXPECT_EQ(held.error().code(), ErrorCode::Busy);
+  dev->power_cycle();  // the model forgets the semaphore; the file still shows it
+  EXPECT_EQ(*bar->read32(gateway.semaphore_addr), 1u);
+  (*server)->resync_from_model();
+  EXPECT_EQ(*bar->read32(gateway.semaphore_addr), 0u);
+  auto flash = FlashDriver::open(*bar, gateway, bar_timeouts());
+  EXPECT_TRUE(flash.has_value()) << flash.error().message();
+}
+
 TEST(BarServer, PlainStoresReachTheModelOnlyForWatchedRegisters) {
   ServedDevice served("connectx4", BarServerOptions{.extra_registers = {0x1000}});
   PciBarAccess bar = served.open_bar();
