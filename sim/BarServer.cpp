@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "core/HexString.h"
@@ -41,7 +42,11 @@ Result<std::unique_ptr<BarServer>> BarServer::start(SimDevice& device, BarServer
     return make_error(std::move(watched).error().with_context(what));
   }
   server->fill();
-  server->thread_ = std::thread([s = server.get()] { s->serve(); });
+  try {
+    server->thread_ = std::thread([s = server.get()] { s->serve(); });
+  } catch (const std::system_error& e) {
+    return make_error(ErrorCode::Io, what + ": starting the serving thread: " + e.what());
+  }
   return server;
 }
 
