@@ -43,7 +43,10 @@ std::unique_ptr<SimDevice> make(const std::string& model) {
 
 // One simulated device served as BAR0 of devices/0000:03:00.0 in a temp tree.
 struct ServedDevice {
-  explicit ServedDevice(const std::string& model, BarServerOptions options = {}) : dev(make(model)) {
+  explicit ServedDevice(const std::string& model, BarServerOptions options = {})
+      : ServedDevice(make(model), std::move(options)) {}
+  // A device prepared before it is served (e.g. a lock left held).
+  explicit ServedDevice(std::unique_ptr<SimDevice> device, BarServerOptions options = {}) : dev(std::move(device)) {
     auto started = BarServer::start(*dev, std::move(options));
     EXPECT_TRUE(started.has_value()) << started.error().message();
     server = std::move(started).value();
@@ -174,14 +177,9 @@ TEST(BarServer, StoppedServerTimesOutInsteadOfHanging) {
 TEST(BarServer, HeldLockShowsThroughTheBar) {
   auto dev = make("connectx4");
   dev->gateway().set_locked(true);  // another agent holds CMD bit 31
-  auto server = BarServer::start(*dev);
-  ASSERT_TRUE(server.has_value()) << server.error().message();
-  BarTree tree;
-  tree.write_resource((*server)->bar_size());
-  tree.link_resource0((*server)->path());
-  auto bar = PciBarAccess::open(tree.device_dir());
-  ASSERT_TRUE(bar.has_value()) << bar.error().message();
-  auto lock = FlashLock::acquire(*bar, dev->info().flash_gateway, std::chrono::milliseconds(20));
+  ServedDevice served(std::move(dev));
+  PciBarAccess bar = served.open_bar();
+  auto lock = FlashLock::acquire(bar, served.dev->info().flash_gateway, std::chrono::milliseconds(20));
   ASSERT_FALSE(lock.has_value());
   EXPECT_EQ(lock.error().code(), ErrorCode::Busy);
 }
@@ -189,22 +187,17 @@ TEST(BarServer, HeldLockShowsThroughTheBar) {
 TEST(BarServer, ResyncShowsALockClearedByPowerCycle) {
   auto dev = make("connectx3");
   dev->gateway().set_locked(true);  // a tool died holding the 0xf03fc semaphore
-  auto server = BarServer::start(*dev);
-  ASSERT_TRUE(server.has_value()) << server.error().message();
-  BarTree tree;
-  tree.write_resource((*server)->bar_size());
-  tree.link_resource0((*server)->path());
-  auto bar = PciBarAccess::open(tree.device_dir());
-  ASSERT_TRUE(bar.has_value()) << bar.error().message();
-  const FlashGatewayInfo& gateway = dev->info().flash_gateway;
-  auto held = FlashLock::acquire(*bar, gateway, std::chrono::milliseconds(5));
+  ServedDevice served(std::move(dev));
+  PciBarAccess bar = served.open_bar();
+  const FlashGatewayInfo& gateway = served.dev->info().flash_gateway;
+  auto held = FlashLock::acquire(bar, gateway, std::chrono::milliseconds(5));
   ASSERT_FALSE(held.has_value());
   EXPECT_EQ(held.error().code(), ErrorCode::Busy);
-  dev->power_cycle();  // the model forgets the semaphore; the file still shows it
-  EXPECT_EQ(*bar->read32(gateway.semaphore_addr), 1u);
-  (*server)->resync_from_model();
-  EXPECT_EQ(*bar->read32(gateway.semaphore_addr), 0u);
-  auto flash = FlashDriver::open(*bar, gateway, bar_timeouts());
+  served.dev->power_cycle();  // the model forgets the semaphore; the file still shows it
+  EXPECT_EQ(*bar.read32(gateway.semaphore_addr), 1u);
+  served.server->resync_from_model();
+  EXPECT_EQ(*bar.read32(gateway.semaphore_addr), 0u);
+  auto flash = FlashDriver::open(bar, gateway, bar_timeouts());
   EXPECT_TRUE(flash.has_value()) << flash.error().message();
 }
 
