@@ -2,6 +2,7 @@
 #include "sim/BarServer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -135,15 +136,22 @@ void BarServer::serve_resyncs() {
   resyncs_done_.store(wanted, std::memory_order_release);
 }
 
+// Idle: spin (a command a microsecond after the last is served at once), then yield, then
+// after idle_sleep_after sleep between polls: an idle server costs a few percent of a CPU, and
+// the tool's BUSY wait (at least FlashTimeouts::gateway_busy) covers the wake-up.
 void BarServer::serve() {
   std::uint32_t idle = 0;
+  auto idle_since = std::chrono::steady_clock::now();
   while (!stop_.load(std::memory_order_relaxed)) {
     serve_resyncs();
     if (serve_once()) {
       idle = 0;
     } else if (idle < options_.spin_polls) {
-      ++idle;
+      if (idle++ == 0) idle_since = std::chrono::steady_clock::now();
       cpu_relax();
+    } else if (options_.idle_sleep.count() > 0 &&
+               std::chrono::steady_clock::now() - idle_since >= options_.idle_sleep_after) {
+      std::this_thread::sleep_for(options_.idle_sleep);
     } else {
       std::this_thread::yield();
     }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -20,7 +21,10 @@ struct BarServerOptions {
   // More plain registers whose stores reach the model (beyond the gateway, lock, bank-select
   // and boot-address registers and the registers the model held at start).
   std::vector<std::uint32_t> extra_registers;
-  std::uint32_t spin_polls = 4096;  // idle polls spun with a pause before each poll yields
+  std::uint32_t spin_polls = 4096;  // idle polls spun with a pause before polls yield
+  // Idle this long, polls sleep idle_sleep in between (0: never sleep, yield forever).
+  std::chrono::milliseconds idle_sleep_after{10};
+  std::chrono::microseconds idle_sleep{200};
 };
 
 // A shared mapping has no read side effects and no write traps, so the server polls:

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <thread>
+#include <ctime>
 
 #include "flash/FlashDriver.h"
 #include "mtcr/PciBarAccess.h"
@@ -135,6 +137,27 @@ TEST(BarServer, ToolInAnotherProcess) {
   served.server->stop();
   EXPECT_TRUE(std::equal(data.begin(), data.end(), served.dev->flash().contents().begin() + 0x100000));
   EXPECT_FALSE(served.dev->gateway().locked());  // the child's release was relayed
+}
+
+double process_cpu_ms() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+TEST(BarServer, IdleServerSleepsAndStillAnswers) {
+  ServedDevice served("connectx4");
+  PciBarAccess bar = served.open_bar();
+  const double cpu_before = process_cpu_ms();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const double idle_cpu = process_cpu_ms() - cpu_before;
+  EXPECT_LT(idle_cpu, 150.0) << "an idle server should sleep, not spin";
+  const auto start = Clock::now();
+  auto opened = FlashDriver::open(bar, served.dev->info().flash_gateway, bar_timeouts());
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  ASSERT_TRUE(opened.has_value()) << opened.error().message();
+  std::cout << "[ bar      ] idle server: " << idle_cpu << " ms of CPU in 500 ms; first commands after idle took "
+            << ms << " ms\n";
 }
 
 TEST(BarServer, StoppedServerTimesOutInsteadOfHanging) {
