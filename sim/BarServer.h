@@ -21,7 +21,7 @@ struct BarServerOptions {
   // More plain registers whose stores reach the model (beyond the gateway, lock, bank-select
   // and boot-address registers and the registers the model held at start).
   std::vector<std::uint32_t> extra_registers;
-  std::uint32_t spin_polls = 4096;  // idle polls spun with a pause before polls yield
+  std::uint32_t spin_polls = 256;   // idle polls spun with a pause before polls yield
   // Idle this long, polls sleep idle_sleep in between (0: never sleep, yield forever).
   std::chrono::milliseconds idle_sleep_after{10};
   std::chrono::microseconds idle_sleep{200};
