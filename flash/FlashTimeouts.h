@@ -9,7 +9,12 @@ namespace openflint {
 struct FlashTimeouts {
   std::chrono::milliseconds lock{5000};            // mstflint also gives up after ~5 s
   std::chrono::milliseconds write_in_progress{20000};  // a 64 KiB erase can take seconds
-  std::uint32_t gateway_busy_polls = 5000;          // reads of CMD before BUSY must have cleared
+  // BUSY must clear within this many reads of CMD (about 5 ms at a PCIe read each) ...
+  std::uint32_t gateway_busy_polls = 5000;
+  // ... and the wait also lasts at least this long: a BAR served from shared memory (sim's
+  // BarServer) reads in ~5 ns, so 5000 polls alone give up after 25 us, before a descheduled
+  // server thread runs again. Slower transports use up their polls first.
+  std::chrono::milliseconds gateway_busy{100};
 };
 
 }  // namespace openflint

@@ -145,6 +145,11 @@ void SimDevice::power_cycle() {
   run_boot_rom();
 }
 
+std::uint32_t SimDevice::peek32(std::uint32_t address) const {
+  std::lock_guard guard(bus_);
+  return cr_.peek(address);
+}
+
 SimCounters SimDevice::counters() const {
   SimCounters c;
   c.register_reads = register_reads_;

@@ -75,6 +75,9 @@ class SimDevice final : public RegisterAccess {
   // The PCI device id the device shows now (the recovery id in recovery mode).
   [[nodiscard]] std::uint16_t pci_device_id() const { return boot_.pci_device_id; }
   [[nodiscard]] SimCounters counters() const;
+  // A register's stored value without read side effects (reading CMD here takes no lock),
+  // under the bus lock: what a device-side mirror such as sim/BarServer copies out.
+  [[nodiscard]] std::uint32_t peek32(std::uint32_t address) const;
 
   // PATH/state.json (model, chip, power, faults, counters, lock, boot state) + PATH/flash.bin
   // (the array). A loaded device keeps the saved boot state until its next reset/power cycle.
