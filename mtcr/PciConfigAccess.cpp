@@ -174,4 +174,12 @@ Result<void> PciConfigAccess::write_block(std::uint32_t address, std::span<const
   });
 }
 
+Result<void> PciConfigAccess::write_sequence(std::span<const RegisterWrite> writes) {
+  std::lock_guard guard(mutex_);
+  return with_gateway([&]() -> Result<void> {
+    for (const RegisterWrite& w : writes) OF_TRY(gateway_write(w.address, w.value));
+    return {};
+  });
+}
+
 }  // namespace openflint

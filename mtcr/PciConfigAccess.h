@@ -37,7 +37,7 @@ struct PciConfigCounters {
 // protocols.md "PCI configuration space". open() walks the capability list from 0x34 for the
 // vendor-specific capability (0x09, vsec type 0); without one the device is a pre-VSEC part and
 // the config 0x58/0x5c window is used. On the VSEC every read32/write32, and every
-// read_block/write_block as a whole, runs under one semaphore hold (released on every path) with
+// read_block/write_block/write_sequence as a whole, runs under one semaphore hold (released on every path) with
 // CR_SPACE selected and checked to echo. A gateway syndrome (ADDR bit 30) is an Io error.
 // Calls are serialized by a mutex, so threads may share one object.
 class PciConfigAccess final : public RegisterAccess {
@@ -51,6 +51,8 @@ class PciConfigAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> write32(std::uint32_t address, std::uint32_t value) override;
   [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
+  // The writes in order under one semaphore hold (a flash gateway's ADDR, DATA, CMD).
+  [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
   [[nodiscard]] std::size_t max_block_dwords() const override { return options_.max_block_dwords; }
 
   // The gateway found in the device's config space (Vsec or AddressWindow).

@@ -82,6 +82,11 @@ TEST_F(PciConfig, BlocksMoveUnderOneSemaphoreHold) {
   EXPECT_EQ(*cx4_->read32(0x1004), 0xdeadbeefu);
   EXPECT_EQ(access->counters().semaphore_holds, 2u);
   EXPECT_EQ(access->counters().transactions, 16u);
+  const RegisterWrite sequence[] = {{0x2000, 1}, {0x1000, 2}, {0x2004, 3}};
+  ASSERT_TRUE(access->write_sequence(sequence).has_value());
+  EXPECT_EQ(access->counters().semaphore_holds, 3u);
+  EXPECT_EQ(*cx4_->read32(0x1000), 2u);
+  EXPECT_EQ(*cx4_->read32(0x2004), 3u);
   EXPECT_EQ(access->read32(0x1002).error().code(), ErrorCode::InvalidArgument);
 }
 
