@@ -133,26 +133,26 @@ Result<LibpciDevice> LibpciDevice::open(const PciAddress& address, const std::fi
   return LibpciDevice(std::move(handles), name);
 }
 
-Result<std::uint32_t> LibpciDevice::read32(std::uint32_t offset) {
-  ++reads_;
+// One trapped libpci read: `read(dev, pos)` is pci_read_long or pci_read_byte.
+template <typename T>
+static Result<T> trapped_read(pci_dev* dev, std::uint32_t offset, T (*read)(pci_dev*, int),
+                              const std::string& name) {
   LibpciTrap trap;
-  std::uint32_t value = 0;
-  pci_dev* dev = handles_->dev;
-  if (!trapped(trap, [&] { value = pci_read_long(dev, static_cast<int>(offset)); })) {
-    return make_error(ErrorCode::Io, name_ + ": config read at " + hex_string(offset) + ": " + trap.message);
+  T value = 0;
+  if (!trapped(trap, [&] { value = read(dev, static_cast<int>(offset)); })) {
+    return make_error(ErrorCode::Io, name + ": config read at " + hex_string(offset) + ": " + trap.message);
   }
   return value;
 }
 
+Result<std::uint32_t> LibpciDevice::read32(std::uint32_t offset) {
+  ++reads_;
+  return trapped_read<std::uint32_t>(handles_->dev, offset, pci_read_long, name_);
+}
+
 Result<std::uint8_t> LibpciDevice::read8(std::uint32_t offset) {
   ++reads_;
-  LibpciTrap trap;
-  std::uint8_t value = 0;
-  pci_dev* dev = handles_->dev;
-  if (!trapped(trap, [&] { value = pci_read_byte(dev, static_cast<int>(offset)); })) {
-    return make_error(ErrorCode::Io, name_ + ": config read at " + hex_string(offset) + ": " + trap.message);
-  }
-  return value;
+  return trapped_read<std::uint8_t>(handles_->dev, offset, pci_read_byte, name_);
 }
 
 Result<void> LibpciDevice::write32(std::uint32_t offset, std::uint32_t value) {
