@@ -3,6 +3,7 @@
 
 #define FUSE_USE_VERSION 312
 #include <fuse.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -235,6 +236,21 @@ Result<void> check_fuse_device() {
   return {};
 }
 
+// Writes fusectl's abort for the connection, mounting fusectl first when nobody has (systemd
+// does at boot; containers often do not). Best effort: false when it cannot.
+bool abort_connection(unsigned connection) {
+  const std::filesystem::path dir = "/sys/fs/fuse/connections";
+  const std::filesystem::path file = dir / std::to_string(connection) / "abort";
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec) && std::filesystem::is_directory(dir, ec)) {
+    (void)::mount("fusectl", dir.c_str(), "fusectl", 0, nullptr);
+  }
+  std::ofstream out(file);
+  if (!out) return false;
+  out << "1\n";
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<FuseSysfs>> FuseSysfs::mount(const std::filesystem::path& mount_point,
@@ -298,10 +314,15 @@ FuseSysfs::~FuseSysfs() {
   fuse_exit(state_->session);
   fuse_unmount(state_->session);
   // A client still holding a file keeps the detached connection (and the loop) alive: after a
-  // grace period abort the connection through fusectl when it is mounted, as an admin would.
-  if (state_->loop_done.wait_for(std::chrono::seconds(2)) != std::future_status::ready) {
-    std::ofstream abort("/sys/fs/fuse/connections/" + std::to_string(state_->connection) + "/abort");
-    if (abort) abort << "1\n";
+  // grace period abort the connection through fusectl, as an admin would.
+  constexpr auto kGrace = std::chrono::seconds(2);
+  if (state_->loop_done.wait_for(kGrace) != std::future_status::ready) abort_connection(state_->connection);
+  if (state_->loop_done.wait_for(kGrace) != std::future_status::ready) {
+    // Still stuck (no fusectl): leave the loop and everything it uses behind rather than hang
+    // the caller; the connection goes when the last client file closes.
+    state_->loop.detach();
+    (void)state_.release();
+    return;
   }
   state_->loop.join();
   fuse_destroy(state_->session);

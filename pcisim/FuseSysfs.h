@@ -18,7 +18,8 @@ namespace openflint::pcisim {
 // The FUSE loop runs multi-threaded in a thread of this process (fuse_loop_mt). The destructor
 // unmounts and joins it. Clients must close their files under the mount first (libpci:
 // destroy the PciConfigAccess): a lazily unmounted FUSE connection with open files keeps the
-// loop alive, so the join would wait for them.
+// loop alive. After 2 s the destructor aborts the connection through fusectl (the forgotten
+// files then fail with ENOTCONN); if it cannot, it leaks the loop rather than hang.
 // Errors: NotSupported when /dev/fuse is missing; PermissionDenied when it cannot be opened or
 // the kernel refuses the mount (no CAP_SYS_ADMIN, e.g. in a default container) — tests skip.
 class FuseSysfs {

@@ -1,7 +1,11 @@
 // FuseSysfs on its own: the resource0 link, the served tree's listing, argument and mount errors.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include "pcisim/FuseSysfs.h"
@@ -66,6 +70,32 @@ TEST(FuseSysfs, RefusesBadArguments) {
   EXPECT_EQ(pcisim::FuseSysfs::mount(dir.path(), {a}).error().code(), ErrorCode::InvalidArgument);
   EXPECT_EQ(pcisim::FuseSysfs::mount(dir.path() / "missing", {}).error().code(), ErrorCode::NotFound);
   EXPECT_FALSE(test::is_mounted(dir.path()));
+}
+
+// A client that forgot to close its file must not hang the unmount (the connection is aborted
+// after a grace period); its file then fails instead of reaching a dead server.
+TEST(FuseSysfs, AFileLeftOpenDoesNotHangTheUnmount) {
+  test::TempDir dir;
+  auto dev = sim::SimDevice::create("connectx4");
+  ASSERT_TRUE(dev.has_value());
+  pcisim::ServedDevice served;
+  served.device = dev->get();
+  auto fs = pcisim::FuseSysfs::mount(dir.path(), {served});
+  if (!fs && (fs.error().code() == ErrorCode::NotSupported || fs.error().code() == ErrorCode::PermissionDenied)) {
+    GTEST_SKIP() << "FUSE mounting is not permitted here: " << fs.error().message();
+  }
+  ASSERT_TRUE(fs.has_value()) << fs.error().message();
+  const int fd = ::open((dir.path() / "devices" / "0000:00:00.0" / "config").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::uint32_t id = 0;
+  ASSERT_EQ(::pread(fd, &id, 4, 0), 4);
+  EXPECT_EQ(id & 0xffff, 0x15b3u);
+  const auto start = std::chrono::steady_clock::now();
+  fs->reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(test::is_mounted(dir.path()));
+  EXPECT_LT(::pread(fd, &id, 4, 0), 0);  // ENOTCONN: the connection was aborted
+  ::close(fd);
 }
 
 }  // namespace
