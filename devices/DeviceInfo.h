@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "devices/FlashGatewayInfo.h"
+#include "devices/PciConfigGateway.h"
 #include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
 
 namespace openflint {
@@ -34,6 +35,7 @@ struct DeviceInfo {
   std::uint16_t port_count = 0;        // 0 = unknown
   ImageFormat image_format = ImageFormat::Fs2;
   FlashGatewayInfo flash_gateway;
+  PciConfigGateway pci_config_gateway = PciConfigGateway::None;  // how config space reaches CR-space
   BootAddressRegister boot_address;
   std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts
   std::string_view sim_model;           // simulator model name, e.g. "connectx3"

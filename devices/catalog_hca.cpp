@@ -12,6 +12,10 @@ namespace {
 using enum DeviceKind;
 using enum ImageFormat;
 
+// How config space reaches CR-space (devices/PciConfigGateway.h).
+constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c
+constexpr auto kVsec = PciConfigGateway::Vsec;
+
 // Boot-address registers (mstflint mf_update_boot_addr).
 constexpr BootAddressRegister kBootF0000{0xf0000, 8};
 constexpr BootAddressRegister kBootCx5{0xf00c0, 0};
@@ -22,57 +26,60 @@ constexpr BootAddressRegister kBootCx7{0xf2000, 0};
 const DeviceInfo kHcas[] = {
     {.hw_id = 23108, .name = "InfiniHost", .part_number = "MT23108", .kind = Hca,
      .pci_device_id = 23108, .pci_recovery_id = 0x5a45, .port_count = 2, .image_format = Fs1,
-     .flash_gateway = kParallelGateway, .sim_model = "mt23108"},
+     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt23108"},
     {.hw_id = 25208, .name = "InfiniHost III Ex", .part_number = "MT25208", .kind = Hca,
      .pci_device_id = 25208, .pci_recovery_id = 0x6279, .pci_alt_device_id = 0x6282,
      .port_count = 2, .image_format = Fs1, .flash_gateway = kParallelGateway,
-     .sim_model = "mt25208"},
+     .pci_config_gateway = kWindow, .sim_model = "mt25208"},
     {.hw_id = 25204, .name = "InfiniHost III Lx", .part_number = "MT25204", .kind = Hca,
      .pci_device_id = 25204, .pci_recovery_id = 0x5e8d, .port_count = 1, .image_format = Fs1,
-     .flash_gateway = kInfiniHostSpiGateway, .default_flash_chip = "M25P16",
+     .flash_gateway = kInfiniHostSpiGateway, .pci_config_gateway = kWindow,
+     .default_flash_chip = "M25P16",
      .sim_model = "mt25204"},
     // ConnectX (A0) and ConnectX-2 era MT26428 (B0) share hw id 0x190; the revision tells them apart.
     {.hw_id = 0x190, .hw_revision = 0xa0, .name = "ConnectX", .part_number = "MT25418",
      .kind = Hca, .pci_device_id = 25418, .pci_recovery_id = 0x191, .port_count = 2,
-     .image_format = Fs2, .flash_gateway = kConnectXGateway, .default_flash_chip = "M25P16",
+     .image_format = Fs2, .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow,
+     .default_flash_chip = "M25P16",
      .sim_model = "mt25418"},
     {.hw_id = 0x190, .hw_revision = 0xb0, .name = "ConnectX-2", .part_number = "MT26428",
      .kind = Hca, .pci_device_id = 26428, .pci_recovery_id = 0x191, .port_count = 2,
-     .image_format = Fs2, .flash_gateway = kConnectXGateway, .default_flash_chip = "W25Q32",
+     .image_format = Fs2, .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow,
+     .default_flash_chip = "W25Q32",
      .sim_model = "mt26428"},
     // 4th gen: recovery PCI id = hw id + 1 (mstflint dm_is_livefish_mode).
     {.hw_id = 0x1f5, .name = "ConnectX-3", .part_number = "MT27500", .kind = Hca,
      .pci_device_id = 4099, .pci_recovery_id = 0x1f6, .port_count = 2, .image_format = Fs2,
-     .flash_gateway = kConnectXGateway, .boot_address = kBootF0000,
+     .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx3"},
     {.hw_id = 0x1f7, .name = "ConnectX-3 Pro", .part_number = "MT27520", .kind = Hca,
      .pci_device_id = 4103, .pci_recovery_id = 0x1f8, .port_count = 2, .image_format = Fs2,
-     .flash_gateway = kConnectXGateway, .boot_address = kBootF0000,
+     .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx3pro"},
     // 5th gen onwards: recovery PCI id = hw id.
     {.hw_id = 0x1ff, .name = "Connect-IB", .part_number = "MT27600", .kind = Hca,
      .pci_device_id = 4113, .pci_recovery_id = 0x1ff, .port_count = 2, .image_format = Fs3,
-     .flash_gateway = kGen5Gateway, .boot_address = kBootF0000,
+     .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectib"},
     {.hw_id = 0x209, .name = "ConnectX-4", .part_number = "MT27700", .kind = Hca,
      .pci_device_id = 4115, .pci_recovery_id = 0x209, .port_count = 2, .image_format = Fs3,
-     .flash_gateway = kGen5Gateway, .boot_address = kBootF0000,
+     .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx4"},
     {.hw_id = 0x20b, .name = "ConnectX-4 Lx", .part_number = "MT27710", .kind = Hca,
      .pci_device_id = 4117, .pci_recovery_id = 0x20b, .port_count = 2, .image_format = Fs3,
-     .flash_gateway = kGen5Gateway, .boot_address = kBootF0000,
+     .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx4lx"},
     {.hw_id = 0x20d, .name = "ConnectX-5", .part_number = "MT27800", .kind = Hca,
      .pci_device_id = 4119, .pci_recovery_id = 0x20d, .port_count = 2, .image_format = Fs4,
-     .flash_gateway = kGen5Gateway, .boot_address = kBootCx5,
+     .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx5,
      .default_flash_chip = "MX25L12835F", .sim_model = "connectx5"},
     {.hw_id = 0x20f, .name = "ConnectX-6", .part_number = "MT28908", .kind = Hca,
      .pci_device_id = 4123, .pci_recovery_id = 0x20f, .port_count = 2, .image_format = Fs4,
-     .flash_gateway = kGen5Gateway4B, .boot_address = kBootCx6,
+     .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootCx6,
      .default_flash_chip = "MT25QL256", .sim_model = "connectx6"},
     {.hw_id = 0x218, .name = "ConnectX-7", .part_number = "MT2910", .kind = Hca,
      .pci_device_id = 4129, .pci_recovery_id = 0x218, .port_count = 4, .image_format = Fs4,
-     .flash_gateway = kGen6Gateway, .boot_address = kBootCx7,
+     .flash_gateway = kGen6Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx7,
      .default_flash_chip = "W25Q512", .sim_model = "connectx7"},
 };
 

@@ -16,6 +16,7 @@ declare -A allowed=(
   [mtcr]="core devices"
   [flash]="core devices mtcr"
   [sim]="core devices image mtcr flash"
+  [pcisim]="core devices image mtcr flash sim"
   [fwops]="core image devices mtcr flash sim"
   [inband]="core devices mtcr flash sim"
   [fabric]="core image devices mtcr flash sim fwops inband"

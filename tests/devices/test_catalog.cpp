@@ -186,5 +186,21 @@ TEST(FlashChipCatalog, ChipsAreConsistent) {
   EXPECT_EQ(missing.error().code(), ErrorCode::NotSupported);
 }
 
+// Every record says how config space reaches CR-space; the VSEC arrived with the 5th
+// generation (Connect-IB, ConnectX-4, Switch-IB), the same step as the FS3 image format.
+TEST(DeviceCatalog, PciConfigGatewayFollowsTheGenerations) {
+  for (const DeviceInfo& d : all_devices()) {
+    SCOPED_TRACE(std::string(d.name));
+    EXPECT_NE(d.pci_config_gateway, PciConfigGateway::None);
+    const bool fs34 = d.image_format == ImageFormat::Fs3 || d.image_format == ImageFormat::Fs4;
+    EXPECT_EQ(d.pci_config_gateway, fs34 ? PciConfigGateway::Vsec : PciConfigGateway::AddressWindow);
+  }
+  auto cx3 = find_device_by_sim_model("connectx3");
+  auto cx4 = find_device_by_sim_model("connectx4");
+  ASSERT_TRUE(cx3.has_value() && cx4.has_value());
+  EXPECT_EQ((*cx3)->pci_config_gateway, PciConfigGateway::AddressWindow);
+  EXPECT_EQ((*cx4)->pci_config_gateway, PciConfigGateway::Vsec);
+}
+
 }  // namespace
 }  // namespace openflint

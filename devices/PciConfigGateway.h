@@ -1,0 +1,60 @@
+// PciConfigGateway: how a device's PCI configuration space reaches its CR-space (catalog data).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace openflint {
+
+// Facts: protocols.md "PCI configuration space". A catalog record names its generation; code
+// reads info.pci_config_gateway instead of asking which ASIC it is.
+enum class PciConfigGateway : std::uint8_t {
+  // No known way through config space (kept as the default so a record that forgets to say
+  // fails the catalog self-check instead of silently picking a generation).
+  None,
+  // Pre-capability parts (InfiniHost, InfiniHost III, ConnectX .. ConnectX-3 Pro, SwitchX,
+  // InfiniScale): write the CR-space address to config 0x58, then read or write config 0x5c.
+  AddressWindow,
+  // Connect-IB, ConnectX-4 and newer, Switch-IB/Spectrum and newer: the vendor-specific
+  // capability (id 0x09, vsec type 0) with CTRL/COUNTER/SEMAPHORE/ADDR/DATA registers.
+  Vsec,
+};
+
+[[nodiscard]] constexpr std::string_view to_string(PciConfigGateway g) {
+  switch (g) {
+    case PciConfigGateway::None: return "none";
+    case PciConfigGateway::AddressWindow: return "address-window";
+    case PciConfigGateway::Vsec: return "vsec";
+  }
+  return "unknown";
+}
+
+// The pre-capability window's registers (config-space byte offsets).
+inline constexpr std::uint32_t kPciWindowAddrOffset = 0x58;
+inline constexpr std::uint32_t kPciWindowDataOffset = 0x5c;
+
+// The VSEC gateway: capability id, vsec type, and register offsets from the capability base.
+inline constexpr std::uint8_t kPciVendorCapabilityId = 0x09;
+inline constexpr std::uint8_t kPciVsecTypeFunctional = 0;
+inline constexpr std::uint32_t kVsecCtrl = 0x4;       // [15:0] space, [31:29] status
+inline constexpr std::uint32_t kVsecCounter = 0x8;    // increments on every read
+inline constexpr std::uint32_t kVsecSemaphore = 0xc;  // ticket owns it; 0 releases
+inline constexpr std::uint32_t kVsecAddr = 0x10;      // [29:0] address, bit 31 flag
+inline constexpr std::uint32_t kVsecData = 0x14;
+inline constexpr std::uint32_t kVsecFlagBit = 1u << 31;
+
+// Address spaces selected through CTRL[15:0].
+enum class VsecSpace : std::uint16_t {
+  IcmdExt = 0x1,
+  CrSpace = 0x2,
+  Icmd = 0x3,
+  NodnicInitSeg = 0x4,
+  ExpansionRom = 0x5,
+  NdCrSpace = 0x6,
+  ScanCrSpace = 0x7,
+  Semaphore = 0xa,
+  Recovery = 0xc,
+  Mac = 0xf,
+};
+
+}  // namespace openflint

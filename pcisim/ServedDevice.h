@@ -1,0 +1,22 @@
+// ServedDevice: one simulated PCI function that FuseSysfs serves under devices/<BDF>/.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "mtcr/PciAddress.h"
+#include "sim/SimDevice.h"
+
+namespace openflint::pcisim {
+
+struct ServedDevice {
+  PciAddress address;                   // the folder name, e.g. 0000:03:00.0
+  sim::SimDevice* device = nullptr;     // not owned; must outlive the FuseSysfs serving it
+  std::uint64_t bar0_size = 0x4000000;  // a power of two; BAR0 in config and `resource` line 0
+  // resource0 as a symlink to this path (e.g. a shared-memory BAR file); none when empty.
+  std::optional<std::filesystem::path> resource0_target;
+  std::uint8_t irq = 0;
+};
+
+}  // namespace openflint::pcisim

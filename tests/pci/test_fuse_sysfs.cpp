@@ -1,0 +1,102 @@
+// FuseSysfs on its own: the resource0 link, the served tree's listing, argument and mount errors.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "pcisim/FuseSysfs.h"
+#include "tests/pci/PciSysfsFixture.h"
+
+namespace openflint {
+namespace {
+
+using test::PciSysfsFixture;
+
+std::set<std::string> listing(const std::filesystem::path& dir) {
+  std::set<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.insert(e.path().filename().string());
+  return names;
+}
+
+TEST_F(PciSysfsFixture, ListsTheDevicesAndTheirFiles) {
+  EXPECT_EQ(listing(root()), (std::set<std::string>{"devices"}));
+  EXPECT_EQ(listing(root() / "devices"), (std::set<std::string>{"0000:03:00.0", "0000:81:00.0"}));
+  EXPECT_EQ(listing(root() / "devices" / "0000:03:00.0"),
+            (std::set<std::string>{"config", "vendor", "device", "class", "revision", "subsystem_vendor",
+                                   "subsystem_device", "irq", "resource"}));
+  EXPECT_FALSE(std::filesystem::exists(root() / "devices" / "0000:03:00.1"));
+  std::ofstream out(root() / "devices" / "0000:03:00.0" / "vendor");
+  EXPECT_FALSE(out.is_open());  // attributes are read-only
+}
+
+TEST(FuseSysfs, ServesResource0AsALink) {
+  test::TempDir dir;
+  auto dev = sim::SimDevice::create("connectx5");
+  ASSERT_TRUE(dev.has_value());
+  pcisim::ServedDevice served;
+  served.address = PciAddress{1, 2, 3, 4};
+  served.device = dev->get();
+  served.resource0_target = "/dev/shm/openflint-bar-test";
+  {
+    auto fs = pcisim::FuseSysfs::mount(dir.path(), {served});
+    if (!fs && (fs.error().code() == ErrorCode::NotSupported || fs.error().code() == ErrorCode::PermissionDenied)) {
+      GTEST_SKIP() << "FUSE mounting is not permitted here: " << fs.error().message();
+    }
+    ASSERT_TRUE(fs.has_value()) << fs.error().message();
+    const auto link = dir.path() / "devices" / "0001:02:03.4" / "resource0";
+    ASSERT_TRUE(std::filesystem::is_symlink(link));
+    EXPECT_EQ(std::filesystem::read_symlink(link), "/dev/shm/openflint-bar-test");
+  }
+  EXPECT_FALSE(test::is_mounted(dir.path()));
+}
+
+TEST(FuseSysfs, RefusesBadArguments) {
+  test::TempDir dir;
+  auto dev = sim::SimDevice::create("connectx4");
+  ASSERT_TRUE(dev.has_value());
+  pcisim::ServedDevice a;
+  a.device = dev->get();
+  auto twice = pcisim::FuseSysfs::mount(dir.path(), {a, a});
+  ASSERT_FALSE(twice.has_value());
+  if (twice.error().code() == ErrorCode::NotSupported || twice.error().code() == ErrorCode::PermissionDenied) {
+    GTEST_SKIP() << twice.error().message();
+  }
+  EXPECT_EQ(twice.error().code(), ErrorCode::InvalidArgument);
+  a.bar0_size = 3 << 20;
+  EXPECT_EQ(pcisim::FuseSysfs::mount(dir.path(), {a}).error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(pcisim::FuseSysfs::mount(dir.path() / "missing", {}).error().code(), ErrorCode::NotFound);
+  EXPECT_FALSE(test::is_mounted(dir.path()));
+}
+
+// A client that forgot to close its file must not hang the unmount (the connection is aborted
+// after a grace period); its file then fails instead of reaching a dead server.
+TEST(FuseSysfs, AFileLeftOpenDoesNotHangTheUnmount) {
+  test::TempDir dir;
+  auto dev = sim::SimDevice::create("connectx4");
+  ASSERT_TRUE(dev.has_value());
+  pcisim::ServedDevice served;
+  served.device = dev->get();
+  auto fs = pcisim::FuseSysfs::mount(dir.path(), {served});
+  if (!fs && (fs.error().code() == ErrorCode::NotSupported || fs.error().code() == ErrorCode::PermissionDenied)) {
+    GTEST_SKIP() << "FUSE mounting is not permitted here: " << fs.error().message();
+  }
+  ASSERT_TRUE(fs.has_value()) << fs.error().message();
+  const int fd = ::open((dir.path() / "devices" / "0000:00:00.0" / "config").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::uint32_t id = 0;
+  ASSERT_EQ(::pread(fd, &id, 4, 0), 4);
+  EXPECT_EQ(id & 0xffff, 0x15b3u);
+  const auto start = std::chrono::steady_clock::now();
+  fs->reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_FALSE(test::is_mounted(dir.path()));
+  EXPECT_LT(::pread(fd, &id, 4, 0), 0);  // ENOTCONN: the connection was aborted
+  ::close(fd);
+}
+
+}  // namespace
+}  // namespace openflint
