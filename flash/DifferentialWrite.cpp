@@ -1,7 +1,7 @@
 // DifferentialWrite: FlashDriver::write_sectors_that_differ — touch only what must change.
 //
 // Per erase unit ("sector") overlapped by the write, with [from, to) the part being written:
-//   1. On a remote() transport, read the first 16 bytes of the range (one gateway transaction).
+//   1. On a costly_access() transport, read the first 16 bytes of the range (one gateway transaction).
 //      When they need a bit to go 0 -> 1, or the whole sector is written and they differ, the
 //      sector is erased without reading the range: over MADs an erase is a handful of round
 //      trips and reading 4 KiB is 512 (the probe's price when it errs: one needless erase).
@@ -77,7 +77,7 @@ Result<void> FlashDriver::write_sector(const SectorWrite& w, FlashWriteStats& st
   const auto range = std::span(current).subspan(w.from, w.bytes.size());
   const std::uint32_t at = w.sector + w.from;
   std::size_t have = 0;  // bytes of the range read so far
-  if (access_->remote()) {
+  if (access_->costly_access()) {
     have = std::min(kProbeBytes, range.size());
     OF_TRY(read_into(at, range.first(have)));
     const auto head = w.bytes.first(have);

@@ -50,7 +50,7 @@ class FlashDriver {
   // Reads each sector first; erases only where a bit must go 0 -> 1, programs only the bytes
   // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error;
   // WriteCheck::None skips the read-back, as mstflint --no_flash_verify).
-  // On a remote() transport a whole-sector write first reads only the sector's first 16 bytes:
+  // On a costly_access() transport a whole-sector write first reads only the sector's first 16 bytes:
   // when they differ from the new data the sector is erased and programmed without reading the
   // rest (a read costs as much as the program); when they match it is read whole as above.
   [[nodiscard]] Result<FlashWriteStats> write_sectors_that_differ(std::uint64_t address,

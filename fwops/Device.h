@@ -22,6 +22,9 @@ namespace openflint {
 struct DeviceOpenOptions {
   // How long to wait for another process to release the device before ErrorCode::Busy.
   std::chrono::milliseconds lock_timeout{5000};
+  // PCI names: the sysfs PCI root (empty: default_sysfs_root(), i.e. OPENFLINT_SYSFS_ROOT or
+  // /sys/bus/pci).
+  std::filesystem::path sysfs_root;
   // In-band only: share this umad port (one per process; threads each open their own Device on
   // it). Null: the device opens its own.
   std::shared_ptr<MadChannel> channel;
@@ -63,6 +66,7 @@ class Device {
 
  private:
   friend Result<Device> open_device(std::string_view, const DeviceOpenOptions&);
+  friend Result<Device> open_pci_device(std::string_view, const DeviceOpenOptions&);
   friend Result<Device> create_sim_device(const std::filesystem::path&, std::string_view, std::string_view,
                                           const DeviceOpenOptions&);
   Device() = default;
@@ -71,15 +75,19 @@ class Device {
   const DeviceInfo* info_ = nullptr;
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
+  std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
+  std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
   std::optional<RunningFirmware> inband_running_;  // from MGIR
-  RegisterAccess* access_ = nullptr;              // whichever of the two
+  RegisterAccess* access_ = nullptr;              // whichever of the three
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
 };
 
-// Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open) or an
-// in-band device "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c" (identified through the hw id
-// register 0xf0014 and the catalog). Other names: InvalidArgument listing the accepted forms.
+// Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open), a PCI
+// device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK,
+// RDMA names; locked while open, see open_pci_device) or an in-band device
+// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c" (PCI and in-band devices are identified through
+// the hw id register 0xf0014 and the catalog). Other names: InvalidArgument listing the forms.
 [[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
 
 // Creates a new simulated device of catalog sim model `model` in directory `dir` (which must not
@@ -87,7 +95,13 @@ class Device {
 [[nodiscard]] Result<Device> create_sim_device(const std::filesystem::path& dir, std::string_view model,
                                                std::string_view chip, const DeviceOpenOptions& options = {});
 
-// "sim:PATH, lid-N[,ca[,port]], iblid-N, ibdr-a.b.c" for messages and --help.
+// A PCI device by name: the mapped BAR0 for pcicr-/_pci_cr names, config space for pciconf-/
+// _pciconf names, else BAR0 with config space as the fall back when the BAR is unusable.
+// Locked with a lock file under OPENFLINT_RUN_DIR (default /run/openflint), one per device and
+// sysfs root, waited for up to options.lock_timeout.
+[[nodiscard]] Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& options);
+
+// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c" for messages and --help.
 [[nodiscard]] std::string_view accepted_device_forms();
 
 }  // namespace openflint

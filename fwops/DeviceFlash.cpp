@@ -19,7 +19,7 @@ Result<FlashDriver> open_device_flash(Device& device) {
   return open_device_flash(device.access(), device.info(), device.name());
 }
 
-bool reads_whole_flash(const RegisterAccess& access) { return !access.remote(); }
+bool reads_whole_flash(const RegisterAccess& access) { return !access.costly_access(); }
 
 Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data,
                                       const FlashProgress& progress) {

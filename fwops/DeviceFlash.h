@@ -20,8 +20,8 @@ namespace openflint {
                                                     std::string_view name);
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device);
 
-// Whether reading the whole flash is cheap on this transport: not when every access is a
-// network round trip (RegisterAccess::remote()); then only what is needed is read.
+// Whether reading the whole flash is cheap on this transport: not when accesses are costly
+// (RegisterAccess::costly_access(): MADs, PCI config space); then only what is needed is read.
 [[nodiscard]] bool reads_whole_flash(const RegisterAccess& access);
 
 // The flash as query/verify/ri see it, with the copy the boot ROM starts (image/BootCopy rule):
@@ -30,7 +30,7 @@ namespace openflint {
 [[nodiscard]] Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data = false,
                                                     const FlashProgress& progress = {});
 // The query of the copy the device boots (InvalidImage when none is bootable); over a remote
-// transport from just the copy's tables and info sections (a few hundred MADs).
+// transport from just the copy's tables and info sections (a few hundred accesses).
 [[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash,
                                                     const FlashProgress& progress = {});
 

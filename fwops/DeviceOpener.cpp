@@ -6,6 +6,8 @@
 #include "fwops/Device.h"
 #include "mtcr/InbandDeviceName.h"
 #include "mtcr/MgirRegister.h"
+#include "mtcr/PciDeviceName.h"
+#include "mtcr/PciFunctionReset.h"
 
 namespace openflint {
 namespace {
@@ -14,7 +16,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kSimPrefix = "sim:";
 constexpr std::string_view kForms =
-    "sim:PATH (a simulated device made with 'hcasim create'), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c";
+    "sim:PATH (a simulated device made with 'hcasim create'), a PCI device (DDDD:BB:DD.F, BB:DD.F, "
+    "pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK, mlx5_N), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c";
 
 Result<fs::path> sim_dir_of(std::string_view name) {
   const std::string_view path = name.substr(kSimPrefix.size());
@@ -104,6 +107,8 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     device.sim_dir_ = dir;
     return device;
   }
+  if (is_pci_device_name(name, options.sysfs_root.empty() ? default_sysfs_root() : options.sysfs_root))
+    return open_pci_device(name, options);
   if (is_inband_device_name(name)) {
     auto opened = options.channel ? InbandAccess::open(name, InbandAccess::Options{}, options.channel)
                                   : InbandAccess::open(name);
@@ -128,6 +133,10 @@ Result<void> Device::reset() {
   if (sim_) {
     if (!sim_->powered()) return make_error(ErrorCode::Io, name_ + " is powered off: run 'hcasim power-on'");
     (void)sim_->reset();
+    return {};
+  }
+  if (pci_) {
+    if (auto r = reset_pci_function(pci_dir_); !r) return make_error(std::move(r).error().with_context(name_));
     return {};
   }
   if (info_->kind == DeviceKind::Switch) {

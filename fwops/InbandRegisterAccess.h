@@ -24,7 +24,7 @@ class InbandRegisterAccess final : public RegisterAccess {
     return access_.write_sequence(writes);
   }
   [[nodiscard]] std::size_t max_block_dwords() const override { return access_.max_block_dwords(); }
-  [[nodiscard]] bool remote() const override { return access_.remote(); }
+  [[nodiscard]] bool costly_access() const override { return access_.costly_access(); }
 
   [[nodiscard]] InbandAccess& inband() { return access_; }
 

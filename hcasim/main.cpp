@@ -7,6 +7,7 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
+#include "hcasim/PciServe.h"
 #include "hcasim/SimCommands.h"
 
 namespace {
@@ -26,7 +27,9 @@ Examples:
   hcasim fault /tmp/cx4 --power-cut-after-ops 12             power drops after 12 erase/program ops
   flint -d sim:/tmp/cx4 -i new.bin burn                      ... is interrupted by the power cut
   hcasim power-on /tmp/cx4                                   power returns, the boot ROM runs
-  hcasim show /tmp/cx4 --json                                powered, boot mode, running FW, counters)";
+  hcasim show /tmp/cx4 --json                                powered, boot mode, running FW, counters
+  hcasim pci-serve /tmp/cx4 --sysfs /tmp/pci &               /tmp/cx4 as PCI function 0000:03:00.0
+  OPENFLINT_SYSFS_ROOT=/tmp/pci flint -d 03:00.0 q          ... reached through its BAR (pciconf-03:00.0: config space))";
 
 }  // namespace
 
@@ -69,6 +72,19 @@ int tool_main(int argc, char** argv) {
   auto* show = app.add_subcommand("show", "power, boot mode, running FW, PSID, ids, flash counters");
   show->add_option("PATH", path, "device directory")->required();
   show->callback([&] { run = [&] { return hs::run_show(path, json); }; });
+
+  hs::PciServeArgs serve_args;
+  auto* serve = app.add_subcommand(
+      "pci-serve", "serve devices as PCI functions: a sysfs tree at MOUNT (FUSE: config space, attributes, "
+                   "reset) and shared-memory BAR0s, until SIGTERM/SIGINT; then unmount and save");
+  serve->add_option("PATH", serve_args.paths, "device directories (hcasim create)")->required();
+  serve->add_option("--sysfs", serve_args.sysfs, "mount point of the served tree (use it as OPENFLINT_SYSFS_ROOT, "
+                                                 "lspci -O sysfs.path=, or mount it over /sys/bus/pci in a namespace)")
+      ->required();
+  serve->add_option("--bdf", serve_args.bdfs, "PCI address of each device, in order (default 0000:03:00.0, 0000:04:00.0, ...)");
+  serve->add_option("--shm-dir", serve_args.shm_dir, "where the BAR files live (default /dev/shm)");
+  serve->add_flag("--no-bar", serve_args.no_bar, "serve config space only (no resource0)");
+  serve->callback([&] { run = [&] { return hs::run_pci_serve(serve_args, json); }; });
 
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
   if (const auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;

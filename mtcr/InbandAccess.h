@@ -56,7 +56,7 @@ class InbandAccess final : public RegisterAccess {
   // Dwords one MAD carries (mode 0): 56 on the vendor GMP path (48 under umad2sim, whose
   // receivers get only 224 bytes of each MAD), 14 on SMP.
   [[nodiscard]] std::size_t max_block_dwords() const override;
-  [[nodiscard]] bool remote() const override { return true; }
+  [[nodiscard]] bool costly_access() const override { return true; }
 
   // Switch software reset: vendor attribute 0x12 with AttrMod = seconds (vendor GMP, needs a LID).
   [[nodiscard]] Result<void> sw_reset(std::uint8_t seconds = 15);

@@ -54,6 +54,8 @@ class PciConfigAccess final : public RegisterAccess {
   // The writes in order under one semaphore hold (a flash gateway's ADDR, DATA, CMD).
   [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
   [[nodiscard]] std::size_t max_block_dwords() const override { return options_.max_block_dwords; }
+  // Every CR-space dword is 2-11 config cycles: reads are costly (RegisterAccess::costly_access).
+  [[nodiscard]] bool costly_access() const override { return true; }
 
   // The gateway found in the device's config space (Vsec or AddressWindow).
   [[nodiscard]] PciConfigGateway gateway() const { return gateway_; }

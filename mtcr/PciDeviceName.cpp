@@ -21,14 +21,6 @@ constexpr std::string_view kConfPrefix = "pciconf-";
 constexpr std::string_view kBarPrefix = "pcicr-";
 constexpr std::string_view kMstDir = "/dev/mst/";
 
-std::optional<unsigned> hex_field(std::string_view text, unsigned max) {
-  if (text.empty() || text.size() > 4) return std::nullopt;
-  unsigned v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
-  if (ec != std::errc{} || end != text.data() + text.size() || v > max) return std::nullopt;
-  return v;
-}
-
 std::optional<unsigned> read_number_file(const fs::path& path) {
   std::ifstream in(path);
   std::string text;
@@ -79,9 +71,7 @@ std::vector<PciAddress> list_functions(const fs::path& root) {
   for (fs::directory_iterator it(root / "devices", ec), end; !ec && it != end; it.increment(ec)) {
     if (auto a = parse_pci_address(it->path().filename().string())) out.push_back(*a);
   }
-  std::sort(out.begin(), out.end(), [](const PciAddress& a, const PciAddress& b) {
-    return std::tie(a.domain, a.bus, a.device, a.function) < std::tie(b.domain, b.bus, b.device, b.function);
-  });
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -116,12 +106,6 @@ Result<PciAddress> resolve_rdma(std::string_view name, const fs::path& root) {
 
 }  // namespace
 
-std::string PciAddress::to_string() const {
-  char text[16];
-  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", domain, bus, device, function);
-  return text;
-}
-
 fs::path default_sysfs_root() {
   const char* env = std::getenv("OPENFLINT_SYSFS_ROOT");
   return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("/sys/bus/pci");
@@ -131,33 +115,6 @@ fs::path infiniband_class_dir(const fs::path& sysfs_root) {
   fs::path root = sysfs_root;
   if (root.filename().empty()) root = root.parent_path();  // a trailing slash
   return root.parent_path().parent_path() / "class" / "infiniband";
-}
-
-Result<PciAddress> parse_pci_address(std::string_view text) {
-  const auto bad = [&] {
-    return make_error(ErrorCode::InvalidArgument, "'" + std::string(text) + "' is not a PCI address (DDDD:BB:DD.F or BB:DD.F)");
-  };
-  PciAddress a;
-  std::string_view rest = text;
-  const std::size_t first = rest.find(':');
-  if (first == std::string_view::npos) return bad();
-  if (rest.find(':', first + 1) != std::string_view::npos) {
-    const auto domain = hex_field(rest.substr(0, first), 0xffff);
-    if (!domain) return bad();
-    a.domain = static_cast<std::uint16_t>(*domain);
-    rest.remove_prefix(first + 1);
-  }
-  const std::size_t colon = rest.find(':');
-  const std::size_t dot = rest.find('.');
-  if (colon == std::string_view::npos || dot == std::string_view::npos || dot < colon) return bad();
-  const auto bus = hex_field(rest.substr(0, colon), 0xff);
-  const auto dev = hex_field(rest.substr(colon + 1, dot - colon - 1), 0x1f);
-  const auto fn = hex_field(rest.substr(dot + 1), 7);
-  if (!bus || !dev || !fn || rest.substr(dot + 1).size() != 1) return bad();
-  a.bus = static_cast<std::uint8_t>(*bus);
-  a.device = static_cast<std::uint8_t>(*dev);
-  a.function = static_cast<std::uint8_t>(*fn);
-  return a;
 }
 
 bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {

@@ -7,19 +7,9 @@
 #include <string_view>
 
 #include "core/Result.h"
+#include "mtcr/PciAddress.h"
 
 namespace openflint {
-
-// A PCI function: domain:bus:device.function.
-struct PciAddress {
-  std::uint16_t domain = 0;
-  std::uint8_t bus = 0;
-  std::uint8_t device = 0;    // 0..31
-  std::uint8_t function = 0;  // 0..7
-  // "0000:03:00.0", the name of its directory under <sysfs root>/devices.
-  [[nodiscard]] std::string to_string() const;
-  friend bool operator==(const PciAddress&, const PciAddress&) = default;
-};
 
 // How to reach CR-space: the config-space gateway, the mapped BAR0, or BAR first with a fall
 // back to config space when the BAR is unusable.
@@ -37,9 +27,6 @@ struct PciDeviceName {
 // RDMA devices (mlx5_0) are looked up in <root>/../../class/infiniband, so /sys/bus/pci gives
 // /sys/class/infiniband and a test tree DIR/bus/pci gives DIR/class/infiniband.
 [[nodiscard]] std::filesystem::path infiniband_class_dir(const std::filesystem::path& sysfs_root);
-
-// Parses "DDDD:BB:DD.F" or "BB:DD.F" (hex; domain 0 when absent).
-[[nodiscard]] Result<PciAddress> parse_pci_address(std::string_view text);
 
 // Whether `name` has one of the PCI forms (so callers can pick this transport): a BDF,
 // "pciconf-BDF", "pcicr-BDF", "[/dev/mst/]mtNNNN_pciconfK" / "mtNNNN_pci_crK", or an RDMA device

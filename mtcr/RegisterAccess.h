@@ -47,10 +47,12 @@ class RegisterAccess {
   }
   // Largest block the transport moves in one round trip (callers may split on this).
   [[nodiscard]] virtual std::size_t max_block_dwords() const { return 1; }
-  // True when every access is a network round trip (in-band MADs: ~0.1-1 ms each). Reading
+  // True when every access costs a round trip far longer than a memory access: in-band MADs
+  // (~0.1-1 ms each), the PCI config-space gateway (several config cycles per dword). Reading
   // then costs as much as writing, and callers trade reads for cheap commands (an erase is a
-  // handful of accesses, reading a 4 KiB sector through the flash gateway is 512).
-  [[nodiscard]] virtual bool remote() const { return false; }
+  // handful of accesses, reading a 4 KiB sector through the flash gateway is 512) and read
+  // only what they need. A simulator in memory and a mapped BAR are not costly.
+  [[nodiscard]] virtual bool costly_access() const { return false; }
 
  protected:
   RegisterAccess() = default;

@@ -40,6 +40,7 @@ namespace {
 using State = FuseSysfs::State;
 constexpr std::string_view kConfig = "config";
 constexpr std::string_view kResource0 = "resource0";
+constexpr std::string_view kReset = "reset";
 
 // libfuse logs to stderr by default; a library does not print, so the last message is kept for
 // the error that follows it.
@@ -61,7 +62,7 @@ std::string take_last_log() {
 
 // What a path names: the root, devices/, devices/<BDF>/, or a file in it.
 struct Node {
-  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link } kind;
+  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset } kind;
   std::size_t device = 0;
   std::string_view file;
 };
@@ -85,6 +86,7 @@ std::optional<Node> lookup(State& s, std::string_view path) {
   const std::string_view file = path.substr(slash + 1);
   if (file == kConfig) return Node{Node::Kind::Config, index, file};
   if (file == kResource0 && s.devices[index].resource0_target) return Node{Node::Kind::Link, index, file};
+  if (file == kReset) return Node{Node::Kind::Reset, index, file};
   for (std::string_view a : kAttributeNames) {
     if (file == a) return Node{Node::Kind::Attribute, index, a};
   }
@@ -107,6 +109,7 @@ int op_getattr(const char* path, struct stat* st, fuse_file_info*) {
     case Node::Kind::DevicesDir:
     case Node::Kind::DeviceDir: st->st_mode = S_IFDIR | 0755; st->st_nlink = 2; break;
     case Node::Kind::Config: st->st_mode = S_IFREG | 0644; st->st_size = sim::PciConfigSpace::kSize; break;
+    case Node::Kind::Reset: st->st_mode = S_IFREG | 0200; st->st_size = 4096; break;  // as sysfs shows it
     case Node::Kind::Attribute:
       st->st_mode = S_IFREG | 0444;
       st->st_size = static_cast<off_t>(attribute_text(s, *node).size());
@@ -136,6 +139,7 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
       add(kConfig);
       for (std::string_view a : kAttributeNames) add(a);
       if (s.devices[node->device].resource0_target) add(kResource0);
+      add(kReset);
       return 0;
     default: return -ENOTDIR;
   }
@@ -144,8 +148,11 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
 int op_open(const char* path, fuse_file_info* fi) {
   const auto node = lookup(state(), path);
   if (!node) return -ENOENT;
-  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute) return -EISDIR;
+  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset)
+    return -EISDIR;
   if (node->kind == Node::Kind::Attribute && (fi->flags & O_ACCMODE) != O_RDONLY) return -EACCES;
+  if (node->kind == Node::Kind::Reset && (fi->flags & O_ACCMODE) == O_RDONLY) return -EACCES;
+  if (const auto& hook = state().devices[node->device].on_open) hook();
   fi->direct_io = 1;  // every access reaches us: config reads have side effects, ids may change
   fi->keep_cache = 0;
   return 0;
@@ -176,10 +183,21 @@ int op_read(const char* path, char* buf, std::size_t size, off_t off, fuse_file_
   return static_cast<int>(n);
 }
 
+// The kernel's reset attribute: "1" resets the function (here: the boot ROM runs over what the
+// flash holds, as after a firmware reset); anything else is EINVAL.
+int reset_device(const ServedDevice& d, std::string_view text) {
+  const std::string_view value = text.substr(0, text.find_first_of("\n"));
+  if (value != "1") return -EINVAL;
+  (void)d.device->reset();
+  if (d.on_reset) d.on_reset();
+  return static_cast<int>(text.size());
+}
+
 int op_write(const char* path, const char* buf, std::size_t size, off_t off, fuse_file_info*) {
   State& s = state();
   const auto node = lookup(s, path);
   if (!node) return -ENOENT;
+  if (node->kind == Node::Kind::Reset) return reset_device(s.devices[node->device], std::string_view(buf, size));
   if (node->kind != Node::Kind::Config) return -EACCES;
   const std::size_t n = config_span(off, size);
   if (n == 0) return size == 0 ? 0 : -ENOSPC;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "mtcr/PciAddress.h"
@@ -17,6 +18,12 @@ struct ServedDevice {
   // resource0 as a symlink to this path (e.g. a shared-memory BAR file); none when empty.
   std::optional<std::filesystem::path> resource0_target;
   std::uint8_t irq = 0;
+  // Called after a write of "1" to devices/<BDF>/reset has reset the device (boot ROM run),
+  // e.g. to show the new state in a shared-memory BAR. Runs on a FUSE thread.
+  std::function<void()> on_reset;
+  // Called when a file of devices/<BDF>/ is opened (a tool starting on the device), e.g. to
+  // wake a shared-memory BAR server. Runs on a FUSE thread.
+  std::function<void()> on_open;
 };
 
 }  // namespace openflint::pcisim

@@ -136,8 +136,20 @@ void BarServer::serve_resyncs() {
   resyncs_done_.store(wanted, std::memory_order_release);
 }
 
+void BarServer::wake() {
+  const auto until = std::chrono::steady_clock::now() + options_.wake_window;
+  awake_until_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(until.time_since_epoch()).count(),
+                        std::memory_order_relaxed);
+}
+
+bool BarServer::awake() const {
+  const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      std::chrono::steady_clock::now().time_since_epoch()).count();
+  return now < awake_until_ns_.load(std::memory_order_relaxed);
+}
+
 // Idle: spin (a command a microsecond after the last is served at once), then yield, then
-// after idle_sleep_after sleep between polls: an idle server costs a few percent of a CPU, and
+// after idle_sleep_after (unless woken) sleep between polls: an idle server costs a few percent of a CPU, and
 // the tool's BUSY wait (at least FlashTimeouts::gateway_busy) covers the wake-up.
 void BarServer::serve() {
   std::uint32_t idle = 0;
@@ -146,10 +158,10 @@ void BarServer::serve() {
     serve_resyncs();
     if (serve_once()) {
       idle = 0;
-    } else if (idle < options_.spin_polls) {
+    } else if (idle < options_.spin_polls || awake()) {  // woken: a tool may poll BUSY in a tight loop
       if (idle++ == 0) idle_since = std::chrono::steady_clock::now();
       cpu_relax();
-    } else if (options_.idle_sleep.count() > 0 &&
+    } else if (options_.idle_sleep.count() > 0 && !awake() &&
                std::chrono::steady_clock::now() - idle_since >= options_.idle_sleep_after) {
       std::this_thread::sleep_for(options_.idle_sleep);
     } else {

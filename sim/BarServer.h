@@ -25,6 +25,8 @@ struct BarServerOptions {
   // Idle this long, polls sleep idle_sleep in between (0: never sleep, yield forever).
   std::chrono::milliseconds idle_sleep_after{10};
   std::chrono::microseconds idle_sleep{200};
+  // After wake(), polls do not sleep for this long (then idle_sleep_after applies again).
+  std::chrono::milliseconds wake_window{5000};
 };
 
 // A shared mapping has no read side effects and no write traps, so the server polls:
@@ -77,6 +79,10 @@ class BarServer {
   // SimDevice use). A tool store not yet relayed is kept. Returns once the serving thread has
   // done it (done inline when stopped); not to be called concurrently with stop().
   void resync_from_model();
+  // A tool is about to use the BAR (its config space or sysfs folder was opened): polls stop
+  // sleeping for BarServerOptions::wake_window. Tools poll BUSY in tight loops (mstflint: a few
+  // thousand reads, tens of microseconds on a shared mapping), shorter than an idle sleep.
+  void wake();
 
  private:
   struct Watched {
@@ -91,6 +97,7 @@ class BarServer {
   void mirror_model();
   void serve_resyncs();
   void serve();
+  [[nodiscard]] bool awake() const;
   bool serve_once();
   bool relay_plain_stores();
   void relay(std::uint32_t address, std::uint32_t value);
@@ -105,6 +112,7 @@ class BarServer {
   FlashGatewayInfo gateway_;
   std::vector<Watched> watched_;  // sorted by address, CMD excluded
   std::uint32_t cmd_shadow_ = 0;
+  std::atomic<std::int64_t> awake_until_ns_{0};  // steady_clock; polls do not sleep before it
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> commands_served_{0};
   std::atomic<std::uint64_t> stores_relayed_{0};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <set>
 
 #include "pcisim/FuseSysfs.h"
@@ -27,7 +28,7 @@ TEST_F(PciSysfsFixture, ListsTheDevicesAndTheirFiles) {
   EXPECT_EQ(listing(root() / "devices"), (std::set<std::string>{"0000:03:00.0", "0000:81:00.0"}));
   EXPECT_EQ(listing(root() / "devices" / "0000:03:00.0"),
             (std::set<std::string>{"config", "vendor", "device", "class", "revision", "subsystem_vendor",
-                                   "subsystem_device", "irq", "resource"}));
+                                   "subsystem_device", "irq", "resource", "reset"}));
   EXPECT_FALSE(std::filesystem::exists(root() / "devices" / "0000:03:00.1"));
   std::ofstream out(root() / "devices" / "0000:03:00.0" / "vendor");
   EXPECT_FALSE(out.is_open());  // attributes are read-only
@@ -96,6 +97,28 @@ TEST(FuseSysfs, AFileLeftOpenDoesNotHangTheUnmount) {
   EXPECT_FALSE(test::is_mounted(dir.path()));
   EXPECT_LT(::pread(fd, &id, 4, 0), 0);  // ENOTCONN: the connection was aborted
   ::close(fd);
+}
+
+// The kernel's reset attribute: "1" runs the device's boot ROM (an image written since the last
+// boot starts), other values are refused; it cannot be read.
+TEST_F(PciSysfsFixture, ResetAttributeRunsTheBootRom) {
+  const auto image = test::sample_image("connectx4-new");
+  if (!std::filesystem::exists(image)) GTEST_SKIP() << "sample not built: " << image;
+  auto bytes = test::read_file(image);
+  bytes.resize(cx4_->flash().chip().size, 0xff);
+  ASSERT_TRUE(cx4_->flash().set_contents(bytes));
+  ASSERT_TRUE(cx4_->boot_state().recovery);  // written behind the boot ROM's back: not booted yet
+  const auto reset = root() / "devices" / "0000:03:00.0" / "reset";
+  EXPECT_LT(::open(reset.c_str(), O_RDONLY), 0);
+  const int fd = ::open(reset.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0) << std::strerror(errno);
+  EXPECT_LT(::write(fd, "2", 1), 0);
+  EXPECT_EQ(errno, EINVAL);
+  EXPECT_TRUE(cx4_->boot_state().recovery);
+  EXPECT_EQ(::write(fd, "1\n", 2), 2);
+  ::close(fd);
+  EXPECT_FALSE(cx4_->boot_state().recovery);
+  EXPECT_EQ(attribute(PciAddress{0, 3, 0, 0}, "device"), "0x1013\n");  // the normal id again
 }
 
 }  // namespace

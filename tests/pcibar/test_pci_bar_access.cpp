@@ -49,7 +49,7 @@ TEST(PciBarAccess, ReadsHwIdAndConvertsBigEndian) {
   ASSERT_TRUE(bar.read_block(kSize - 12, in).has_value());
   EXPECT_EQ(in, out);
   EXPECT_GE(bar.max_block_dwords(), 64u);
-  EXPECT_FALSE(bar.remote());
+  EXPECT_FALSE(bar.costly_access());
 }
 
 TEST(PciBarAccess, OutOfRangeAndUnalignedAreErrorsNotSignals) {

@@ -1,5 +1,5 @@
 // RemoteSim: a SimDevice seen through a RegisterAccess that counts round trips and may call
-// itself remote() (as in-band access does), to test the transport-aware flash policies.
+// itself costly_access() (as in-band access does), to test the transport-aware flash policies.
 #pragma once
 
 #include "mtcr/RegisterAccess.h"
@@ -32,7 +32,7 @@ class RemoteSim final : public RegisterAccess {
     return device_->write_sequence(writes);
   }
   [[nodiscard]] std::size_t max_block_dwords() const override { return kDwordsPerTrip; }
-  [[nodiscard]] bool remote() const override { return remote_; }
+  [[nodiscard]] bool costly_access() const override { return remote_; }
 
   std::uint64_t round_trips = 0;
 

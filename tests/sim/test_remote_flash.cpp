@@ -1,4 +1,4 @@
-// Flash writes and current-copy reads over a remote() transport (the in-band policy), checked
+// Flash writes and current-copy reads over a costly_access() transport (the in-band policy), checked
 // on simulated devices through a round-trip-counting RegisterAccess.
 #include <gtest/gtest.h>
 

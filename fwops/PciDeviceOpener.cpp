@@ -1,0 +1,76 @@
+// PciDeviceOpener: opens a PCI device by name (BAR0 or config space), locked per device.
+#include <cstdlib>
+#include <functional>
+#include <system_error>
+
+#include "core/HexString.h"
+#include "devices/DeviceCatalog.h"
+#include "fwops/Device.h"
+#include "mtcr/PciBarAccess.h"
+#include "mtcr/PciConfigAccess.h"
+#include "mtcr/PciDeviceName.h"
+
+namespace openflint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One lock file per function and sysfs root, in a root-owned run directory (not a world-writable
+// /tmp): OPENFLINT_RUN_DIR, else /run/openflint. Every tool opening the function takes it, so
+// flint, fwburn, ibfwmgr and mst serialize on it whatever path (BAR or config) each uses.
+Result<fs::path> lock_path(const PciAddress& address, const fs::path& sysfs_root) {
+  const char* env = std::getenv("OPENFLINT_RUN_DIR");
+  const fs::path dir = fs::path(env != nullptr && *env != '\0' ? env : "/run/openflint") / "locks";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return make_error(ErrorCode::PermissionDenied, "cannot create the lock directory " + dir.string() + ": " + ec.message() +
+                                                             " (run as root, or set OPENFLINT_RUN_DIR)");
+  std::string name = address.to_string();
+  if (sysfs_root != fs::path("/sys/bus/pci"))  // another tree (a served simulator): its own lock
+    name += "@" + hex_string(std::hash<std::string>{}(fs::absolute(sysfs_root).lexically_normal().string()));
+  return dir / (name + ".lock");
+}
+
+// The BAR (NotSupported etc. when it cannot serve CR-space) or config space, as `method` says.
+Result<std::unique_ptr<RegisterAccess>> open_access(const PciDeviceName& pci, const fs::path& root) {
+  const fs::path dir = root / "devices" / pci.address.to_string();
+  std::string bar_problem;
+  if (pci.method != PciMethod::Config) {
+    auto bar = PciBarAccess::open(dir);
+    if (bar) return std::unique_ptr<RegisterAccess>(std::make_unique<PciBarAccess>(std::move(*bar)));
+    if (pci.method == PciMethod::Bar || bar.error().code() == ErrorCode::PermissionDenied)
+      return make_error(std::move(bar).error());
+    bar_problem = bar.error().message();
+  }
+  auto config = PciConfigAccess::open(pci.address, root);
+  if (!config) {
+    Error e = std::move(config).error();
+    return make_error(bar_problem.empty() ? std::move(e) : std::move(e).with_context("BAR: " + bar_problem + "; config space"));
+  }
+  return std::unique_ptr<RegisterAccess>(std::move(*config));
+}
+
+}  // namespace
+
+Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& options) {
+  const fs::path root = options.sysfs_root.empty() ? default_sysfs_root() : options.sysfs_root;
+  Device device;
+  device.name_ = std::string(name);
+  OF_ASSIGN(const PciDeviceName pci, resolve_pci_device_name(name, root));
+  OF_ASSIGN(const fs::path lock, lock_path(pci.address, root));
+  OF_ASSIGN(DeviceLockFile held, DeviceLockFile::acquire(lock, options.lock_timeout, device.name_));
+  device.lock_ = std::move(held);
+  auto access = open_access(pci, root);
+  if (!access) return make_error(std::move(access).error().with_context(device.name_));
+  device.pci_ = std::move(*access);
+  device.pci_dir_ = root / "devices" / pci.address.to_string();
+  device.access_ = device.pci_.get();
+  auto hw = device.access_->read32(kHwIdAddr);
+  if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
+  auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
+  if (!info) return make_error(std::move(info).error().with_context(device.name_));
+  device.info_ = *info;
+  return device;
+}
+
+}  // namespace openflint

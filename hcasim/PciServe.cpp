@@ -1,0 +1,119 @@
+// PciServe: serves simulated devices as PCI functions (config space over FUSE, BAR0 in shared memory).
+#include "hcasim/PciServe.h"
+
+#include <signal.h>
+
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/ExitCode.h"
+#include "fwops/Device.h"
+#include "mtcr/PciAddress.h"
+#include "pcisim/FuseSysfs.h"
+#include "sim/BarServer.h"
+
+namespace openflint::hcasim {
+namespace {
+
+using nlohmann::json;
+
+int fail(const Error& error, bool json_out) {
+  if (json_out) {
+    std::cout << json{{"ok", false}, {"error", {{"code", std::string(to_string(error.code()))}, {"message", error.message()}}}}.dump(2)
+              << '\n';
+  }
+  std::cerr << "-E- " << error.message() << '\n';
+  return cli::exit_code_for(error.code());
+}
+
+// Blocks the stop signals in this thread before any server thread starts (threads inherit the
+// mask), so only sigtimedwait below receives them.
+sigset_t stop_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&set, s);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
+Result<PciAddress> address_of(const PciServeArgs& args, std::size_t i) {
+  if (i < args.bdfs.size()) return parse_pci_address(args.bdfs[i]);
+  PciAddress a;
+  a.bus = static_cast<std::uint8_t>(3 + i);
+  return a;
+}
+
+struct Served {
+  Device device;
+  std::unique_ptr<sim::BarServer> bar;
+};
+
+}  // namespace
+
+int run_pci_serve(const PciServeArgs& args, bool json_out) {
+  if (args.paths.empty()) return fail(Error(ErrorCode::InvalidArgument, "no device directories given"), json_out);
+  if (!args.bdfs.empty() && args.bdfs.size() != args.paths.size())
+    return fail(Error(ErrorCode::InvalidArgument, "--bdf given " + std::to_string(args.bdfs.size()) + " times for " +
+                                                      std::to_string(args.paths.size()) + " devices"),
+                json_out);
+  const sigset_t signals = stop_signals();
+  std::vector<Served> served;
+  std::vector<pcisim::ServedDevice> tree;
+  json listing = json::array();
+  for (std::size_t i = 0; i < args.paths.size(); ++i) {
+    auto address = address_of(args, i);
+    if (!address) return fail(address.error(), json_out);
+    auto device = open_device("sim:" + args.paths[i]);
+    if (!device) return fail(device.error(), json_out);
+    served.push_back({std::move(*device), nullptr});
+    sim::SimDevice& sim = *served.back().device.simulator();
+    pcisim::ServedDevice entry;
+    entry.address = *address;
+    entry.device = &sim;
+    if (!args.no_bar) {
+      sim::BarServerOptions bar_options;
+      bar_options.directory = args.shm_dir;
+      auto bar = sim::BarServer::start(sim, bar_options);
+      if (!bar) return fail(bar.error().with_context(args.paths[i] + ": starting its BAR"), json_out);
+      entry.bar0_size = (*bar)->bar_size();
+      entry.resource0_target = (*bar)->path();
+      entry.on_reset = [bar = bar->get()] { bar->resync_from_model(); };  // the reset's new state in the BAR
+      entry.on_open = [bar = bar->get()] { bar->wake(); };                 // a tool is starting
+      served.back().bar = std::move(*bar);
+    }
+    tree.push_back(entry);
+    listing.push_back({{"bdf", address->to_string()}, {"path", args.paths[i]}, {"model", std::string(sim.info().sim_model)},
+                       {"bar", entry.resource0_target ? json(entry.resource0_target->string()) : json(nullptr)}});
+  }
+  auto fuse = pcisim::FuseSysfs::mount(args.sysfs, tree);
+  if (!fuse) return fail(fuse.error(), json_out);
+  if (json_out) {
+    std::cout << json{{"ok", true}, {"ready", true}, {"sysfs", args.sysfs}, {"devices", listing}}.dump() << std::endl;
+  } else {
+    std::cout << "ready: serving " << served.size() << " device(s) at " << args.sysfs << std::endl;
+  }
+  // Config-space side effects change the model behind the BARs' backs: every poll of the signal
+  // wait (a quarter second) shows the models in the BAR files again (a BAR tool's stores not yet
+  // relayed are kept, sim/BarServer.h).
+  int stop = 0;
+  while (stop <= 0) {
+    const timespec quarter{0, 250'000'000};
+    stop = sigtimedwait(&signals, nullptr, &quarter);
+    if (stop <= 0)
+      for (auto& s : served)
+        if (s.bar) s.bar->resync_from_model();
+  }
+  fuse->reset();  // unmount first: no client reaches a device being saved
+  int rc = cli::kOk;
+  for (auto& s : served) {
+    s.bar.reset();
+    if (auto saved = s.device.commit(); !saved) rc = fail(saved.error(), false);
+  }
+  if (!json_out) std::cerr << "hcasim: stopped (signal " << stop << "), devices saved\n";
+  return rc;
+}
+
+}  // namespace openflint::hcasim

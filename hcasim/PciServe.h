@@ -1,0 +1,21 @@
+// PciServe: `hcasim pci-serve`, simulated devices behind a FUSE-served sysfs PCI tree and shared-memory BARs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace openflint::hcasim {
+
+struct PciServeArgs {
+  std::vector<std::string> paths;  // simulated device directories (hcasim create)
+  std::string sysfs;               // mount point: the served tree's root (its devices/ folder)
+  std::vector<std::string> bdfs;   // per device; empty: 0000:03:00.0, 0000:04:00.0, ...
+  std::string shm_dir = "/dev/shm";
+  bool no_bar = false;             // serve config space only (no resource0)
+};
+
+// Locks and loads each device, serves them until SIGTERM/SIGINT/SIGHUP, then unmounts, stops
+// the BARs and saves every device. Prints one "ready" line (JSON with --json) once mounted.
+int run_pci_serve(const PciServeArgs& args, bool json);
+
+}  // namespace openflint::hcasim
