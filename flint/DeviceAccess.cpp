@@ -21,6 +21,7 @@ Result<Device> open_cli_device(const Options& options) {
   }
   DeviceOpenOptions open_options;
   open_options.lock_timeout = std::chrono::milliseconds(options.lock_timeout_ms);
+  open_options.sysfs_root = options.sysfs_root;
   return open_device(options.device, open_options);
 }
 

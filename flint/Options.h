@@ -18,6 +18,7 @@ struct Options {
   bool force = false;  // --force: allow an unsafe in-place sector rewrite (ww/wb)
   bool allow_psid_change = false;  // --allow_psid_change: burn an image with another PSID
   int lock_timeout_ms = 5000;      // --lock-timeout: wait this long for a busy device
+  std::string sysfs_root;          // --sysfs: the PCI sysfs root (empty: OPENFLINT_SYSFS_ROOT or /sys/bus/pci)
   // burn: the board's identity (mstflint's flags; fwops/BoardIdentity.h decides)
   bool use_image_guids = false;    // --use_image_guids
   bool use_image_ps = false;       // --use_image_ps: the image's VSD
