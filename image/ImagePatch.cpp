@@ -5,6 +5,7 @@
 
 #include "image/FirmwareImage.h"
 #include "image/FormatPatch.h"
+#include "image/FormatTable.h"
 #include "image/GphSections.h"
 
 namespace openflint {
@@ -33,34 +34,18 @@ Result<std::vector<std::uint8_t>> set_guids(Bytes data, const GuidSettings& sett
   OF_TRY(check_settings(settings));
   OF_ASSIGN(const ImageLocation loc, locate_image(data));
   std::vector<std::uint8_t> out(data.begin(), data.end());
-  switch (loc.format) {
-    case ImageFormat::Fs1:
-    case ImageFormat::Fs2:
-      if (allocation.any())
-        return make_error(ErrorCode::NotSupported, "guids_num/step_size are FS3/FS4 only (DEV_INFO); this is an " +
-                                                       std::string(to_string(loc.format)) + " image");
-      OF_TRY(loc.format == ImageFormat::Fs1 ? patch::fs1_set_guids(out, loc.offset, settings)
-                                            : patch::fs2_set_guids(out, loc.offset, settings));
-      break;
-    case ImageFormat::Fs3:
-    case ImageFormat::Fs4:
-      OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, &settings, allocation, nullptr));
-      break;
-  }
+  OF_TRY(format_ops(loc.format).set_identity(out, loc.offset, &settings, allocation, nullptr));
   return out;
 }
 
 Result<std::vector<std::uint8_t>> set_uid_entries(Bytes data, std::span<const std::uint64_t> uids) {
   OF_ASSIGN(const ImageLocation loc, locate_image(data));
+  const auto set_uids = format_ops(loc.format).set_uids;
+  if (set_uids == nullptr)
+    return make_error(ErrorCode::NotSupported, std::string(to_string(loc.format)) +
+                                                   " images keep GUIDs/MACs in device data, not a GUID section");
   std::vector<std::uint8_t> out(data.begin(), data.end());
-  switch (loc.format) {
-    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_uids(out, loc.offset, uids)); break;
-    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_uids(out, loc.offset, uids)); break;
-    case ImageFormat::Fs3:
-    case ImageFormat::Fs4:
-      return make_error(ErrorCode::NotSupported, std::string(to_string(loc.format)) +
-                                                     " images keep GUIDs/MACs in device data, not a GUID section");
-  }
+  OF_TRY(set_uids(out, loc.offset, uids));
   return out;
 }
 
@@ -68,14 +53,7 @@ Result<std::vector<std::uint8_t>> set_vsd(Bytes data, const std::string& vsd) {
   OF_TRY(gph::check_text(vsd, kMaxVsdLength, "VSD"));
   OF_ASSIGN(const ImageLocation loc, locate_image(data));
   std::vector<std::uint8_t> out(data.begin(), data.end());
-  switch (loc.format) {
-    case ImageFormat::Fs1: OF_TRY(patch::fs1_set_vsd(out, loc.offset, vsd)); break;
-    case ImageFormat::Fs2: OF_TRY(patch::fs2_set_vsd(out, loc.offset, vsd)); break;
-    case ImageFormat::Fs3:
-    case ImageFormat::Fs4:
-      OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, nullptr, {}, &vsd));
-      break;
-  }
+  OF_TRY(format_ops(loc.format).set_identity(out, loc.offset, nullptr, {}, &vsd));
   return out;
 }
 
@@ -88,19 +66,8 @@ Result<std::vector<std::uint8_t>> set_identity(Bytes data, const std::optional<G
     OF_TRY(gph::check_text(*vsd, kMaxVsdLength, "VSD"));
   }
   OF_ASSIGN(const ImageLocation loc, locate_image(data));
-  if (loc.format == ImageFormat::Fs3 || loc.format == ImageFormat::Fs4) {
-    std::vector<std::uint8_t> out(data.begin(), data.end());
-    OF_TRY(patch::dev_info_set(out, loc.offset, loc.format == ImageFormat::Fs4, guids ? &*guids : nullptr, {},
-                               vsd ? &*vsd : nullptr));
-    return out;
-  }
   std::vector<std::uint8_t> out(data.begin(), data.end());
-  if (guids) {
-    OF_ASSIGN(out, set_guids(out, *guids));
-  }
-  if (vsd) {
-    OF_ASSIGN(out, set_vsd(out, *vsd));
-  }
+  OF_TRY(format_ops(loc.format).set_identity(out, loc.offset, guids ? &*guids : nullptr, {}, vsd ? &*vsd : nullptr));
   return out;
 }
 
