@@ -23,7 +23,7 @@ declare -A allowed=(
   [burn]="core image devices fwops"
   [cli]="core"
   [flint]="core image devices mtcr flash sim fwops cli"
-  [hcasim]="core image devices mtcr flash sim fwops cli"
+  [hcasim]="core image devices mtcr flash sim pcisim fwops cli"
 )
 # Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
 tool_dirs="inband/responder inband/simfabric inband/tool fabric/tool burn/cli"
