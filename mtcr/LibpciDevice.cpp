@@ -33,7 +33,7 @@ void record(const char* format, va_list args) {
 }
 
 // libpci declares error() as not returning: unwind to the trapped call (only C frames between).
-[[noreturn]] void on_error(char* format, ...) {
+__attribute__((noreturn)) void on_error(char* format, ...) {  // GNU form: part of the type for clang, as libpci declares it
   va_list args;
   va_start(args, format);
   record(format, args);
