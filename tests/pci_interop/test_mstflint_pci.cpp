@@ -18,11 +18,17 @@ class MstflintPci : public PciServeFixture {
   }
 
   // argv run in a new mount namespace where the served tree is /sys/bus/pci. The namespace and
-  // its bind mount end with the command (unshare's default propagation is private: nothing
-  // reaches the host's mounts).
+  // its bind mounts end with the command (unshare's default propagation is private: nothing
+  // reaches the host's mounts). mstflint flocks /tmp/mstflint_lockfiles/<BDF>_config without
+  // waiting, and that directory is shared by every namespace: another mstflint on some other
+  // served 0000:03:00.0 makes it fail with EAGAIN ("Cannot open Device ... Resource temporarily
+  // unavailable"), so the namespace gets a lock directory of this test's own.
   CommandResult in_namespace(const std::vector<std::string>& argv) const {
+    std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
     std::vector<std::string> cmd{"unshare", "-m", "--fork", "sh", "-c",
-                                 "mount --bind \"$0\" /sys/bus/pci || exit 97; exec \"$@\"", sysfs_.string()};
+                                 "mount --bind \"$0\" /sys/bus/pci || exit 97; mkdir -p /tmp/mstflint_lockfiles && "
+                                 "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; shift; exec \"$@\"",
+                                 sysfs_.string(), (dir_ / "mstflint_lockfiles").string()};
     cmd.insert(cmd.end(), argv.begin(), argv.end());
     return run_command(cmd);
   }
