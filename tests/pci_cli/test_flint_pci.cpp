@@ -2,6 +2,7 @@
 // again for ConnectX-3 (FS2, 0x58 window) and ConnectX-4 (FS3, VSEC), through the BAR and
 // through config space; MST names; a second flint on a held device is busy.
 #include <chrono>
+#include <ostream>
 #include <thread>
 
 #include "tests/pci_cli/PciServeFixture.h"
@@ -15,6 +16,8 @@ struct Case {
   std::string prefix;  // "" (the BDF: BAR first), "pcicr-", "pciconf-"
   bool verify;         // run v too (a ConnectX-4 v reads ~30 s over config space or a loaded BAR)
 };
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.prefix << c.bdf << " (" << c.model << ")"; }
 
 class FlintPci : public PciServeFixture, public ::testing::WithParamInterface<Case> {};
 
