@@ -31,6 +31,10 @@ struct CommandResult {
 
 // Runs argv (no shell) and captures its stdout/stderr.
 CommandResult run_command(const std::vector<std::string>& argv);
+// The same with extra environment entries ("NAME=VALUE", each replacing NAME of ours).
+CommandResult run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env);
+// Our environment with `extra` ("NAME=VALUE") set over it.
+std::vector<std::string> environment_with(const std::vector<std::string>& extra);
 
 // One of our built executables (bin(name)) run with `args`.
 CommandResult run_tool(const std::string& name, std::vector<std::string> args);
