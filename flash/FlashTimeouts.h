@@ -13,8 +13,10 @@ struct FlashTimeouts {
   std::uint32_t gateway_busy_polls = 5000;
   // ... and the wait also lasts at least this long: a BAR served from shared memory (sim's
   // BarServer) reads in ~5 ns, so 5000 polls alone give up after 25 us, before a descheduled
-  // server thread runs again. Slower transports use up their polls first.
-  std::chrono::milliseconds gateway_busy{100};
+  // server thread runs again (on a loaded 2-core machine, 100 ms was seen to be too short).
+  // A real gateway answers in microseconds, so this only delays noticing a dead device.
+  // Slower transports use up their polls first.
+  std::chrono::milliseconds gateway_busy{2000};
 };
 
 }  // namespace openflint

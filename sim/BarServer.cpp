@@ -158,7 +158,7 @@ void BarServer::serve() {
     serve_resyncs();
     if (serve_once()) {
       idle = 0;
-    } else if (idle < options_.spin_polls || awake()) {  // woken: a tool may poll BUSY in a tight loop
+    } else if (idle < options_.spin_polls) {
       if (idle++ == 0) idle_since = std::chrono::steady_clock::now();
       cpu_relax();
     } else if (options_.idle_sleep.count() > 0 && !awake() &&
