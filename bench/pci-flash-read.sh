@@ -74,17 +74,30 @@ run() {
   rc=$?
   t1=$(date +%s.%N)
   unserve
-  if [ $rc -ne 0 ]; then echo "pci-flash-read: $label failed (exit $rc):" >&2; cat "$WORK/$label.log" >&2; exit 1; fi
   SECONDS_TAKEN=$(echo "$t1 - $t0" | bc -l)
   READS=$(( $(flash_reads "$dir") - before ))
+  FAILED=
+  if [ $rc -ne 0 ]; then
+    FAILED="exit $rc after ${SECONDS_TAKEN%.*} s: $(grep -m1 -E 'E-|fail|rror' "$WORK/$label.log" || head -1 "$WORK/$label.log")"
+    echo "pci-flash-read: $label failed ($FAILED); its output:" >&2
+    sed 's/^/    /' "$WORK/$label.log" >&2
+  fi
 }
 
 echo "pci-flash-read: whole flash ($CHIP, $SIZE bytes), $(nproc) cores, $(date -u +%FT%TZ)"
 printf '%-34s %10s %10s %8s %16s\n' path "ours s" "mstflint s" ratio "gw reads/4KiB o/m"
+FAILURES=0
 compare() {  # compare NAME DIR SERVE_FLAG OUR_DEVICE
   local name=$1 dir=$2 flag=$3 ours_dev=$4
-  run "$name-ours" "$dir" "$flag" ours "$ours_dev" "$WORK/ours.bin"; local so=$SECONDS_TAKEN ro=$READS
-  run "$name-mst" "$dir" "$flag" mstflint 03:00.0 "$WORK/mst.bin"; local sm=$SECONDS_TAKEN rm_=$READS
+  rm -f "$WORK/ours.bin" "$WORK/mst.bin"
+  run "$name-ours" "$dir" "$flag" ours "$ours_dev" "$WORK/ours.bin"; local so=$SECONDS_TAKEN ro=$READS fo=$FAILED
+  run "$name-mst" "$dir" "$flag" mstflint 03:00.0 "$WORK/mst.bin"; local sm=$SECONDS_TAKEN rm_=$READS fm=$FAILED
+  if [ -n "$fo" ] || [ -n "$fm" ]; then
+    printf '%-34s %10s %10s %8s  ours: %s; mstflint: %s\n' "$name" "$([ -n "$fo" ] && echo failed || printf %.2f "$so")" \
+      "$([ -n "$fm" ] && echo failed || printf %.2f "$sm")" - "${fo:-ok}" "${fm:-ok}"
+    FAILURES=$((FAILURES + 1))
+    return
+  fi
   local same=same; cmp -s "$WORK/ours.bin" "$WORK/mst.bin" || same="DIFFERENT BYTES"
   printf '%-34s %10.2f %10.2f %8.2f %8.1f/%-7.1f %s\n' "$name" "$so" "$sm" "$(echo "$so / $sm" | bc -l)" \
     "$(echo "$ro * 4096 / $SIZE" | bc -l)" "$(echo "$rm_ * 4096 / $SIZE" | bc -l)" "$same"
@@ -93,3 +106,4 @@ compare "ConnectX-3 config space (window)" "$WORK/cx3" --no-bar pciconf-03:00.0
 compare "ConnectX-4 config space (VSEC)" "$WORK/cx4" --no-bar pciconf-03:00.0
 compare "ConnectX-3 BAR0" "$WORK/cx3" "" pcicr-03:00.0
 compare "ConnectX-4 BAR0" "$WORK/cx4" "" pcicr-03:00.0
+[ "$FAILURES" -eq 0 ] || { echo "pci-flash-read: $FAILURES path(s) failed"; exit 1; }
