@@ -2,7 +2,9 @@
 // PciConfigAccess over a FuseSysfs tree serving the harness's simulated device (the 0x58 window
 // on a ConnectX-3 (FS2), the VSEC gateway on a ConnectX-4 (FS3)); power cuts, power cycles and
 // boot checks act on the simulator. A config-space CR dword costs ~20-200 us over FUSE, so the
-// images are small and the re-burns sparse; the cut points stay >= 100 per format.
+// images are small and the re-burns sparse; the cut points stay >= 100 per format. Measured on
+// 2 shared, loaded cores: FS2 95-116 s, FS3 315-365 s (every burn first reads the current copies
+// and the device data: a fixed ~14k gateway dwords that dominate the VSEC sweep).
 #include <gtest/gtest.h>
 
 #include <chrono>
