@@ -2,7 +2,7 @@
 # pci-flash-read: reading a whole flash over PCI, our flint vs mstflint, through config space
 # (ConnectX-3: the 0x58 window; ConnectX-4: the VSEC gateway) and through BAR0.
 #
-# Usage: bench/pci-flash-read.sh BUILD_DIR
+# Usage: bench/pci-flash-read.sh BUILD_DIR [PATH...]   PATH: cx3-config cx4-config cx3-bar cx4-bar (default all)
 # Needs the build's flint and hcasim, mstflint, unshare, and FUSE mounting (root: /dev/fuse and
 # CAP_SYS_ADMIN); skips (exit 0) otherwise. Devices are simulated with a 2 MiB flash chip and
 # served by `hcasim pci-serve` (one server per run, so the simulator's flash read counter
@@ -78,7 +78,7 @@ run() {
   READS=$(( $(flash_reads "$dir") - before ))
   FAILED=
   if [ $rc -ne 0 ]; then
-    FAILED="exit $rc after ${SECONDS_TAKEN%.*} s: $(grep -m1 -E 'E-|fail|rror' "$WORK/$label.log" || head -1 "$WORK/$label.log")"
+    FAILED="exit $rc after $(printf %.1f "$SECONDS_TAKEN") s: $(grep -m1 -E 'E-|fail|rror' "$WORK/$label.log" || head -1 "$WORK/$label.log")"
     echo "pci-flash-read: $label failed ($FAILED); its output:" >&2
     sed 's/^/    /' "$WORK/$label.log" >&2
   fi
@@ -99,11 +99,18 @@ compare() {  # compare NAME DIR SERVE_FLAG OUR_DEVICE
     return
   fi
   local same=same; cmp -s "$WORK/ours.bin" "$WORK/mst.bin" || same="DIFFERENT BYTES"
-  printf '%-34s %10.2f %10.2f %8.2f %8.1f/%-7.1f %s\n' "$name" "$so" "$sm" "$(echo "$so / $sm" | bc -l)" \
+  printf '%-34s %10.2f %10.2f %8.3f %8.1f/%-7.1f %s\n' "$name" "$so" "$sm" "$(echo "$so / $sm" | bc -l)" \
     "$(echo "$ro * 4096 / $SIZE" | bc -l)" "$(echo "$rm_ * 4096 / $SIZE" | bc -l)" "$same"
 }
-compare "ConnectX-3 config space (window)" "$WORK/cx3" --no-bar pciconf-03:00.0
-compare "ConnectX-4 config space (VSEC)" "$WORK/cx4" --no-bar pciconf-03:00.0
-compare "ConnectX-3 BAR0" "$WORK/cx3" "" pcicr-03:00.0
-compare "ConnectX-4 BAR0" "$WORK/cx4" "" pcicr-03:00.0
+shift
+PATHS=${*:-cx3-config cx4-config cx3-bar cx4-bar}
+for p in $PATHS; do
+  case $p in
+    cx3-config) compare "ConnectX-3 config space (window)" "$WORK/cx3" --no-bar pciconf-03:00.0 ;;
+    cx4-config) compare "ConnectX-4 config space (VSEC)" "$WORK/cx4" --no-bar pciconf-03:00.0 ;;
+    cx3-bar) compare "ConnectX-3 BAR0" "$WORK/cx3" "" pcicr-03:00.0 ;;
+    cx4-bar) compare "ConnectX-4 BAR0" "$WORK/cx4" "" pcicr-03:00.0 ;;
+    *) echo "pci-flash-read: unknown path $p" >&2; exit 2 ;;
+  esac
+done
 [ "$FAILURES" -eq 0 ] || { echo "pci-flash-read: $FAILURES path(s) failed"; exit 1; }
