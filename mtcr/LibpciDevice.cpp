@@ -1,6 +1,7 @@
 // LibpciDevice: libpci's linux-sysfs method over a chosen root, its callbacks trapped.
 #include "mtcr/LibpciDevice.h"
 
+#include <endian.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -153,6 +154,39 @@ Result<std::uint32_t> LibpciDevice::read32(std::uint32_t offset) {
 Result<std::uint8_t> LibpciDevice::read8(std::uint32_t offset) {
   ++reads_;
   return trapped_read<std::uint8_t>(handles_->dev, offset, pci_read_byte, name_);
+}
+
+Result<std::array<std::uint32_t, 2>> LibpciDevice::read64(std::uint32_t offset) {
+  ++reads_;
+  LibpciTrap trap;
+  std::array<std::uint8_t, 8> bytes{};
+  int ok = 0;
+  pci_dev* dev = handles_->dev;
+  if (!trapped(trap, [&] { ok = pci_read_block(dev, static_cast<int>(offset), bytes.data(), 8); }) || ok == 0) {
+    return make_error(ErrorCode::Io, name_ + ": config read at " + hex_string(offset) + ": " +
+                                         (trap.message[0] != '\0' ? trap.message : "short read"));
+  }
+  std::array<std::uint32_t, 2> out{};
+  std::memcpy(out.data(), bytes.data(), bytes.size());  // little-endian bus, as pci_read_long on x86
+  out[0] = le32toh(out[0]);
+  out[1] = le32toh(out[1]);
+  return out;
+}
+
+Result<void> LibpciDevice::write64(std::uint32_t offset, std::uint32_t low, std::uint32_t high) {
+  ++writes_;
+  LibpciTrap trap;
+  std::array<std::uint32_t, 2> words{htole32(low), htole32(high)};
+  std::array<std::uint8_t, 8> bytes{};
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  int written = 0;
+  pci_dev* dev = handles_->dev;
+  if (!trapped(trap, [&] { written = pci_write_block(dev, static_cast<int>(offset), bytes.data(), 8); }) ||
+      written == 0) {
+    return make_error(ErrorCode::Io, name_ + ": config write at " + hex_string(offset) + ": " +
+                                         (trap.message[0] != '\0' ? trap.message : "short write"));
+  }
+  return {};
 }
 
 Result<void> LibpciDevice::write32(std::uint32_t offset, std::uint32_t value) {

@@ -1,6 +1,7 @@
 // LibpciDevice: one PCI function's config space through libpci, with errors returned, never fatal.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -35,6 +36,11 @@ class LibpciDevice {
   [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t offset);
   [[nodiscard]] Result<void> write32(std::uint32_t offset, std::uint32_t value);
   [[nodiscard]] Result<std::uint8_t> read8(std::uint32_t offset);
+  // Two adjacent aligned dwords in one config access (one pread/pwrite of 8 bytes; the kernel
+  // and the simulator move them in ascending order): a gateway's flag and data, or address and
+  // data, in one round trip. Counted as one read/write.
+  [[nodiscard]] Result<std::array<std::uint32_t, 2>> read64(std::uint32_t offset);
+  [[nodiscard]] Result<void> write64(std::uint32_t offset, std::uint32_t low, std::uint32_t high);
 
   [[nodiscard]] const std::string& name() const { return name_; }  // "0000:03:00.0"
   [[nodiscard]] std::uint64_t config_reads() const { return reads_; }

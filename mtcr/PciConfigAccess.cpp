@@ -126,8 +126,21 @@ Result<std::uint32_t> PciConfigAccess::gateway_read(std::uint32_t address) {
     return config_.read32(kPciWindowDataOffset);
   }
   OF_TRY(config_.write32(vsec_ + kVsecAddr, address));  // flag 0: read
-  OF_TRY(wait_flag(true, address));
-  return config_.read32(vsec_ + kVsecData);
+  // ADDR and DATA are adjacent: each poll reads both in one access, ADDR first, so DATA is the
+  // answer once the flag is seen set (one round trip less per dword than poll, then DATA).
+  static_assert(kVsecData == kVsecAddr + 4);
+  for (unsigned poll = 0; poll < options_.flag_polls; ++poll) {
+    OF_ASSIGN(const auto pair, config_.read64(vsec_ + kVsecAddr));
+    if ((pair[0] & kVsecFlagBit) == 0) continue;
+    if ((pair[0] & kSyndromeBit) != 0) {
+      return make_error(ErrorCode::Io, "PCI device " + name() + ": the gateway failed the access to " +
+                                           hex_string(address) + " (syndrome)");
+    }
+    return pair[1];
+  }
+  return make_error(ErrorCode::Timeout, "PCI device " + name() + ": the gateway did not finish the access to " +
+                                            hex_string(address) + " in " + std::to_string(options_.flag_polls) +
+                                            " polls");
 }
 
 Result<void> PciConfigAccess::gateway_write(std::uint32_t address, std::uint32_t value) {
@@ -136,8 +149,8 @@ Result<void> PciConfigAccess::gateway_write(std::uint32_t address, std::uint32_t
   }
   ++transactions_;
   if (gateway_ == PciConfigGateway::AddressWindow) {
-    OF_TRY(config_.write32(kPciWindowAddrOffset, address));
-    return config_.write32(kPciWindowDataOffset, value);
+    static_assert(kPciWindowDataOffset == kPciWindowAddrOffset + 4);
+    return config_.write64(kPciWindowAddrOffset, address, value);  // the address, then the data, in one access
   }
   OF_TRY(config_.write32(vsec_ + kVsecData, value));
   OF_TRY(config_.write32(vsec_ + kVsecAddr, address | kVsecFlagBit));

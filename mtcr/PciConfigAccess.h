@@ -53,7 +53,12 @@ class PciConfigAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
   // The writes in order under one semaphore hold (a flash gateway's ADDR, DATA, CMD).
   [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
-  [[nodiscard]] std::size_t max_block_dwords() const override { return options_.max_block_dwords; }
+  // The window moves one dword per round trip and has no semaphore to share: blocks gain
+  // nothing there, so it reports 1 (FlashDriver then polls CMD alone instead of reading
+  // CMD..DATA, 8 dwords, per 16-byte flash transaction).
+  [[nodiscard]] std::size_t max_block_dwords() const override {
+    return gateway_ == PciConfigGateway::AddressWindow ? 1 : options_.max_block_dwords;
+  }
   // Every CR-space dword is 2-11 config cycles: reads are costly (RegisterAccess::costly_access).
   [[nodiscard]] bool costly_access() const override { return true; }
 
