@@ -101,9 +101,22 @@ TEST(FwburnCli, BurnIntoASimulatedDevice) {
 
 TEST(FwburnCli, UnknownDeviceNamesAreRefusedWithTheAcceptedForms) {
   const auto& s = sample("connectx3-old");
-  const auto r = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", "/dev/mst/mt4099_pci_cr0"});
+  const auto r = fwburn({"-fw", s.desc.string(), "-conf", s.ini.string(), "-dev", "not/a-device"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("sim:PATH"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("pciconf-BDF"), std::string::npos) << r.err;
+}
+
+// An MST name is a PCI name now: with no such function under the sysfs root, a clear "not
+// found" (exit 4) that says what was looked for.
+TEST(FwburnCli, MstNameWithoutSuchAFunctionIsNotFound) {
+  const auto& s = sample("connectx3-old");
+  test::TempDir root;
+  const auto r = test::run_command({test::bin("fwburn").string(), "-fw", s.desc.string(), "-conf", s.ini.string(), "-dev",
+                              "/dev/mst/mt4099_pci_cr0"},
+                             {"OPENFLINT_SYSFS_ROOT=" + root.path().string()});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("4099"), std::string::npos) << r.err;
 }
 
 }  // namespace
