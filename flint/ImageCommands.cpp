@@ -11,11 +11,7 @@
 
 namespace openflint::cli {
 
-int report_error(const Options& options, const Error& error) {
-  if (options.json) std::cout << error_json(error).dump(2) << '\n';
-  std::cerr << "-E- " << error.message() << '\n';
-  return exit_code_for(error.code());
-}
+int report_error(const Options& options, const Error& error) { return report_error(error, options.json); }
 
 int run_query(const Options& options) {
   auto source = ImageSource::open(options);

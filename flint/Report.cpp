@@ -150,9 +150,5 @@ nlohmann::json boards_json(const MfaArchive& archive) {
   return {{"boards", boards}, {"crc32", hex(archive.stored_crc(), 8)}};
 }
 
-nlohmann::json error_json(const Error& error) {
-  return {{"ok", false},
-          {"error", {{"code", std::string(to_string(error.code()))}, {"message", error.message()}}}};
-}
 
 }  // namespace openflint::cli

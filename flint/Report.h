@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/ErrorReport.h"
+
 #include "core/Error.h"
 #include "image/ImageQuery.h"
 #include "image/MfaArchive.h"
@@ -22,7 +24,6 @@ void print_verify(std::ostream& out, const VerifyReport& report);
 void print_boards(std::ostream& out, const MfaArchive& archive);
 [[nodiscard]] nlohmann::json boards_json(const MfaArchive& archive);
 
-[[nodiscard]] nlohmann::json error_json(const Error& error);
 [[nodiscard]] std::string hex(std::uint64_t value, int width = 0);
 
 }  // namespace openflint::cli

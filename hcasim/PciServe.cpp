@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "fwops/Device.h"
 #include "mtcr/PciAddress.h"
@@ -20,14 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-int fail(const Error& error, bool json_out) {
-  if (json_out) {
-    std::cout << json{{"ok", false}, {"error", {{"code", std::string(to_string(error.code()))}, {"message", error.message()}}}}.dump(2)
-              << '\n';
-  }
-  std::cerr << "-E- " << error.message() << '\n';
-  return cli::exit_code_for(error.code());
-}
+int fail(const Error& error, bool json_out) { return cli::report_error(error, json_out); }
 
 // Blocks the stop signals in this thread before any server thread starts (threads inherit the
 // mask), so only sigtimedwait below receives them.

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "core/InputFile.h"
@@ -18,14 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-int report(const Error& error, bool json_out) {
-  if (json_out) {
-    std::cout << json{{"ok", false}, {"error", {{"code", std::string(to_string(error.code()))},
-                                                {"message", error.message()}}}}.dump(2) << '\n';
-  }
-  std::cerr << "-E- " << error.message() << '\n';
-  return cli::exit_code_for(error.code());
-}
+int report(const Error& error, bool json_out) { return cli::report_error(error, json_out); }
 
 std::string simulated_models() {
   std::string models;

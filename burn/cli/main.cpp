@@ -6,6 +6,7 @@
 #include "burn/ImageGenerator.h"
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
+#include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
@@ -18,10 +19,7 @@ namespace {
 
 using namespace openflint;
 
-int fail(const Error& error) {
-  std::cerr << "-E- " << error.message() << '\n';
-  return cli::exit_code_for(error.code());
-}
+int fail(const Error& error) { return cli::report_error(error, false); }
 
 void print_generated(const std::vector<std::uint8_t>& image, const std::string& out) {
   auto q = query_image(image);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/Confirm.h"
+#include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
@@ -33,10 +34,8 @@ struct Args {
 // One line (and the JSON report with --json); the exit code is the shared table's for the error
 // (cli/ExitCode.h, README) unless the caller names one.
 int fail(const Args& a, const Error& e, int rc = -1) {
-  if (rc < 0) rc = openflint::cli::exit_code_for(e.code());
-  if (a.json) std::cout << nlohmann::json{{"ok", false}, {"error", e.message()}}.dump(2) << '\n';
-  std::cerr << "-E- " << e.message() << '\n';
-  return rc;
+  const int code = openflint::cli::report_error(e, a.json);
+  return rc < 0 ? code : rc;
 }
 
 // Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it.

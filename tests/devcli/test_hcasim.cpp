@@ -71,7 +71,10 @@ TEST_F(DevcliTest, HcasimErrorsAreClear) {
   EXPECT_EQ(r.exit_code, 4) << r.err;
   EXPECT_NE(r.err.find("NOPE"), std::string::npos) << r.err;
   r = hcasim({"show", dev_path("missing"), "--json"});
-  EXPECT_EQ(parse_json(r)["ok"], false);
+  const auto missing = parse_json(r);
+  EXPECT_EQ(missing["ok"], false);
+  EXPECT_EQ(missing["error"]["code"], "not found") << missing.dump(2);  // the shared error document
+  EXPECT_EQ(r.exit_code, 4) << r.err;
   r = hcasim({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("Exit codes"), std::string::npos);

@@ -69,6 +69,9 @@ TEST_F(Ibfwmgr, ListsUpdatesAndIsolatesFailures) {
   // (the update below still finds every device on its old firmware).
   const json declined = run_json({"update", "--images", images.string(), "--json"}, 7);
   EXPECT_FALSE(declined["ok"].get<bool>()) << declined.dump(2);
+  // The shared error document: a code from the closed set, the message saying what happened.
+  EXPECT_EQ(declined["error"]["code"], "invalid argument") << declined.dump(2);
+  EXPECT_NE(declined["error"]["message"].get<std::string>().find("declined"), std::string::npos);
 
   const json up = run_json({"update", "--images", images.string(), "--json", "-y", "--reset"}, 1);
   EXPECT_FALSE(up["ok"].get<bool>()) << "Hca4 has no image";
