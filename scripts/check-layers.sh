@@ -24,6 +24,7 @@ declare -A allowed=(
   [cli]="core"
   [flint]="core image devices mtcr flash sim fwops cli"
   [hcasim]="core image devices mtcr flash sim pcisim fwops cli"
+  [mst]="core image devices mtcr flash sim fwops inband fabric cli"
 )
 # Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
 tool_dirs="inband/responder inband/simfabric inband/tool fabric/tool burn/cli"

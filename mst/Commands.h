@@ -1,0 +1,20 @@
+// Commands: the subcommands of `mst`, each group registered by its own file.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace openflint::mst {
+
+// What every subcommand shares: --json (a JSON document on stdout; errors as cli/ErrorReport).
+struct Common {
+  bool json = false;
+};
+
+// Each adds its subcommands to `app`; the chosen one sets `run` (called after parsing).
+void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common);    // status, start, stop
+void add_register_commands(CLI::App& app, std::function<int()>& run, const Common& common);  // mread, mwrite, dump
+void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common);      // reset
+
+}  // namespace openflint::mst
