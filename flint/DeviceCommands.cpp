@@ -6,6 +6,7 @@
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/DeviceReport.h"
+#include "fwops/AdapterReset.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"
@@ -93,10 +94,15 @@ int run_device_verify(const Options& options) {
 int run_device_reset(const Options& options) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  if (auto reset = device->reset(); !reset) {
+  // The one safe reset (fwops/AdapterReset, as `mst reset`): a bound driver refuses it, PCI
+  // config space is saved and restored around it.
+  auto plan = plan_reset(*device, ResetOptions{});
+  if (!plan) return finish(options, *device, report_error(options, plan.error()));
+  auto reset = run_reset(*device, *plan, ResetOptions{});
+  if (!reset) {
     return finish(options, *device, report_error(options, reset.error().with_context("resetting " + device->name())));
   }
-  const auto running = device->running_firmware();
+  const auto& running = reset->running_after;
   if (options.json) {
     std::cout << nlohmann::json{{"ok", true}, {"running", running_json(running)}}.dump(2) << '\n';
   } else {

@@ -46,6 +46,8 @@ class Device {
   [[nodiscard]] const std::string& name() const { return name_; }
   // The simulator behind a sim:PATH device (fault injection, power); nullptr for real devices.
   [[nodiscard]] sim::SimDevice* simulator() { return sim_.get(); }
+  // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
+  [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.

@@ -53,6 +53,10 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     return fail(Error(ErrorCode::InvalidArgument, "--bdf given " + std::to_string(args.bdfs.size()) + " times for " +
                                                       std::to_string(args.paths.size()) + " devices"),
                 json_out);
+  if (args.drivers.size() > args.paths.size())
+    return fail(Error(ErrorCode::InvalidArgument, "--driver given " + std::to_string(args.drivers.size()) + " times for " +
+                                                      std::to_string(args.paths.size()) + " devices"),
+                json_out);
   const sigset_t signals = stop_signals();
   std::vector<Served> served;
   std::vector<pcisim::ServedDevice> tree;
@@ -67,6 +71,8 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     pcisim::ServedDevice entry;
     entry.address = *address;
     entry.device = &sim;
+    entry.reset_clears_config = args.reset_clears_config;
+    if (i < args.drivers.size() && args.drivers[i] != "-") entry.driver = args.drivers[i];
     if (!args.no_bar) {
       sim::BarServerOptions bar_options;
       bar_options.directory = args.shm_dir;
@@ -80,6 +86,7 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     }
     tree.push_back(entry);
     listing.push_back({{"bdf", address->to_string()}, {"path", args.paths[i]}, {"model", std::string(sim.info().sim_model)},
+                       {"driver", entry.driver.empty() ? json(nullptr) : json(entry.driver)},
                        {"bar", entry.resource0_target ? json(entry.resource0_target->string()) : json(nullptr)}});
   }
   auto fuse = pcisim::FuseSysfs::mount(args.sysfs, tree);

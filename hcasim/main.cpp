@@ -84,6 +84,12 @@ int tool_main(int argc, char** argv) {
   serve->add_option("--bdf", serve_args.bdfs, "PCI address of each device, in order (default 0000:03:00.0, 0000:04:00.0, ...)");
   serve->add_option("--shm-dir", serve_args.shm_dir, "where the BAR files live (default /dev/shm)");
   serve->add_flag("--no-bar", serve_args.no_bar, "serve config space only (no resource0)");
+  serve->add_flag("--reset-clears-config", serve_args.reset_clears_config,
+                  "a reset leaves BAR0 and the command register cleared, as a bus reset the kernel does not wrap "
+                  "(default: they survive, as around the kernel's function reset)");
+  serve->add_option("--driver", serve_args.drivers,
+                    "a simulated kernel driver bound to each device, in order ('-': none), e.g. mlx5_core: "
+                    "devices/BDF/driver and drivers/NAME/{bind,unbind}");
   serve->callback([&] { run = [&] { return hs::run_pci_serve(serve_args, json); }; });
 
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand

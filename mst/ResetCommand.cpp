@@ -1,8 +1,119 @@
-// ResetCommands: placeholder on the base branch (replaced by the real commands before landing).
+// ResetCommand: `mst reset DEV` — show the plan, ask, reset safely, report the firmware before and after.
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/Confirm.h"
+#include "cli/ErrorReport.h"
+#include "cli/ExitCode.h"
+#include "core/HexString.h"
+#include "fwops/AdapterReset.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {
+namespace {
 
-void add_reset_command(CLI::App&, std::function<int()>&, const Common&) {}
+using nlohmann::json;
+
+struct ResetArgs {
+  std::string device;
+  std::string sysfs;
+  bool yes = false;
+  bool no = false;
+  bool unbind = false;
+  unsigned timeout_ms = 5000;
+  unsigned lock_wait_ms = 1000;
+};
+
+std::string running_text(const std::optional<RunningFirmware>& running) {
+  if (!running) return "unknown (not readable over this access method)";
+  if (running->recovery) return "none: flash recovery mode (no bootable image)";
+  if (!running->image || !running->image->fw_version) return "unknown version";
+  std::string text = running->image->fw_version->to_string();
+  if (!running->image->psid.empty()) text += " (PSID " + running->image->psid + ")";
+  return text;
+}
+
+json running_json(const std::optional<RunningFirmware>& running) {
+  if (!running) return nullptr;
+  json j{{"recovery", running->recovery}, {"fw_version", nullptr}, {"psid", nullptr}};
+  if (running->image) {
+    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
+    j["psid"] = running->image->psid;
+  }
+  return j;
+}
+
+json plan_json(const ResetPlan& plan) {
+  json functions = json::array();
+  for (const auto& f : plan.functions)
+    functions.push_back({{"bdf", f.address.to_string()}, {"driver", f.driver.empty() ? json(nullptr) : json(f.driver)}});
+  json blockers = json::array();
+  for (const auto& b : plan.blockers) blockers.push_back(b.why);
+  return {{"device", plan.device}, {"device_type", plan.device_type}, {"method", plan.method},
+          {"functions", functions}, {"running_before", running_json(plan.running_before)}, {"blockers", blockers}};
+}
+
+void print_plan(std::ostream& out, const ResetPlan& plan) {
+  out << "Device:          " << plan.device << " (" << plan.device_type << ")\n";
+  out << "Reset:           " << plan.method << '\n';
+  for (const auto& f : plan.functions)
+    out << "Function:        " << f.address.to_string() << (f.driver.empty() ? "  no driver bound" : "  driver " + f.driver) << '\n';
+  out << "Running FW:      " << running_text(plan.running_before) << '\n';
+}
+
+int run_reset_command(const ResetArgs& a, const Common& common) {
+  DeviceOpenOptions open_options;
+  open_options.lock_timeout = std::chrono::milliseconds(a.lock_wait_ms);  // a burn in progress holds it
+  if (!a.sysfs.empty()) open_options.sysfs_root = a.sysfs;
+  auto device = open_device(a.device, open_options);
+  if (!device) return cli::report_error(device.error(), common.json);
+  ResetOptions options;
+  options.unbind_drivers = a.unbind;
+  options.comeback_timeout = std::chrono::milliseconds(a.timeout_ms);
+  auto plan = plan_reset(*device, options);
+  if (!plan) return cli::report_error(plan.error(), common.json);
+  print_plan(common.json ? std::cerr : std::cout, *plan);
+  if (!plan->blockers.empty()) {
+    const auto& b = plan->blockers.front();
+    return cli::report_error(Error(b.code, "refusing to reset " + a.device + ": " + b.why), common.json);
+  }
+  if (!cli::confirm("Reset " + a.device + " now? Traffic through it stops until it is back.", {a.yes, a.no})) {
+    (void)cli::report_error(Error(ErrorCode::InvalidArgument, "reset of " + a.device + " declined: nothing was done"), common.json);
+    return cli::kDeclined;
+  }
+  auto report = run_reset(*device, *plan, options);
+  if (!report) return cli::report_error(report.error().with_context("resetting " + a.device), common.json);
+  if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
+  if (common.json) {
+    json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", running_json(report->running_after)},
+           {"restored", report->restored}, {"took_ms", report->took.count()}};
+    std::cout << j.dump(2) << '\n';
+    return cli::kOk;
+  }
+  for (const auto& r : report->restored) std::cout << "Restored:        " << r << '\n';
+  std::cout << "Running FW now:  " << running_text(report->running_after) << '\n';
+  std::cout << "-I- " << a.device << " was reset in " << report->took.count() << " ms\n";
+  return cli::kOk;
+}
+
+}  // namespace
+
+void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common) {
+  static ResetArgs args;
+  auto* reset = app.add_subcommand("reset", "reset an adapter (or switch) safely so the firmware on its flash runs: "
+                                            "shows what will happen, asks, refuses while the device is in use");
+  reset->add_option("DEV", args.device, "the device (BDF, MST name, sim:PATH, lid-N of a switch)")->required();
+  reset->add_flag("-y,--yes", args.yes, "reset without asking");
+  reset->add_flag("--no", args.no, "answer no (show the plan only)");
+  reset->add_flag("--unbind", args.unbind, "unbind the kernel drivers bound to the device before the reset and bind "
+                                          "them again after it (default: a bound driver refuses the reset)");
+  reset->add_option("--timeout", args.timeout_ms, "milliseconds each PCI function may take to come back (default 5000)");
+  reset->add_option("--lock-wait", args.lock_wait_ms, "milliseconds to wait for another tool to release the device "
+                                                      "(default 1000; a burn in progress holds it)");
+  reset->add_option("--sysfs", args.sysfs, "sysfs PCI root (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+  reset->callback([&run, &common] { run = [&common] { return run_reset_command(args, common); }; });
+}
 
 }  // namespace openflint::mst

@@ -28,6 +28,9 @@ struct FuseSysfs::State {
   std::vector<ServedDevice> devices;
   std::vector<std::string> names;  // "0000:03:00.0", by index
   std::vector<std::unique_ptr<sim::PciConfigSpace>> configs;
+  std::vector<std::string> drivers;  // every driver name any device was bound to at mount
+  std::mutex bind_mutex;
+  std::vector<std::string> bound;    // per device: the driver bound now ("" none)
   fuse* session = nullptr;
   fuse_loop_config* loop_config = nullptr;
   std::thread loop;
@@ -41,6 +44,7 @@ using State = FuseSysfs::State;
 constexpr std::string_view kConfig = "config";
 constexpr std::string_view kResource0 = "resource0";
 constexpr std::string_view kReset = "reset";
+constexpr std::string_view kDriver = "driver";
 
 // libfuse logs to stderr by default; a library does not print, so the last message is kept for
 // the error that follows it.
@@ -62,15 +66,37 @@ std::string take_last_log() {
 
 // What a path names: the root, devices/, devices/<BDF>/, or a file in it.
 struct Node {
-  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset } kind;
+  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset, DriverLink, DriversDir, DriverDir, Bind } kind;
   std::size_t device = 0;
   std::string_view file;
 };
 
 State& state() { return *static_cast<State*>(fuse_get_context()->private_data); }
 
+std::string bound_driver(State& s, std::size_t device) {
+  std::lock_guard guard(s.bind_mutex);
+  return s.bound[device];
+}
+
+// drivers/, drivers/<name>/, drivers/<name>/{bind,unbind} (`device` indexes State::drivers).
+std::optional<Node> lookup_drivers(State& s, std::string_view path) {
+  if (path.empty()) return Node{Node::Kind::DriversDir, 0, {}};
+  if (path.front() != '/') return std::nullopt;
+  path.remove_prefix(1);
+  const auto slash = path.find('/');
+  const auto it = std::find(s.drivers.begin(), s.drivers.end(), path.substr(0, slash));
+  if (it == s.drivers.end()) return std::nullopt;
+  const auto index = static_cast<std::size_t>(it - s.drivers.begin());
+  if (slash == std::string_view::npos) return Node{Node::Kind::DriverDir, index, {}};
+  const std::string_view file = path.substr(slash + 1);
+  if (file == "bind" || file == "unbind") return Node{Node::Kind::Bind, index, file};
+  return std::nullopt;
+}
+
 std::optional<Node> lookup(State& s, std::string_view path) {
   if (path == "/") return Node{Node::Kind::Root, 0, {}};
+  constexpr std::string_view kDrivers = "/drivers";
+  if (path.starts_with(kDrivers)) return lookup_drivers(s, path.substr(kDrivers.size()));
   constexpr std::string_view kDevices = "/devices";
   if (!path.starts_with(kDevices)) return std::nullopt;
   path.remove_prefix(kDevices.size());
@@ -87,6 +113,7 @@ std::optional<Node> lookup(State& s, std::string_view path) {
   if (file == kConfig) return Node{Node::Kind::Config, index, file};
   if (file == kResource0 && s.devices[index].resource0_target) return Node{Node::Kind::Link, index, file};
   if (file == kReset) return Node{Node::Kind::Reset, index, file};
+  if (file == kDriver && !bound_driver(s, index).empty()) return Node{Node::Kind::DriverLink, index, file};
   for (std::string_view a : kAttributeNames) {
     if (file == a) return Node{Node::Kind::Attribute, index, a};
   }
@@ -107,7 +134,14 @@ int op_getattr(const char* path, struct stat* st, fuse_file_info*) {
   switch (node->kind) {
     case Node::Kind::Root:
     case Node::Kind::DevicesDir:
+    case Node::Kind::DriversDir:
+    case Node::Kind::DriverDir:
     case Node::Kind::DeviceDir: st->st_mode = S_IFDIR | 0755; st->st_nlink = 2; break;
+    case Node::Kind::Bind: st->st_mode = S_IFREG | 0200; st->st_size = 4096; break;
+    case Node::Kind::DriverLink:
+      st->st_mode = S_IFLNK | 0777;
+      st->st_size = static_cast<off_t>(("../../drivers/" + bound_driver(s, node->device)).size());
+      break;
     case Node::Kind::Config: st->st_mode = S_IFREG | 0644; st->st_size = sim::PciConfigSpace::kSize; break;
     case Node::Kind::Reset: st->st_mode = S_IFREG | 0200; st->st_size = 4096; break;  // as sysfs shows it
     case Node::Kind::Attribute:
@@ -131,7 +165,11 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
   add(".");
   add("..");
   switch (node->kind) {
-    case Node::Kind::Root: add("devices"); return 0;
+    case Node::Kind::Root: add("devices"); add("drivers"); return 0;
+    case Node::Kind::DriversDir:
+      for (const std::string& name : s.drivers) add(name);
+      return 0;
+    case Node::Kind::DriverDir: add("bind"); add("unbind"); return 0;
     case Node::Kind::DevicesDir:
       for (const std::string& name : s.names) add(name);
       return 0;
@@ -140,6 +178,7 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
       for (std::string_view a : kAttributeNames) add(a);
       if (s.devices[node->device].resource0_target) add(kResource0);
       add(kReset);
+      if (!bound_driver(s, node->device).empty()) add(kDriver);
       return 0;
     default: return -ENOTDIR;
   }
@@ -148,6 +187,7 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
 int op_open(const char* path, fuse_file_info* fi) {
   const auto node = lookup(state(), path);
   if (!node) return -ENOENT;
+  if (node->kind == Node::Kind::Bind) return (fi->flags & O_ACCMODE) == O_RDONLY ? -EACCES : 0;
   if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset)
     return -EISDIR;
   if (node->kind == Node::Kind::Attribute && (fi->flags & O_ACCMODE) != O_RDONLY) return -EACCES;
@@ -185,11 +225,31 @@ int op_read(const char* path, char* buf, std::size_t size, off_t off, fuse_file_
 
 // The kernel's reset attribute: "1" resets the function (here: the boot ROM runs over what the
 // flash holds, as after a firmware reset); anything else is EINVAL.
-int reset_device(const ServedDevice& d, std::string_view text) {
+int reset_device(const ServedDevice& d, sim::PciConfigSpace& config, std::string_view text) {
   const std::string_view value = text.substr(0, text.find_first_of("\n"));
   if (value != "1") return -EINVAL;
   (void)d.device->reset();
+  if (d.reset_clears_config) config.clear_host_settings();
   if (d.on_reset) d.on_reset();
+  return static_cast<int>(text.size());
+}
+
+// drivers/<name>/bind or unbind with a BDF, as the kernel's: unbind a device bound to this driver
+// (else ENODEV), bind an unbound device (EBUSY when bound elsewhere, ENODEV when unknown).
+int bind_device(State& s, const Node& n, std::string_view text) {
+  const std::string_view bdf = text.substr(0, text.find_first_of("\n"));
+  const auto it = std::find(s.names.begin(), s.names.end(), bdf);
+  if (it == s.names.end()) return -ENODEV;
+  std::lock_guard guard(s.bind_mutex);
+  std::string& bound = s.bound[static_cast<std::size_t>(it - s.names.begin())];
+  const std::string& driver = s.drivers[n.device];
+  if (n.file == "unbind") {
+    if (bound != driver) return -ENODEV;
+    bound.clear();
+  } else {
+    if (!bound.empty()) return bound == driver ? -EEXIST : -EBUSY;
+    bound = driver;
+  }
   return static_cast<int>(text.size());
 }
 
@@ -197,7 +257,8 @@ int op_write(const char* path, const char* buf, std::size_t size, off_t off, fus
   State& s = state();
   const auto node = lookup(s, path);
   if (!node) return -ENOENT;
-  if (node->kind == Node::Kind::Reset) return reset_device(s.devices[node->device], std::string_view(buf, size));
+  if (node->kind == Node::Kind::Bind) return bind_device(s, *node, std::string_view(buf, size));
+  if (node->kind == Node::Kind::Reset) return reset_device(s.devices[node->device], *s.configs[node->device], std::string_view(buf, size));
   if (node->kind != Node::Kind::Config) return -EACCES;
   const std::size_t n = config_span(off, size);
   if (n == 0) return size == 0 ? 0 : -ENOSPC;
@@ -213,9 +274,10 @@ int op_truncate(const char* path, off_t, fuse_file_info*) {
 int op_readlink(const char* path, char* buf, std::size_t size) {
   State& s = state();
   const auto node = lookup(s, path);
-  if (!node || node->kind != Node::Kind::Link) return -EINVAL;
+  if (!node || (node->kind != Node::Kind::Link && node->kind != Node::Kind::DriverLink)) return -EINVAL;
   if (size == 0) return -EINVAL;
-  const std::string target = s.devices[node->device].resource0_target->string();
+  const std::string target = node->kind == Node::Kind::DriverLink ? "../../drivers/" + bound_driver(s, node->device)
+                                                                   : s.devices[node->device].resource0_target->string();
   const std::size_t n = std::min(size - 1, target.size());
   std::memcpy(buf, target.data(), n);
   buf[n] = '\0';
@@ -295,6 +357,9 @@ Result<std::unique_ptr<FuseSysfs>> FuseSysfs::mount(const std::filesystem::path&
     s->configs.push_back(std::make_unique<sim::PciConfigSpace>(
         *d.device, sim::PciConfigSpaceOptions{.bar0_base = base, .bar0_size = d.bar0_size, .interrupt_line = d.irq}));
     s->names.push_back(name);
+    s->bound.push_back(d.driver);
+    if (!d.driver.empty() && std::find(s->drivers.begin(), s->drivers.end(), d.driver) == s->drivers.end())
+      s->drivers.push_back(d.driver);
   }
   s->devices = std::move(devices);
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "mtcr/PciAddress.h"
 #include "sim/SimDevice.h"
@@ -18,6 +19,13 @@ struct ServedDevice {
   // resource0 as a symlink to this path (e.g. a shared-memory BAR file); none when empty.
   std::optional<std::filesystem::path> resource0_target;
   std::uint8_t irq = 0;
+  // A (simulated) kernel driver bound at mount, e.g. "mlx5_core": devices/<BDF>/driver links to
+  // drivers/<name>/, whose bind/unbind files take a BDF as the kernel's do. Empty: none bound.
+  std::string driver;
+  // A reset through devices/<BDF>/reset leaves the host's config settings (BAR0, command, ...)
+  // cleared, as a bus reset nobody wraps would; by default they survive, as the kernel saves and
+  // restores them around a function reset.
+  bool reset_clears_config = false;
   // Called after a write of "1" to devices/<BDF>/reset has reset the device (boot ROM run),
   // e.g. to show the new state in a shared-memory BAR. Runs on a FUSE thread.
   std::function<void()> on_reset;

@@ -130,6 +130,14 @@ void PciConfigSpace::write_dword(std::uint32_t offset, std::uint32_t value) {
   }
 }
 
+void PciConfigSpace::clear_host_settings() {
+  std::lock_guard guard(mutex_);
+  bar0_ = 0;
+  regs_[1] &= 0xffff0000;                 // command
+  regs_[0x3c / 4] &= ~0xffu;              // interrupt line
+  regs_[(kPmOffset + 4) / 4] = 0;         // PM control
+}
+
 void PciConfigSpace::write_bar(std::uint32_t offset, std::uint32_t value) {
   if (offset == 0x10) {
     bar0_ = (bar0_ & ~std::uint64_t{0xffffffff}) | (value & ~0xfu);

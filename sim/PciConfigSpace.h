@@ -58,6 +58,11 @@ class PciConfigSpace {
   [[nodiscard]] Result<std::uint32_t> read32(std::uint32_t offset);
   [[nodiscard]] Result<void> write32(std::uint32_t offset, std::uint32_t value);
 
+  // What a conventional reset does to the host's settings when nobody saves and restores them
+  // (a bus reset the kernel does not wrap): BAR0, the command register, the interrupt line and
+  // PM control read as at power-on (zero).
+  void clear_host_settings();
+
   [[nodiscard]] SimDevice& device() const { return *device_; }
   [[nodiscard]] PciConfigGateway gateway() const { return gateway_; }
   [[nodiscard]] const PciConfigSpaceOptions& options() const { return options_; }
