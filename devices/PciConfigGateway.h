@@ -57,4 +57,18 @@ enum class VsecSpace : std::uint16_t {
   Mac = 0xf,
 };
 
+// ICMD, the running firmware's command interface, in the VSEC's ICMD address space. CTRL:
+// [31:16] opcode, [15:8] status (0 ok, 1 bad opcode, 2 bad command, 3 operational error, 4 bad
+// parameter, 5 busy, ...), [0] busy (the host sets it to run the command, the firmware clears it).
+// Mailbox dwords are the big-endian bytes of the command, in and out.
+inline constexpr std::uint32_t kIcmdCtrl = 0x0;
+inline constexpr std::uint32_t kIcmdMailboxSize = 0x1000;  // read-only: the mailbox's bytes
+inline constexpr std::uint32_t kIcmdSyndrome = 0x1008;
+inline constexpr std::uint32_t kIcmdMailbox = 0x100000;
+inline constexpr std::uint32_t kIcmdBusyBit = 1u << 0;
+// The ICMD semaphore, in the SEMAPHORE space: write a nonzero ticket, read it back; equal = held.
+inline constexpr std::uint32_t kIcmdSemaphore = 0x0;
+// Opcodes.
+inline constexpr std::uint16_t kIcmdAccessRegister = 0x9001;  // the operation + register TLVs
+
 }  // namespace openflint

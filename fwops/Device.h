@@ -56,9 +56,9 @@ class Device {
   [[nodiscard]] std::uint64_t mads_sent() const { return inband_ ? inband_->inband().mads_sent() : 0; }
   // Sims: power returns and the boot ROM runs.
   [[nodiscard]] Result<void> power_on();
-  // The firmware the device runs. Sims: the boot state. In-band: the MGIR register read at
-  // open (and after a reset): FW version and PSID, no copy address; nullopt when the device
-  // does not answer MGIR.
+  // The firmware the device runs. Sims: the boot state. In-band and PCI: the MGIR register read
+  // at open (and after a reset) through MADs or the ICMD mailbox: FW version and PSID, no copy
+  // address; nullopt when the device does not answer MGIR (PCI: no ICMD, e.g. ConnectX-3).
   [[nodiscard]] std::optional<RunningFirmware> running_firmware() const;
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
@@ -79,7 +79,7 @@ class Device {
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
   std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
   std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
-  std::optional<RunningFirmware> inband_running_;  // from MGIR
+  std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: from MGIR (MADs, ICMD)
   RegisterAccess* access_ = nullptr;              // whichever of the three
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;

@@ -4,6 +4,7 @@
 #include "devices/DeviceCatalog.h"
 #include "core/HexString.h"
 #include "fwops/Device.h"
+#include "fwops/MgirQuery.h"
 #include "mtcr/InbandDeviceName.h"
 #include "mtcr/MgirRegister.h"
 #include "mtcr/PciDeviceName.h"
@@ -40,26 +41,6 @@ Result<void> check_sim_exists(const fs::path& dir) {
 }
 
 // The running firmware as MGIR reports it; nullopt when the device does not answer MGIR.
-std::optional<RunningFirmware> query_mgir(InbandAccess& inband, const DeviceInfo& info) {
-  AccessRegisterTlv request;
-  request.register_id = MgirRegister::kId;
-  request.method = AccessRegisterTlv::kMethodQuery;
-  request.data.assign(MgirRegister::kSize, 0);
-  auto answer = inband.access_register(request);
-  if (!answer) return std::nullopt;
-  auto mgir = MgirRegister::decode(answer->data);
-  if (!mgir) return std::nullopt;
-  RunningFirmware running;
-  running.recovery = !mgir->has_firmware();
-  if (running.recovery) return running;
-  ImageQuery image;
-  image.format = static_cast<ImageFormat>(static_cast<int>(info.image_format));  // same order
-  image.fw_version = FwVersion{mgir->major, mgir->minor, mgir->subminor};
-  image.psid = mgir->psid;
-  running.image = std::move(image);
-  return running;
-}
-
 }  // namespace
 
 std::string_view accepted_device_forms() { return kForms; }
@@ -122,7 +103,7 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
                                      static_cast<std::uint8_t>((*hw >> 16) & 0xff));
     if (!info) return make_error(std::move(info).error().with_context(device.name_));
     device.info_ = *info;
-    device.inband_running_ = query_mgir(device.inband_->inband(), **info);
+    device.mgir_running_ = query_running_inband(device.inband_->inband(), **info);
     return device;
   }
   return make_error(ErrorCode::InvalidArgument,
@@ -137,11 +118,12 @@ Result<void> Device::reset() {
   }
   if (pci_) {
     if (auto r = reset_pci_function(pci_dir_); !r) return make_error(std::move(r).error().with_context(name_));
+    mgir_running_ = query_running_pci(pci_dir_, *info_);
     return {};
   }
   if (info_->kind == DeviceKind::Switch) {
     OF_TRY(inband_->inband().sw_reset());
-    inband_running_ = query_mgir(inband_->inband(), *info_);
+    mgir_running_ = query_running_inband(inband_->inband(), *info_);
     return {};
   }
   return make_error(ErrorCode::NotSupported,
@@ -156,7 +138,7 @@ Result<void> Device::power_on() {
 }
 
 std::optional<RunningFirmware> Device::running_firmware() const {
-  if (!sim_) return inband_running_;
+  if (!sim_) return mgir_running_;
   const sim::BootState& boot = sim_->boot_state();
   RunningFirmware running;
   running.recovery = boot.recovery;

@@ -6,6 +6,7 @@
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "fwops/Device.h"
+#include "fwops/MgirQuery.h"
 #include "mtcr/PciBarAccess.h"
 #include "mtcr/PciConfigAccess.h"
 #include "mtcr/PciDeviceName.h"
@@ -70,6 +71,7 @@ Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& o
   auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
   if (!info) return make_error(std::move(info).error().with_context(device.name_));
   device.info_ = *info;
+  device.mgir_running_ = query_running_pci(device.pci_dir_, **info);
   return device;
 }
 

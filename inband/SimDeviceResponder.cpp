@@ -5,6 +5,7 @@
 
 #include "mtcr/AccessRegisterTlv.h"
 #include "mtcr/MgirRegister.h"
+#include "sim/FirmwareRegisters.h"
 
 namespace openflint {
 
@@ -22,30 +23,15 @@ std::unique_ptr<SimDeviceResponder> SimDeviceResponder::wrap(std::unique_ptr<sim
   return std::unique_ptr<SimDeviceResponder>(new SimDeviceResponder(std::move(device), std::move(dir)));
 }
 
-MgirRegister SimDeviceResponder::mgir() const {
-  MgirRegister m;
-  m.device_id = device_->info().hw_id;
-  const sim::BootState& boot = device_->boot_state();
-  if (boot.recovery || !boot.running) return m;  // no firmware runs: fw_info stays zero
-  if (boot.running->fw_version) {
-    m.major = boot.running->fw_version->major;
-    m.minor = boot.running->fw_version->minor;
-    m.subminor = boot.running->fw_version->subminor;
-  }
-  m.psid = boot.running->psid;
-  return m;
-}
+MgirRegister SimDeviceResponder::mgir() const { return sim::running_mgir(*device_); }
 
 Result<void> SimDeviceResponder::access_register(std::span<std::uint8_t> payload) {
-  if (!device_->powered()) return make_error(ErrorCode::Io, "device is powered off");
   OF_ASSIGN(AccessRegisterTlv request, AccessRegisterTlv::decode(payload));
-  // Only MGIR is modelled; anything else is "unsupported attribute", which makes mstflint fall
-  // back to the CR-space flash gateway.
-  if (request.register_id != MgirRegister::kId || request.method != AccessRegisterTlv::kMethodQuery)
+  OF_TRY(sim::answer_register(*device_, request));
+  // An unmodelled register is "unsupported attribute", which makes mstflint fall back to the
+  // CR-space flash gateway.
+  if (request.status == sim::kRegisterNotSupported || request.status == sim::kMethodNotSupported)
     return make_error(ErrorCode::NotSupported, "register not modelled");
-  const auto full = mgir().encode();
-  const std::size_t n = std::min(request.data.size(), full.size());
-  std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), request.data.begin());
   OF_ASSIGN(const auto encoded, request.encode(payload.size()));
   std::copy(encoded.begin(), encoded.end(), payload.begin());
   return {};

@@ -90,14 +90,14 @@ Result<void> PciConfigAccess::select_space(VsecSpace space) {
 }
 
 template <typename Body>
-auto PciConfigAccess::with_gateway(Body&& body) -> decltype(body()) {
+auto PciConfigAccess::with_gateway(Body&& body, VsecSpace space) -> decltype(body()) {
   if (gateway_ == PciConfigGateway::AddressWindow) return body();
   OF_TRY(acquire_semaphore());
   struct Release {
     PciConfigAccess* self;
     ~Release() { self->release_semaphore(); }
   } release{this};
-  OF_TRY(select_space(VsecSpace::CrSpace));
+  OF_TRY(select_space(space));
   return body();
 }
 
@@ -193,6 +193,30 @@ Result<void> PciConfigAccess::write_sequence(std::span<const RegisterWrite> writ
     for (const RegisterWrite& w : writes) OF_TRY(gateway_write(w.address, w.value));
     return {};
   });
+}
+
+Result<void> PciConfigAccess::read_space(VsecSpace space, std::uint32_t address, std::span<std::uint32_t> out) {
+  if (gateway_ != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "PCI device " + name() + " has no vendor capability: no address spaces");
+  std::lock_guard guard(mutex_);
+  return with_gateway([&]() -> Result<void> {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      OF_ASSIGN(out[i], gateway_read(address + static_cast<std::uint32_t>(4 * i)));
+    }
+    return {};
+  }, space);
+}
+
+Result<void> PciConfigAccess::write_space(VsecSpace space, std::uint32_t address, std::span<const std::uint32_t> values) {
+  if (gateway_ != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "PCI device " + name() + " has no vendor capability: no address spaces");
+  std::lock_guard guard(mutex_);
+  return with_gateway([&]() -> Result<void> {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      OF_TRY(gateway_write(address + static_cast<std::uint32_t>(4 * i), values[i]));
+    }
+    return {};
+  }, space);
 }
 
 }  // namespace openflint

@@ -62,6 +62,12 @@ class PciConfigAccess final : public RegisterAccess {
   // Every CR-space dword is 2-11 config cycles: reads are costly (RegisterAccess::costly_access).
   [[nodiscard]] bool costly_access() const override { return true; }
 
+  // Dwords of another VSEC address space (ICMD mailbox, semaphores, ...) under one semaphore
+  // hold, CR_SPACE selected again for the next access. NotSupported on window devices and when
+  // the device does not echo the space.
+  [[nodiscard]] Result<void> read_space(VsecSpace space, std::uint32_t address, std::span<std::uint32_t> out);
+  [[nodiscard]] Result<void> write_space(VsecSpace space, std::uint32_t address, std::span<const std::uint32_t> values);
+
   // The gateway found in the device's config space (Vsec or AddressWindow).
   [[nodiscard]] PciConfigGateway gateway() const { return gateway_; }
   // The VSEC's config offset; 0 on window devices.
@@ -79,9 +85,9 @@ class PciConfigAccess final : public RegisterAccess {
   [[nodiscard]] Result<std::uint32_t> gateway_read(std::uint32_t address);
   [[nodiscard]] Result<void> gateway_write(std::uint32_t address, std::uint32_t value);
   [[nodiscard]] Result<void> wait_flag(bool set, std::uint32_t address);
-  // Runs `body` with the semaphore held and CR_SPACE selected (VSEC), or just runs it (window).
+  // Runs `body` with the semaphore held and `space` selected (VSEC), or just runs it (window).
   template <typename Body>
-  [[nodiscard]] auto with_gateway(Body&& body) -> decltype(body());
+  [[nodiscard]] auto with_gateway(Body&& body, VsecSpace space = VsecSpace::CrSpace) -> decltype(body());
 
   LibpciDevice config_;
   std::uint32_t vsec_;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "sim/FirmwareRegisters.h"
 
 namespace openflint::sim {
 namespace {
@@ -24,7 +25,22 @@ constexpr std::uint32_t dword(std::uint8_t b0, std::uint8_t b1, std::uint16_t hi
 
 bool space_supported(std::uint16_t space) {
   return space == static_cast<std::uint16_t>(VsecSpace::CrSpace) ||
+         space == static_cast<std::uint16_t>(VsecSpace::Icmd) ||
          space == static_cast<std::uint16_t>(VsecSpace::Semaphore);
+}
+
+// The running firmware's ICMD commands: access registers (sim/FirmwareRegisters); other opcodes
+// are unknown (status 1). A malformed TLV is a bad command (2); a powered-off device does not
+// answer: operational error (3).
+std::uint8_t run_icmd(const SimDevice& device, std::uint16_t opcode, std::span<std::uint8_t> mailbox) {
+  if (opcode != kIcmdAccessRegister) return 1;
+  auto request = AccessRegisterTlv::decode(mailbox);
+  if (!request) return 2;
+  if (!answer_register(device, *request)) return 3;
+  auto encoded = request->encode(mailbox.size());
+  if (!encoded) return 2;
+  std::copy(encoded->begin(), encoded->end(), mailbox.begin());
+  return 0;
 }
 
 Result<void> check_range(std::uint32_t offset, std::size_t size) {
@@ -39,7 +55,10 @@ Result<void> check_range(std::uint32_t offset, std::size_t size) {
 }  // namespace
 
 PciConfigSpace::PciConfigSpace(SimDevice& device, const PciConfigSpaceOptions& options)
-    : device_(&device), options_(options), gateway_(device.info().pci_config_gateway) {
+    : device_(&device),
+      options_(options),
+      gateway_(device.info().pci_config_gateway),
+      icmd_([&device](std::uint16_t opcode, std::span<std::uint8_t> mailbox) { return run_icmd(device, opcode, mailbox); }) {
   build_header();
 }
 
@@ -69,6 +88,11 @@ void PciConfigSpace::build_header() {
 std::uint64_t PciConfigSpace::gateway_transactions() const {
   std::lock_guard guard(mutex_);
   return transactions_;
+}
+
+std::uint64_t PciConfigSpace::icmd_commands() const {
+  std::lock_guard guard(mutex_);
+  return icmd_.commands();
 }
 
 bool PciConfigSpace::in_vsec(std::uint32_t offset) const {
@@ -174,9 +198,17 @@ void PciConfigSpace::run_vsec_command(std::uint32_t value) {
   const std::uint32_t address = value & kAddrMask;
   const bool write = (value & kVsecFlagBit) != 0;
   bool ok = vsec_.space_ok;
-  if (ok && vsec_.space == static_cast<std::uint16_t>(VsecSpace::Semaphore)) {
+  if (ok && vsec_.space == static_cast<std::uint16_t>(VsecSpace::Icmd)) {
     if (write) {
-      vsec_.semaphore_space[address] = vsec_.data;
+      icmd_.write32(address, vsec_.data);
+    } else {
+      vsec_.data = icmd_.read32(address);
+    }
+  } else if (ok && vsec_.space == static_cast<std::uint16_t>(VsecSpace::Semaphore)) {
+    if (write) {
+      // A semaphore: a ticket is taken only while it is free (0); writing 0 frees it.
+      std::uint32_t& cell = vsec_.semaphore_space[address];
+      if (vsec_.data == 0 || cell == 0) cell = vsec_.data;
     } else {
       auto it = vsec_.semaphore_space.find(address);
       vsec_.data = it == vsec_.semaphore_space.end() ? 0 : it->second;

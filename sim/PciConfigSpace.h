@@ -9,6 +9,7 @@
 
 #include "core/Result.h"
 #include "devices/PciConfigGateway.h"
+#include "sim/IcmdMailbox.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {
@@ -68,6 +69,8 @@ class PciConfigSpace {
   [[nodiscard]] const PciConfigSpaceOptions& options() const { return options_; }
   // CR-space transactions performed through the VSEC or the window (for tests).
   [[nodiscard]] std::uint64_t gateway_transactions() const;
+  // ICMD commands the running firmware served (for tests).
+  [[nodiscard]] std::uint64_t icmd_commands() const;
 
  private:
   struct Vsec {
@@ -98,6 +101,7 @@ class PciConfigSpace {
   std::array<std::uint32_t, kSize / 4> regs_{};  // plain (side-effect free) registers
   std::uint64_t bar0_ = 0;                        // BAR0/BAR1 as written (sizing masks it)
   Vsec vsec_;
+  IcmdMailbox icmd_;  // the VSEC's ICMD space (the running firmware's access registers)
   std::uint32_t window_addr_ = 0;
   std::uint64_t transactions_ = 0;
 };

@@ -91,6 +91,9 @@ TEST_F(MstReset, PciResetRefusesABoundDriverThenUnbindsSavesRestoresAndBinds) {
   // --unbind: unbound, reset (which clears BAR0 and the command register here), restored, bound.
   const json done = mst_json({"reset", "03:00.0", "-y", "--unbind"}, 0);
   EXPECT_EQ(done["ok"], true) << done.dump(2);
+  // The running firmware before and after, from MGIR through the ICMD mailbox.
+  EXPECT_EQ(done["plan"]["running_before"]["fw_version"], image_version(old_image)) << done.dump(2);
+  EXPECT_EQ(done["running_after"]["fw_version"], new_version) << done.dump(2);
   ASSERT_EQ(done["plan"]["functions"].size(), 1u) << done.dump(2);
   EXPECT_EQ(done["plan"]["functions"][0]["driver"], "mlx5_core");
   const auto restored = done["restored"].get<std::vector<std::string>>();

@@ -24,7 +24,8 @@ std::set<std::string> listing(const std::filesystem::path& dir) {
 }
 
 TEST_F(PciSysfsFixture, ListsTheDevicesAndTheirFiles) {
-  EXPECT_EQ(listing(root()), (std::set<std::string>{"devices"}));
+  EXPECT_EQ(listing(root()), (std::set<std::string>{"devices", "drivers"}));
+  EXPECT_TRUE(listing(root() / "drivers").empty()) << "no driver is bound to these devices";
   EXPECT_EQ(listing(root() / "devices"), (std::set<std::string>{"0000:03:00.0", "0000:81:00.0"}));
   EXPECT_EQ(listing(root() / "devices" / "0000:03:00.0"),
             (std::set<std::string>{"config", "vendor", "device", "class", "revision", "subsystem_vendor",

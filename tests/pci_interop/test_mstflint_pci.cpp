@@ -71,6 +71,15 @@ TEST_F(MstflintPci, ConnectX4ThroughTheBar) {
   RecordProperty("mstflint_burn_seconds", std::to_string(seconds));
   ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
 
+  // Until the reset the old firmware runs: mstflint reads it from MGIR through the simulated
+  // ICMD mailbox (the VSEC's ICMD space), and so does our flint.
+  const auto pending = mstflint({"-d", "03:00.0", "q"});
+  EXPECT_EQ(pending.exit_code, 0) << pending.out << pending.err;
+  EXPECT_EQ(query_field(pending.out, "FW Version"), new_version) << pending.out;
+  EXPECT_EQ(query_field(pending.out, "FW Version(Running)"), old_version) << pending.out;
+  const auto ours_pending = flint({"-d", "pciconf-03:00.0", "q"});
+  EXPECT_EQ(query_field(ours_pending.out, "FW Version(Running)"), old_version) << ours_pending.out;
+
   const auto r = flint({"-d", "03:00.0", "reset"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   // Read back through config space: our flint's BAR reads time out now and then on a loaded
@@ -79,6 +88,7 @@ TEST_F(MstflintPci, ConnectX4ThroughTheBar) {
   const auto ours = flint({"-d", "pciconf-03:00.0", "q"});
   EXPECT_EQ(ours.exit_code, 0) << ours.out << ours.err;
   EXPECT_EQ(query_field(ours.out, "FW Version"), new_version) << ours.out;
+  EXPECT_EQ(query_field(ours.out, "FW Version(Running)"), new_version) << ours.out;
 }
 
 TEST_F(MstflintPci, ConnectX3ThroughConfigSpace) {

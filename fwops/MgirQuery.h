@@ -1,0 +1,20 @@
+// MgirQuery: the running firmware read from the MGIR register, in-band or through ICMD over PCI.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "devices/DeviceInfo.h"
+#include "fwops/RunningFirmware.h"
+#include "mtcr/InbandAccess.h"
+
+namespace openflint {
+
+// MGIR through vendor MADs; nullopt when the device does not answer it.
+[[nodiscard]] std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const DeviceInfo& info);
+// MGIR through the ICMD mailbox of the function at `pci_dir` (<sysfs root>/devices/<BDF>),
+// opened for this query only; nullopt when the function has no ICMD (a pre-VSEC part such as
+// ConnectX-3) or does not answer.
+[[nodiscard]] std::optional<RunningFirmware> query_running_pci(const std::filesystem::path& pci_dir, const DeviceInfo& info);
+
+}  // namespace openflint
