@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Words a function answers when CR-space is not really reached (mtcr's conventions).
+// Words a function answers when CR-space is not really reached (mtcr's conventions; 0 is no hw id).
 constexpr std::uint32_t kNoDevice = 0xffffffff;
 constexpr std::uint32_t kBadAccess = 0xbadacce5;
 
@@ -43,7 +43,7 @@ AccessProbe probe_word(Result<std::uint32_t> word) {
   AccessProbe p;
   if (!word) {
     p.reason = word.error().message();
-  } else if (*word == kNoDevice || *word == kBadAccess) {
+  } else if (*word == 0 || *word == kNoDevice || *word == kBadAccess) {
     p.reason = "the hw id reads " + hex_string(*word) + " (CR-space not reached)";
   } else {
     p.works = true;
