@@ -129,6 +129,14 @@ TEST_F(MstSysfs, BadInputIsOneErrorLineAndItsExitCode) {
   EXPECT_EQ(doc["ok"], false) << as_json.out;
   EXPECT_EQ(doc["error"]["code"], "not found") << as_json.out;
 
+  if (!fs::exists("/dev/infiniband")) {  // no IB stack here: --fabric cannot discover anything
+    fs::create_directories(root_ / "devices");
+    const auto fabric = mst({"status", "--fabric"});
+    EXPECT_EQ(fabric.exit_code, 4) << fabric.out << fabric.err;
+    EXPECT_NE(fabric.err.find("-E- in-band discovery: "), std::string::npos) << fabric.err;
+    EXPECT_TRUE(fabric.out.empty()) << fabric.out;
+  }
+
   const auto usage = mst({"status", "--no-such-option"});
   EXPECT_EQ(usage.exit_code, 2) << usage.out << usage.err;
 
