@@ -118,8 +118,8 @@ void add_mst_dir_option(CLI::App* sub, StatusArgs& a) {
 void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common) {
   auto args = std::make_shared<StatusArgs>();
   CLI::App* status = app.add_subcommand(
-      "status", "list Mellanox PCI functions (ids, MST name, device, access methods, driver, RDMA/net) and, "
-                "with --fabric or when a local IB port is up, every in-band node with its running FW");
+      "status", "list PCI functions (ids, MST name, access methods, driver, RDMA/net) and, with --fabric "
+                "or an active local IB port, in-band nodes");
   add_sysfs_option(status, *args);
   status->add_flag("-v,--verbose", args->verbose, "also ids, each access method (or why it fails), NUMA node");
   status->add_flag("--fabric", args->fabric, "also list the in-band nodes (an error when discovery fails)");
@@ -128,8 +128,8 @@ void add_status_commands(CLI::App& app, std::function<int()>& run, const Common&
   status->callback([&run, &common, args] { run = [&common, args] { return run_status(*args, common); }; });
 
   CLI::App* start = app.add_subcommand(
-      "start", "check what access this host allows (root, sysfs, lockdown, BAR, umad) and create /dev/mst links "
-               "(mtNNNN_pciconfK, mtNNNN_pci_crK -> the sysfs function); no kernel module");
+      "start", "check host access (root, sysfs, lockdown, BAR, umad); link /dev/mst/NAME to each function "
+               "(no kernel module)");
   add_sysfs_option(start, *args);
   add_mst_dir_option(start, *args);
   start->callback([&run, &common, args] { run = [&common, args] { return run_start(*args, common); }; });
