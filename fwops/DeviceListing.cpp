@@ -2,15 +2,15 @@
 #include "fwops/DeviceListing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <system_error>
 
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashGatewayInfo.h"
+#include "fwops/Device.h"
 #include "fwops/HostAccess.h"
-#include "mtcr/PciBarAccess.h"
-#include "mtcr/PciConfigAccess.h"
 
 namespace openflint {
 namespace {
@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 // Words a function answers when CR-space is not really reached (mtcr's conventions; 0 is no hw id).
 constexpr std::uint32_t kNoDevice = 0xffffffff;
 constexpr std::uint32_t kBadAccess = 0xbadacce5;
+// A listing waits this long for a device another tool holds, then says so instead of waiting out a burn.
+constexpr std::chrono::milliseconds kLockWait{200};
 
 std::vector<std::string> entries_of(const fs::path& dir) {
   std::vector<std::string> out;
@@ -52,28 +54,28 @@ AccessProbe probe_word(Result<std::uint32_t> word) {
   return p;
 }
 
-AccessProbe probe_config(const PciAddress& address, const fs::path& root) {
-  PciConfigOptions options;
-  options.semaphore_attempts = 100;  // ~100 ms: a listing must not wait out another tool's burn
-  auto config = PciConfigAccess::open(address, root, options);
-  if (!config) return probe_word(make_error(std::move(config).error()));
-  return probe_word((*config)->read32(kHwIdAddr));
+// One method, opened as every tool opens it (fwops/open_pci_device: the per-device lock, the hw
+// id checked against the catalog), so a probe never interleaves with another tool's gateway
+// accesses — the 0x58 window has no semaphore of its own.
+AccessProbe probe(const std::string& name, const fs::path& root) {
+  DeviceOpenOptions options;
+  options.sysfs_root = root;
+  options.lock_timeout = kLockWait;
+  auto device = open_pci_device(name, options);
+  if (!device) return probe_word(make_error(std::move(device).error()));
+  return probe_word(device->access().read32(kHwIdAddr));
 }
 
-AccessProbe probe_bar(const fs::path& dir, const std::string& lockdown) {
+AccessProbe probe_bar(const PciAddress& address, const fs::path& root, const std::string& lockdown) {
   std::error_code ec;
-  if (!fs::exists(dir / "resource0", ec)) {
+  if (!fs::exists(root / "devices" / address.to_string() / "resource0", ec)) {
     AccessProbe p;
     p.reason = "no resource0 (BAR0 not exposed)";
     return p;
   }
-  auto bar = PciBarAccess::open(dir);
-  if (!bar) {
-    AccessProbe p = probe_word(make_error(std::move(bar).error()));
-    if (lockdown != "none" && !lockdown.empty()) p.reason += " (kernel lockdown: " + lockdown + ")";
-    return p;
-  }
-  return probe_word(bar->hw_id_word());
+  AccessProbe p = probe("pcicr-" + address.to_string(), root);
+  if (!p.works && lockdown != "none" && !lockdown.empty()) p.reason += " (kernel lockdown: " + lockdown + ")";
+  return p;
 }
 
 void identify(PciDeviceStatus& s) {
@@ -109,8 +111,8 @@ Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root
     s.function = f;
     const fs::path dir = sysfs_root / "devices" / f.address.to_string();
     if (options.probe_access) {
-      s.config = probe_config(f.address, sysfs_root);
-      s.bar = probe_bar(dir, lockdown);
+      s.config = probe("pciconf-" + f.address.to_string(), sysfs_root);
+      s.bar = probe_bar(f.address, sysfs_root, lockdown);
     } else {
       s.config.reason = s.bar.reason = "not probed";
     }

@@ -39,9 +39,10 @@ struct ListingOptions {
 };
 
 // Every vendor-0x15b3 function under <sysfs_root>/devices in BDF order. Reads only attribute
-// files and, when probing, the hw id through each method (no flash access, no device lock: the
-// config path takes the VSEC semaphore for one read, waiting at most ~100 ms). NotFound when
-// <sysfs_root>/devices is not a directory; an empty tree is an empty list.
+// files and, when probing, the hw id through each method, opened as flint opens it (the device
+// lock in OPENFLINT_RUN_DIR, waited for 200 ms: a device another tool holds is reported busy).
+// No flash access. NotFound when <sysfs_root>/devices is not a directory; an empty tree is an
+// empty list.
 [[nodiscard]] Result<std::vector<PciDeviceStatus>> list_pci_devices(const std::filesystem::path& sysfs_root,
                                                                     const ListingOptions& options = {});
 

@@ -2,8 +2,14 @@
 // catalog devices (a recovery-mode one included), access methods, /dev/mst links flint accepts.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
+#include <stdlib.h>
+
+#include "fwops/Device.h"
 #include "tests/pci_cli/PciServeFixture.h"
 
 namespace openflint::test {
@@ -113,6 +119,24 @@ TEST_F(MstStatus, WithoutBarTheReasonIsGivenAndConfigSpaceStillWorks) {
   EXPECT_NE(d["access"]["bar"]["reason"].get<std::string>().find("resource0"), std::string::npos) << d.dump(2);
   const auto v = mst({"status", "-v"});
   EXPECT_NE(v.out.find("BAR0: no: no resource0"), std::string::npos) << v.out;
+}
+
+TEST_F(MstStatus, ADeviceAnotherToolHoldsIsReportedBusyNotTouched) {
+  const auto cx3 = create_device("cx3", "connectx3", sample_image("connectx3-old"));
+  if (!serve({cx3}, {"--no-bar"})) return;
+  ::setenv("OPENFLINT_RUN_DIR", run_dir_.c_str(), 1);  // the same lock files as the tools
+  DeviceOpenOptions options;
+  options.sysfs_root = sysfs_;
+  auto held = open_pci_device("pciconf-03:00.0", options);  // as a flint in the middle of a burn
+  ASSERT_TRUE(held) << held.error().message();
+  const auto start = std::chrono::steady_clock::now();
+  const json doc = status_json();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  ASSERT_EQ(doc["pci"].size(), 1u) << doc.dump(2);
+  EXPECT_EQ(doc["pci"][0]["device"], "ConnectX-3");  // from the PCI id, without CR-space
+  EXPECT_EQ(doc["pci"][0]["access"]["config"]["works"], false);
+  EXPECT_NE(doc["pci"][0]["access"]["config"]["reason"].get<std::string>().find("busy"), std::string::npos)
+      << doc.dump(2);
 }
 
 TEST_F(MstStatus, StartMakesLinksFlintOpensAndStopRemovesOnlyOurs) {

@@ -2,6 +2,8 @@
 // probes that fail give their reason; lockdown parsing; bad input is one -E- line and its exit code.
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +37,9 @@ fs::path make_function(const fs::path& root, const std::string& bdf, const std::
 
 class MstSysfs : public ::testing::Test {
  protected:
+  // Probes open devices as flint does, locks included: ours go to the test dir, not /run.
+  MstSysfs() { ::setenv("OPENFLINT_RUN_DIR", (dir_ / "run").c_str(), 1); }
+
   CommandResult mst(std::vector<std::string> args, std::vector<std::string> env = {}) const {
     args.insert(args.begin(), bin("mst").string());
     env.push_back("OPENFLINT_SYSFS_ROOT=" + root_.string());
