@@ -2,6 +2,7 @@
 // links live in fwops/ (DeviceListing, HostAccess, MstLinks); this file parses and prints.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cli/ErrorReport.h"
