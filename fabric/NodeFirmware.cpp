@@ -36,7 +36,7 @@ void from_flash(Device& device, NodeFirmware& out) {
 
 }  // namespace
 
-NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel) {
+NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel, FlashQuery flash) {
   NodeFirmware out;
   out.node = node;
   if (node.lid == 0) {
@@ -63,17 +63,17 @@ NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChann
     out.psid_source = "running";
     out.fw_version = running->image->fw_version;
   }
-  from_flash(*device, out);
+  if (flash == FlashQuery::Read) from_flash(*device, out);
   return out;
 }
 
 std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
-                                         const std::shared_ptr<MadChannel>& channel) {
+                                         const std::shared_ptr<MadChannel>& channel, FlashQuery flash) {
   std::vector<NodeFirmware> out(nodes.size());
   std::vector<std::thread> workers;
   workers.reserve(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    workers.emplace_back([&, i] { out[i] = inspect_node(nodes[i], channel); });
+    workers.emplace_back([&, i] { out[i] = inspect_node(nodes[i], channel, flash); });
   }
   for (auto& t : workers) t.join();
   return out;

@@ -26,14 +26,21 @@ struct NodeFirmware {
   bool recovery = false;       // MGIR says no firmware runs
 };
 
+// Whether an inventory also queries the image on flash (a few hundred MADs per node) or stops at
+// the ids and MGIR (`mst status`: fast, the running firmware only).
+enum class FlashQuery { Read, Skip };
+
 // Asks every node with a LID in parallel (one thread per node, all on `channel`): hw id at
 // 0xf0014 (catalog), MGIR (running FW, PSID) and the query of the image on flash (its tables
 // and info sections only: a few hundred MADs), which also stands in when MGIR is not answered.
-// Never fails as a whole: a node's problem is recorded in its note.
+// Never fails as a whole: a node's problem is recorded in its note. FlashQuery::Skip leaves the
+// flash alone (flash_fw_version stays empty).
 [[nodiscard]] std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
-                                                       const std::shared_ptr<MadChannel>& channel);
+                                                       const std::shared_ptr<MadChannel>& channel,
+                                                       FlashQuery flash = FlashQuery::Read);
 
 // One node (used by take_inventory and the updater).
-[[nodiscard]] NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel);
+[[nodiscard]] NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel,
+                                        FlashQuery flash = FlashQuery::Read);
 
 }  // namespace openflint

@@ -1,8 +1,143 @@
-// StatusCommands: placeholder on the base branch (replaced by the real commands before landing).
+// StatusCommands: `mst status`, `mst start`, `mst stop` — the listing, host checks and /dev/mst
+// links live in fwops/ (DeviceListing, HostAccess, MstLinks); this file parses and prints.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/ErrorReport.h"
+#include "cli/ExitCode.h"
+#include "fabric/FabricDiscovery.h"
 #include "mst/Commands.h"
+#include "mst/StatusReport.h"
+#include "mtcr/MadChannel.h"
+#include "mtcr/PciDeviceName.h"
 
 namespace openflint::mst {
+namespace {
 
-void add_status_commands(CLI::App&, std::function<int()>&, const Common&) {}
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct StatusArgs {
+  std::string sysfs;    // empty: default_sysfs_root()
+  std::string mst_dir;  // empty: default_mst_dir()
+  bool verbose = false;
+  bool fabric = false;
+  std::string ca;
+  int port = 0;
+};
+
+fs::path sysfs_root(const StatusArgs& a) { return a.sysfs.empty() ? default_sysfs_root() : fs::path(a.sysfs); }
+fs::path mst_dir(const StatusArgs& a) { return a.mst_dir.empty() ? default_mst_dir() : fs::path(a.mst_dir); }
+
+// Discovery, then every node's hw id and MGIR on one shared channel; no flash reads.
+Result<std::vector<NodeFirmware>> fabric_nodes(const StatusArgs& a) {
+  OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
+  OF_ASSIGN(auto channel, MadChannel::open(a.ca, a.port));
+  return take_inventory(nodes, channel, FlashQuery::Skip);
+}
+
+int run_status(const StatusArgs& a, const Common& common) {
+  const fs::path root = sysfs_root(a);
+  auto devices = list_pci_devices(root);
+  if (!devices) return cli::report_error(devices.error(), common.json);
+  // In-band too when asked, or when a local port is up (an SM has brought the fabric up).
+  const HostAccess host = check_host_access({root});
+  const bool want_fabric = a.fabric || !host.active_ib_ports.empty();
+  std::optional<std::vector<NodeFirmware>> nodes;
+  std::string fabric_error;
+  if (want_fabric) {
+    auto found = fabric_nodes(a);
+    if (found) nodes = std::move(*found);
+    else if (a.fabric) return cli::report_error(found.error().with_context("in-band discovery"), common.json);
+    else fabric_error = found.error().message();
+  }
+  if (common.json) {
+    json doc{{"ok", true}, {"sysfs", root.string()}, {"pci", json::array()}, {"fabric", nullptr}};
+    for (const auto& d : *devices) doc["pci"].push_back(device_json(d));
+    if (nodes) {
+      doc["fabric"] = json::array();
+      for (const auto& n : *nodes) doc["fabric"].push_back(node_json(n));
+    }
+    if (!fabric_error.empty()) doc["fabric_error"] = fabric_error;
+    std::cout << doc.dump(2) << '\n';
+    return cli::kOk;
+  }
+  print_devices(std::cout, root, *devices, a.verbose);
+  if (nodes) {
+    std::cout << '\n';
+    print_nodes(std::cout, *nodes);
+  }
+  if (!fabric_error.empty()) std::cerr << "-W- in-band discovery: " << fabric_error << '\n';
+  return cli::kOk;
+}
+
+int run_start(const StatusArgs& a, const Common& common) {
+  const fs::path root = sysfs_root(a);
+  auto devices = list_pci_devices(root);
+  if (!devices) return cli::report_error(devices.error(), common.json);
+  const HostAccess host = check_host_access({root});
+  const fs::path dir = mst_dir(a);
+  auto links = create_mst_links(dir, root, *devices);
+  if (!links) return cli::report_error(links.error(), common.json);
+  if (common.json) {
+    json doc{{"ok", true}, {"sysfs", root.string()}, {"mst_dir", dir.string()}, {"host", host_json(host)},
+             {"pci", json::array()}, {"links", links_json(*links)}};
+    for (const auto& d : *devices) doc["pci"].push_back(device_json(d));
+    std::cout << doc.dump(2) << '\n';
+    return cli::kOk;
+  }
+  print_host(std::cout, host, *devices);
+  std::cout << "Links:\n";
+  print_links(std::cout, dir, *links);
+  return cli::kOk;
+}
+
+int run_stop(const StatusArgs& a, const Common& common) {
+  const fs::path dir = mst_dir(a);
+  auto links = remove_mst_links(dir);
+  if (!links) return cli::report_error(links.error(), common.json);
+  if (common.json) {
+    std::cout << json{{"ok", true}, {"mst_dir", dir.string()}, {"links", links_json(*links)}}.dump(2) << '\n';
+    return cli::kOk;
+  }
+  print_links(std::cout, dir, *links);
+  return cli::kOk;
+}
+
+void add_sysfs_option(CLI::App* sub, StatusArgs& a) {
+  sub->add_option("--sysfs", a.sysfs, "PCI sysfs root (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+}
+
+void add_mst_dir_option(CLI::App* sub, StatusArgs& a) {
+  sub->add_option("--mst-dir", a.mst_dir, "where the device links go (default $OPENFLINT_MST_DIR or /dev/mst)");
+}
+
+}  // namespace
+
+void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common) {
+  auto args = std::make_shared<StatusArgs>();
+  CLI::App* status = app.add_subcommand(
+      "status", "list PCI functions (ids, MST name, access methods, driver, RDMA/net) and, with --fabric "
+                "or an active local IB port, in-band nodes");
+  add_sysfs_option(status, *args);
+  status->add_flag("-v,--verbose", args->verbose, "also ids, each access method (or why it fails), NUMA node");
+  status->add_flag("--fabric", args->fabric, "also list the in-band nodes (an error when discovery fails)");
+  status->add_option("--ca", args->ca, "in-band: the local CA (default: the first with an active port)");
+  status->add_option("--port", args->port, "in-band: the local port (default: the first active)");
+  status->callback([&run, &common, args] { run = [&common, args] { return run_status(*args, common); }; });
+
+  CLI::App* start = app.add_subcommand(
+      "start", "check host access (root, sysfs, lockdown, BAR, umad); link /dev/mst/NAME to each function "
+               "(no kernel module)");
+  add_sysfs_option(start, *args);
+  add_mst_dir_option(start, *args);
+  start->callback([&run, &common, args] { run = [&common, args] { return run_start(*args, common); }; });
+
+  CLI::App* stop = app.add_subcommand("stop", "remove the /dev/mst links `mst start` made (nothing else)");
+  add_mst_dir_option(stop, *args);
+  stop->callback([&run, &common, args] { run = [&common, args] { return run_stop(*args, common); }; });
+}
 
 }  // namespace openflint::mst

@@ -11,25 +11,16 @@
 #include <tuple>
 #include <vector>
 
+#include "mtcr/PciFunctionList.h"
+
 namespace openflint {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint16_t kMellanoxVendor = 0x15b3;
 constexpr std::string_view kConfPrefix = "pciconf-";
 constexpr std::string_view kBarPrefix = "pcicr-";
 constexpr std::string_view kMstDir = "/dev/mst/";
-
-std::optional<unsigned> read_number_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::string text;
-  if (!(in >> text)) return std::nullopt;
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(text.c_str(), &end, 0);
-  if (end == text.c_str() || *end != '\0' || v > 0xffffffffUL) return std::nullopt;
-  return static_cast<unsigned>(v);
-}
 
 // "mt4115_pciconf0" → {4115, Config, 0}; nullopt when the name is not of that shape.
 struct MstName {
@@ -64,17 +55,6 @@ bool is_rdma_shape(std::string_view name) {
          });
 }
 
-// Every function under <root>/devices, in BDF order.
-std::vector<PciAddress> list_functions(const fs::path& root) {
-  std::vector<PciAddress> out;
-  std::error_code ec;
-  for (fs::directory_iterator it(root / "devices", ec), end; !ec && it != end; it.increment(ec)) {
-    if (auto a = parse_pci_address(it->path().filename().string())) out.push_back(*a);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 Result<PciAddress> existing(const PciAddress& a, const fs::path& root, std::string_view name) {
   std::error_code ec;
   if (fs::exists(root / "devices" / a.to_string(), ec)) return a;
@@ -83,14 +63,13 @@ Result<PciAddress> existing(const PciAddress& a, const fs::path& root, std::stri
 }
 
 Result<PciAddress> resolve_mst(const MstName& m, const fs::path& root, std::string_view name) {
-  std::vector<PciAddress> matches;
-  for (const PciAddress& a : list_functions(root)) {
-    const fs::path dir = root / "devices" / a.to_string();
-    if (read_number_file(dir / "vendor") == kMellanoxVendor && read_number_file(dir / "device") == m.device_id)
-      matches.push_back(a);
+  unsigned matches = 0;
+  for (const MellanoxFunction& f : list_mellanox_functions(root)) {
+    if (f.device_id != m.device_id) continue;
+    if (f.mst_index == m.index) return f.address;
+    ++matches;
   }
-  if (m.index < matches.size()) return matches[m.index];
-  return make_error(ErrorCode::NotFound, "no device '" + std::string(name) + "': " + std::to_string(matches.size()) +
+  return make_error(ErrorCode::NotFound, "no device '" + std::string(name) + "': " + std::to_string(matches) +
                                              " function(s) with PCI device id " + std::to_string(m.device_id) +
                                              " under " + (root / "devices").string());
 }

@@ -40,10 +40,10 @@ dpkg -x "$deb" "$scratch/root"
 flint=$scratch/root/usr/bin/flint
 sample=$dir/firmware-samples/connectx4-new.bin
 (set -x; "$flint" --version; "$flint" -i "$sample" v)
-for tool in fwburn hcasim ibfwmgr simfabric ibsim-responder; do
+for tool in fwburn hcasim ibfwmgr mst simfabric ibsim-responder; do
   "$scratch/root/usr/bin/$tool" --version
 done
-for page in flint fwburn hcasim ibfwmgr simfabric ibsim-responder; do
+for page in flint fwburn hcasim ibfwmgr mst simfabric ibsim-responder; do
   [[ -s $scratch/root/usr/share/man/man1/$page.1.gz ]] || { echo "check-deb: no man page for $page" >&2; exit 1; }
 done
 [[ -s $scratch/root/usr/share/bash-completion/completions/flint ]] || { echo "check-deb: no flint completion" >&2; exit 1; }
