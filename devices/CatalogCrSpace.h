@@ -51,31 +51,36 @@ inline constexpr CrSpaceLayout kGen4CrSpace{kCrSpace1MiB, kGen4Ranges, kGen4Regi
 // --- 5th/6th gen adapters ---------------------------------------------------------------------
 // Gen5 gateway extras (docs/inband.md): cache-replacement offset/command (both 0 = no firmware
 // flash access pending) and the cache-replacement enable bit at 0xf0420 [0].
-#define OPENFLINT_GEN5_CACHE_REGISTERS                                                   \
-  {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},                  \
-      {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},                 \
-      {0xf0420, "flash_gw.cache_replacement_enable", ReadEffect::None, kEnableFields}
-#define OPENFLINT_HCA_COMMON_RANGES                                                            \
-  {0x0, 16, "tools scratchpad 0x0-0x3f (the TLV chain starts at 0x18)"},                       \
-      {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},                                    \
-      {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"}, \
-      {0x0, 16384, "0x0-0xffff", true}, {0xf0000, 16384, "0xf0000-0xfffff", true}
-
+// (HCAs: the tools scratchpad TLV chain starts at 0x18; mft-internals §3.)
 inline constexpr CrRegisterSpec kConnectIbRegisters[] = {
     {0x18, "tools_tlv_signature", ReadEffect::None, kTlvSignatureFields},
-    OPENFLINT_GEN5_CACHE_REGISTERS,
+    {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0420, "flash_gw.cache_replacement_enable", ReadEffect::None, kEnableFields},
 };
-inline constexpr DumpRange kConnectIbRanges[] = {OPENFLINT_HCA_COMMON_RANGES};
+inline constexpr DumpRange kConnectIbRanges[] = {
+    {0x0, 16, "tools scratchpad 0x0-0x3f (the TLV chain starts at 0x18)"},
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0x0, 16384, "0x0-0xffff", true},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
+};
 inline constexpr CrSpaceLayout kConnectIbCrSpace{kCrSpace16MiB, kConnectIbRanges, kConnectIbRegisters};
 
 // ConnectX-4 / 4 Lx: hardware semaphore 0xe250c (mft-internals §4.5).
 inline constexpr CrRegisterSpec kConnectX4Registers[] = {
     {0x18, "tools_tlv_signature", ReadEffect::None, kTlvSignatureFields},
     {0xe250c, "hw_semaphore", ReadEffect::TakesLock, kSemaphoreFields},
-    OPENFLINT_GEN5_CACHE_REGISTERS,
+    {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0420, "flash_gw.cache_replacement_enable", ReadEffect::None, kEnableFields},
 };
 inline constexpr DumpRange kConnectX4Ranges[] = {
-    OPENFLINT_HCA_COMMON_RANGES,
+    {0x0, 16, "tools scratchpad 0x0-0x3f (the TLV chain starts at 0x18)"},
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0x0, 16384, "0x0-0xffff", true},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
     {0xe2500, 4, "hardware semaphore block 0xe2500-0xe250f (0xe250c is not read)"},
 };
 inline constexpr CrSpaceLayout kConnectX4CrSpace{kCrSpace16MiB, kConnectX4Ranges, kConnectX4Registers};
@@ -84,10 +89,16 @@ inline constexpr CrSpaceLayout kConnectX4CrSpace{kCrSpace16MiB, kConnectX4Ranges
 inline constexpr CrRegisterSpec kConnectX5Registers[] = {
     {0x18, "tools_tlv_signature", ReadEffect::None, kTlvSignatureFields},
     {0xe74e0, "hw_semaphore", ReadEffect::TakesLock, kSemaphoreFields},
-    OPENFLINT_GEN5_CACHE_REGISTERS,
+    {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0420, "flash_gw.cache_replacement_enable", ReadEffect::None, kEnableFields},
 };
 inline constexpr DumpRange kConnectX5Ranges[] = {
-    OPENFLINT_HCA_COMMON_RANGES,
+    {0x0, 16, "tools scratchpad 0x0-0x3f (the TLV chain starts at 0x18)"},
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0x0, 16384, "0x0-0xffff", true},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
     {0xe74e0, 4, "hardware semaphore block 0xe74e0-0xe74ef (0xe74e0 is not read)"},
 };
 inline constexpr CrSpaceLayout kConnectX5CrSpace{kCrSpace16MiB, kConnectX5Ranges, kConnectX5Registers};
@@ -99,22 +110,27 @@ inline constexpr CrRegisterSpec kConnectX7Registers[] = {
     {0xe5660, "hw_semaphore", ReadEffect::TakesLock, kSemaphoreFields},
 };
 inline constexpr DumpRange kConnectX7Ranges[] = {
-    OPENFLINT_HCA_COMMON_RANGES,
+    {0x0, 16, "tools scratchpad 0x0-0x3f (the TLV chain starts at 0x18)"},
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0x0, 16384, "0x0-0xffff", true},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
     {0xe5660, 4, "hardware semaphore block 0xe5660-0xe566f (0xe5660 is not read)"},
     {0xf2000, 4, "boot address 0xf2000"},
 };
 inline constexpr CrSpaceLayout kConnectX7CrSpace{kCrSpace16MiB, kConnectX7Ranges, kConnectX7Registers};
 
 // --- 5th gen switches: Switch-IB (2), Spectrum, Spectrum-2 ------------------------------------
-inline constexpr CrRegisterSpec kSwitchGen5Registers[] = {OPENFLINT_GEN5_CACHE_REGISTERS};
+inline constexpr CrRegisterSpec kSwitchGen5Registers[] = {
+    {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0420, "flash_gw.cache_replacement_enable", ReadEffect::None, kEnableFields},
+};
 inline constexpr DumpRange kSwitchGen5Ranges[] = {
     {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff"},
     {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
     {0xf0000, 16384, "0xf0000-0xfffff", true},
 };
 inline constexpr CrSpaceLayout kSwitchGen5CrSpace{kCrSpace16MiB, kSwitchGen5Ranges, kSwitchGen5Registers};
-
-#undef OPENFLINT_GEN5_CACHE_REGISTERS
-#undef OPENFLINT_HCA_COMMON_RANGES
 
 }  // namespace openflint::catalog
