@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "devices/CrSpaceLayout.h"
 #include "devices/FlashGatewayInfo.h"
 #include "devices/PciConfigGateway.h"
 #include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
@@ -39,6 +40,7 @@ struct DeviceInfo {
   BootAddressRegister boot_address;
   std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts
   std::string_view sim_model;           // simulator model name, e.g. "connectx3"
+  CrSpaceLayout cr_space;               // CR-space size, register-dump ranges, named registers
 };
 
 }  // namespace openflint

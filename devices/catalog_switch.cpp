@@ -1,4 +1,5 @@
 // catalog_switch: switch ASIC records. Facts: mstflint dev_mgt/tools_dev_types.c, mflash/, pci.ids.
+#include "devices/CatalogCrSpace.h"
 #include "devices/CatalogGateways.h"
 #include "devices/CatalogRecords.h"
 
@@ -23,31 +24,31 @@ constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
 const DeviceInfo kSwitches[] = {
     {.hw_id = 43132, .name = "InfiniScale", .part_number = "MT43132", .kind = Switch,
      .pci_device_id = 43132, .port_count = 8, .image_format = Fs1,
-     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt43132"},
+     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt43132", .cr_space = kInfiniHostCrSpace},
     {.hw_id = 47396, .name = "InfiniScale III", .part_number = "MT47396", .kind = Switch,
      .pci_device_id = 47396, .port_count = 24, .image_format = Fs1,
-     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt47396"},
+     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt47396", .cr_space = kInfiniHostCrSpace},
     // SwitchX is 4th gen: recovery id = hw id + 1.
     {.hw_id = 0x245, .name = "SwitchX", .part_number = "MT51000", .kind = Switch,
      .pci_device_id = 51000, .pci_recovery_id = 0x246, .port_count = 64, .image_format = Fs2,
      .flash_gateway = kFirmwareGateway, .pci_config_gateway = kWindow,
-     .default_flash_chip = "N25Q128A", .sim_model = "switchx"},
+     .default_flash_chip = "N25Q128A", .sim_model = "switchx", .cr_space = kGen4CrSpace},
     {.hw_id = 0x247, .name = "Switch-IB", .part_number = "MT52000", .kind = Switch,
      .pci_device_id = 52000, .pci_recovery_id = 0x247, .port_count = 36, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "switchib"},
+     .default_flash_chip = "N25Q128A", .sim_model = "switchib", .cr_space = kSwitchGen5CrSpace},
     {.hw_id = 0x24b, .name = "Switch-IB 2", .part_number = "MT53000", .kind = Switch,
      .pci_device_id = 53000, .pci_recovery_id = 0x24b, .port_count = 36, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "switchib2"},
+     .default_flash_chip = "N25Q128A", .sim_model = "switchib2", .cr_space = kSwitchGen5CrSpace},
     {.hw_id = 0x249, .name = "Spectrum", .part_number = "MT52100", .kind = Switch,
      .pci_device_id = 52100, .pci_recovery_id = 0x249, .port_count = 64, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "spectrum"},
+     .default_flash_chip = "N25Q128A", .sim_model = "spectrum", .cr_space = kSwitchGen5CrSpace},
     {.hw_id = 0x24e, .name = "Spectrum-2", .part_number = "MT53100", .kind = Switch,
      .pci_device_id = 53100, .pci_recovery_id = 0x24e, .port_count = 128, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
-     .default_flash_chip = "MT25QL256", .sim_model = "spectrum2"},
+     .default_flash_chip = "MT25QL256", .sim_model = "spectrum2", .cr_space = kSwitchGen5CrSpace},
 };
 
 }  // namespace

@@ -1,8 +1,213 @@
-// RegisterCommands: placeholder on the base branch (replaced by the real commands before landing).
+// RegisterCommands: `mst mread`, `mst mwrite` (CR-space dwords) and `mst dump` (the catalog's
+// register ranges, lock registers left alone). The work is fwops/CrSpaceWords and
+// fwops/RegisterDump; this file parses, prints and picks exit codes.
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/ErrorReport.h"
+#include "cli/ExitCode.h"
+#include "core/HexString.h"
+#include "fwops/CrSpaceWords.h"
+#include "fwops/Device.h"
+#include "fwops/RegisterDump.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {
+namespace {
 
-void add_register_commands(CLI::App&, std::function<int()>&, const Common&) {}
+// Options of the register commands (one runs per process).
+struct RegisterArgs {
+  std::string device;
+  std::string address;
+  std::string third;  // mread COUNT, mwrite VALUE
+  std::string sysfs;
+  int lock_timeout_ms = 5000;
+  bool full = false;
+  bool verbose = false;
+};
+
+Result<std::uint64_t> parse_number(const std::string& text, const std::string& what) {
+  std::string_view digits = text;
+  int base = 10;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
+    return make_error(ErrorCode::InvalidArgument, what + " '" + text + "' is not a number (use 0xf0014 or 983060)");
+  return value;
+}
+
+// "0x%08x": the fixed-width form mstregdump prints.
+std::string hex8(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", v);
+  return buf;
+}
+
+Result<Device> open(const RegisterArgs& a) {
+  DeviceOpenOptions options;
+  options.lock_timeout = std::chrono::milliseconds(a.lock_timeout_ms);
+  options.sysfs_root = a.sysfs;
+  return open_device(a.device, options);
+}
+
+int run_mread(const RegisterArgs& a, const Common& common) {
+  auto address = parse_number(a.address, "address");
+  if (!address) return cli::report_error(address.error(), common.json);
+  std::uint64_t count = 1;
+  if (!a.third.empty()) {
+    auto n = parse_number(a.third, "count");
+    if (!n) return cli::report_error(n.error(), common.json);
+    count = *n;
+  }
+  auto device = open(a);
+  if (!device) return cli::report_error(device.error(), common.json);
+  auto words = read_cr_words(*device, *address, count);
+  if (!words) return cli::report_error(words.error(), common.json);
+  nlohmann::json list = nlohmann::json::array();
+  std::string text;
+  for (std::size_t i = 0; i < words->size(); ++i) {
+    const auto at = static_cast<std::uint32_t>(*address + 4 * i);
+    if (common.json) {
+      list.push_back({{"address", hex8(at)}, {"value", hex8((*words)[i])}});
+    } else {
+      text += hex8(at) + ' ' + hex8((*words)[i]) + '\n';
+    }
+  }
+  if (common.json) {
+    std::cout << nlohmann::json{{"ok", true}, {"device", a.device}, {"words", list}}.dump(2) << '\n';
+  } else {
+    std::cout << text;
+  }
+  return cli::kOk;
+}
+
+int run_mwrite(const RegisterArgs& a, const Common& common) {
+  auto address = parse_number(a.address, "address");
+  if (!address) return cli::report_error(address.error(), common.json);
+  auto value = parse_number(a.third, "value");
+  if (!value) return cli::report_error(value.error(), common.json);
+  if (*value > 0xffffffffull)
+    return cli::report_error(Error(ErrorCode::InvalidArgument, "value " + a.third + " does not fit in 32 bits"), common.json);
+  auto device = open(a);
+  if (!device) return cli::report_error(device.error(), common.json);
+  if (auto w = write_cr_word(*device, *address, static_cast<std::uint32_t>(*value)); !w)
+    return cli::report_error(w.error(), common.json);
+  if (common.json) {
+    std::cout << nlohmann::json{{"ok", true}, {"device", a.device}, {"address", hex8(static_cast<std::uint32_t>(*address))},
+                                {"value", hex8(static_cast<std::uint32_t>(*value))}}
+                     .dump(2)
+              << '\n';
+  }
+  return cli::kOk;
+}
+
+// " # name field=0x.. ..." for a named register (dump -v).
+std::string register_comment(const CrRegister& reg, std::uint32_t value) {
+  std::string s = " # " + reg.name;
+  for (const RegisterField& f : reg.fields) s += " " + std::string(f.name) + "=" + hex_string(field_value(f, value));
+  return s;
+}
+
+nlohmann::json dump_json(const RegisterArgs& a, const Device& device, const RegisterDump& dump, double seconds) {
+  nlohmann::json ranges = nlohmann::json::array(), words = nlohmann::json::array(), named = nlohmann::json::array(),
+                 skipped = nlohmann::json::array();
+  for (const DumpRange& r : dump.ranges)
+    ranges.push_back({{"first", hex8(r.first)}, {"dwords", r.dwords}, {"name", r.name}, {"full_only", r.full_only}});
+  for (const DumpedWord& w : dump.words) {
+    words.push_back({hex8(w.address), hex8(w.value)});
+    const CrRegister* reg = find_cr_register(dump.registers, w.address);
+    if (reg == nullptr) continue;
+    nlohmann::json fields = nlohmann::json::object();
+    for (const RegisterField& f : reg->fields) fields[std::string(f.name)] = hex_string(field_value(f, w.value));
+    named.push_back({{"address", hex8(w.address)}, {"name", reg->name}, {"value", hex8(w.value)}, {"fields", fields}});
+  }
+  for (const SkippedRegister& s : dump.skipped)
+    skipped.push_back({{"address", hex8(s.address)}, {"name", s.name}, {"reason", s.reason}});
+  const DeviceInfo& info = device.info();
+  return {{"ok", true},
+          {"device", a.device},
+          {"family", info.name},
+          {"hw_id", hex_string(info.hw_id)},
+          {"cr_space_size", hex_string(info.cr_space.size)},
+          {"full", a.full},
+          {"ranges", ranges},
+          {"words", words},
+          {"named", named},
+          {"skipped", skipped},
+          {"read_transactions", dump.transactions},
+          {"seconds", seconds}};
+}
+
+int run_dump(const RegisterArgs& a, const Common& common) {
+  auto device = open(a);
+  if (!device) return cli::report_error(device.error(), common.json);
+  const auto start = std::chrono::steady_clock::now();
+  auto dump = dump_registers(device->access(), device->info(), RegisterDumpOptions{.full = a.full});
+  if (!dump) return cli::report_error(dump.error().with_context(device->name()), common.json);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (common.json) {
+    std::cout << dump_json(a, *device, *dump, seconds).dump(1) << '\n';
+    return cli::kOk;
+  }
+  // One "0xADDR 0xVALUE" line per dword, as mstregdump prints them; -v adds the names as
+  // trailing comments and lists the registers left unread.
+  std::string text;
+  text.reserve(dump->words.size() * 22);
+  char line[32];
+  for (const DumpedWord& w : dump->words) {
+    std::snprintf(line, sizeof line, "0x%08x 0x%08x", w.address, w.value);
+    text += line;
+    if (a.verbose) {
+      if (const CrRegister* reg = find_cr_register(dump->registers, w.address)) text += register_comment(*reg, w.value);
+    }
+    text += '\n';
+  }
+  if (a.verbose) {
+    for (const SkippedRegister& s : dump->skipped) text += "# " + hex8(s.address) + " " + s.name + " not read: " + s.reason + "\n";
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return cli::kOk;
+}
+
+void add_device_options(CLI::App* sub, RegisterArgs& a) {
+  sub->add_option("DEV", a.device, "device: BDF, pciconf-/pcicr-BDF, mtNNNN_pciconfK, lid-N, sim:PATH, ...")->required();
+  sub->add_option("--sysfs", a.sysfs, "PCI sysfs root (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+  sub->add_option("--lock-timeout", a.lock_timeout_ms, "milliseconds to wait for a busy device (default 5000)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+}  // namespace
+
+void add_register_commands(CLI::App& app, std::function<int()>& run, const Common& common) {
+  static RegisterArgs a;  // outlives parsing: `run` is called after this returns
+  CLI::App* mread = app.add_subcommand("mread", "read CR-space dwords: one \"0xADDR 0xVALUE\" line each");
+  add_device_options(mread, a);
+  mread->add_option("ADDR", a.address, "dword-aligned CR-space address (0x... or decimal)")->required();
+  mread->add_option("COUNT", a.third, "number of dwords (default 1)");
+  mread->callback([&run, &common] { run = [&common] { return run_mread(a, common); }; });
+
+  CLI::App* mwrite = app.add_subcommand("mwrite", "write one CR-space dword (a sim:PATH device is saved)");
+  add_device_options(mwrite, a);
+  mwrite->add_option("ADDR", a.address, "dword-aligned CR-space address")->required();
+  mwrite->add_option("VALUE", a.third, "32-bit value")->required();
+  mwrite->callback([&run, &common] { run = [&common] { return run_mwrite(a, common); }; });
+
+  CLI::App* dump = app.add_subcommand(
+      "dump", "dump the catalog's register ranges (\"0xADDR 0xVALUE\" lines, as mstregdump); lock registers are not read");
+  add_device_options(dump, a);
+  dump->add_flag("--full", a.full, "also the wider ranges (whole register pages)");
+  dump->add_flag("-v,--verbose", a.verbose, "name the known registers and their fields as trailing \"# ...\" comments");
+  dump->callback([&run, &common] { run = [&common] { return run_dump(a, common); }; });
+}
 
 }  // namespace openflint::mst
