@@ -63,7 +63,9 @@ AccessProbe probe(const std::string& name, const fs::path& root) {
   options.lock_timeout = kLockWait;
   auto device = open_pci_device(name, options);
   if (!device) return probe_word(make_error(std::move(device).error()));
-  return probe_word(device->access().read32(kHwIdAddr));
+  AccessProbe p = probe_word(device->access().read32(kHwIdAddr));
+  p.running = device->running_firmware();  // read at open: MGIR, no flash access
+  return p;
 }
 
 AccessProbe probe_bar(const PciAddress& address, const fs::path& root, const std::string& lockdown) {
@@ -122,7 +124,16 @@ Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root
     s.rdma = entries_of(dir / "infiniband");
     s.net = entries_of(dir / "net");
     if (auto numa = read_sysfs_number(dir / "numa_node"); numa && *numa < 0x10000) s.numa_node = static_cast<int>(*numa);
-    if (!s.rdma.empty()) s.fw_version = first_line(dir / "infiniband" / s.rdma.front() / "fw_ver");
+    for (const AccessProbe* p : {&s.config, &s.bar}) {
+      if (s.fw_version.empty() && p->running && p->running->image && p->running->image->fw_version) {
+        s.fw_version = p->running->image->fw_version->to_string();
+        s.fw_source = "mgir";
+      }
+    }
+    if (s.fw_version.empty() && !s.rdma.empty()) {
+      s.fw_version = first_line(dir / "infiniband" / s.rdma.front() / "fw_ver");
+      if (!s.fw_version.empty()) s.fw_source = "driver";
+    }
     out.push_back(std::move(s));
   }
   return out;

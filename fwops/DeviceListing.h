@@ -10,6 +10,7 @@
 
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "fwops/RunningFirmware.h"
 #include "mtcr/PciFunctionList.h"
 
 namespace openflint {
@@ -19,6 +20,7 @@ struct AccessProbe {
   bool works = false;
   std::optional<std::uint32_t> hw_id_word;  // the word read when it works
   std::string reason;                       // when it does not
+  std::optional<RunningFirmware> running;   // MGIR through the ICMD mailbox, when the device has one
 };
 
 struct PciDeviceStatus {
@@ -31,7 +33,10 @@ struct PciDeviceStatus {
   std::vector<std::string> rdma;     // <function>/infiniband/* (mlx5_0)
   std::vector<std::string> net;      // <function>/net/* (ens1f0np0)
   std::optional<int> numa_node;      // absent or -1: unknown
-  std::string fw_version;            // the RDMA device's fw_ver (what the driver reports); empty: none
+  // The running firmware: MGIR through the ICMD mailbox (VSEC devices), else the RDMA device's
+  // fw_ver (what the driver reports); empty: unknown. fw_source says which ("mgir", "driver").
+  std::string fw_version;
+  std::string fw_source;
 };
 
 struct ListingOptions {

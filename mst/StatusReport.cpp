@@ -87,7 +87,7 @@ json device_json(const PciDeviceStatus& d) {
           {"rdma", d.rdma},
           {"net", d.net},
           {"numa_node", d.numa_node ? json(*d.numa_node) : json(nullptr)},
-          {"fw_version", opt_string(d.fw_version)}};
+          {"fw_version", opt_string(d.fw_version)}, {"fw_source", opt_string(d.fw_source)}};
 }
 
 json node_json(const NodeFirmware& n) {

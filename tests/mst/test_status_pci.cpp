@@ -73,6 +73,9 @@ TEST_F(MstStatus, ListsServedDevicesWithIdsNamesAccessAndRecovery) {
   EXPECT_EQ((*a)["access"]["bar"]["hw_id"], "0x0209");
   EXPECT_TRUE((*a)["driver"].is_null());  // the served tree binds no driver
   EXPECT_TRUE((*a)["rdma"].empty());
+  // The running firmware from MGIR through the ICMD mailbox (no driver, no fw_ver here).
+  EXPECT_EQ((*a)["fw_version"], image_version(sample_image("connectx4-old"))) << a->dump(2);
+  EXPECT_EQ((*a)["fw_source"], "mgir");
 
   const json* b = by_bdf(doc, "0000:04:00.0");
   ASSERT_NE(b, nullptr);
@@ -80,6 +83,7 @@ TEST_F(MstStatus, ListsServedDevicesWithIdsNamesAccessAndRecovery) {
   EXPECT_EQ((*b)["device_id"], "0x1003");
   EXPECT_EQ((*b)["mst_name"], "mt4099_pciconf0");
   EXPECT_EQ((*b)["access"]["config"]["hw_id"], "0x01f5");  // through the 0x58 window
+  EXPECT_TRUE((*b)["fw_version"].is_null()) << "a ConnectX-3 has no ICMD mailbox: " << b->dump(2);
 
   // Recovery: the function shows the catalog's recovery id, the MST name follows it.
   const json* c = by_bdf(doc, "0000:05:00.0");
