@@ -1,6 +1,8 @@
 // FabricUpdater: the per-node update (pick image, burn, reset) and the parallel driver.
 #include "fabric/FabricUpdater.h"
 
+#include "fwops/AdapterReset.h"
+
 #include <chrono>
 #include <thread>
 
@@ -24,12 +26,16 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
   out.new_copy_address = report->new_copy_address;
   out.identity_from = to_string(report->identity.uids_from);
   if (!options.reset) return;
-  if (auto reset = device.reset(); !reset) {
+  // The one safe reset (fwops/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
+  // reached in-band is refused with the reason (it needs a PCI reset on its host).
+  auto plan = plan_reset(device, ResetOptions{});
+  auto reset = plan ? run_reset(device, *plan, ResetOptions{}) : Result<ResetReport>(make_error(std::move(plan).error()));
+  if (!reset) {
     out.message = "not reset: " + reset.error().message();
     return;
   }
   out.reset_done = true;
-  out.running_after = device.running_firmware();
+  out.running_after = reset->running_after;
 }
 
 void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,

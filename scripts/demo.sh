@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The main job on the simulated default: installs what is missing, builds what it runs, then takes a
-# simulated ConnectX-4 through a real firmware update — query, failsafe burn of a newer image,
-# reset, query again — and a simulated InfiniBand fabric (ibsim: a switch and three adapters)
-# through an in-band update of every device — list, update, list — printing what a user would
+# simulated ConnectX-4 through a real firmware update over PCI (a FUSE-served sysfs tree) — mst
+# status, query, failsafe burn of a newer image, mst reset, mst status again — and a simulated
+# InfiniBand fabric (ibsim: a switch and three adapters) through an in-band update of every device — list, update, list — printing what a user would
 # see. Real vendor firmware in ../shared/firmware/real, when present, is listed and checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh demo
 # Only the tools the demo runs and the sample images (no test suite: build/demo, not build/release).
-build=$(bash scripts/build.sh demo flint fwburn hcasim simfabric ibsim-responder ibfwmgr firmware_samples)
+build=$(bash scripts/build.sh demo flint fwburn hcasim mst simfabric ibsim-responder ibfwmgr firmware_samples)
 bin=$build/bin
 samples=$build/firmware-samples
 work=$(mktemp -d /tmp/openflint-demo.XXXXXX)
@@ -23,13 +23,42 @@ step "$bin/flint" -i "$samples/connectx4-new.bin" verify
 echo
 echo "== A simulated ConnectX-4 (sim:$work/hca) running the old firmware"
 step "$bin/hcasim" create --model connectx4 "$work/hca" --image "$samples/connectx4-old.bin"
-step "$bin/flint" -d "sim:$work/hca" query
 
-echo
-echo "== Failsafe burn of the new firmware, reset, query again"
-step "$bin/flint" -d "sim:$work/hca" -i "$samples/connectx4-new.bin" burn --yes
-step "$bin/flint" -d "sim:$work/hca" reset
-step "$bin/flint" -d "sim:$work/hca" query
+# The adapter as PCI function 0000:03:00.0: hcasim pci-serve shows it as a sysfs PCI tree (FUSE)
+# that mst and flint use through OPENFLINT_SYSFS_ROOT. Without FUSE (a container without
+# CAP_SYS_ADMIN) the same update runs on sim:PATH.
+mkdir -p "$work/pci"
+"$bin/hcasim" pci-serve "$work/hca" --sysfs "$work/pci" --shm-dir "$work" > "$work/serve.log" 2>&1 &
+serve_pid=$!
+trap 'kill -TERM $serve_pid 2>/dev/null; wait $serve_pid 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do
+  grep -q "ready" "$work/serve.log" && break
+  kill -0 $serve_pid 2>/dev/null || break
+  sleep 0.1
+done
+if grep -q "ready" "$work/serve.log"; then
+  export OPENFLINT_SYSFS_ROOT=$work/pci OPENFLINT_RUN_DIR=$work/run
+  echo
+  echo "== mst status: the PCI devices (the simulated ConnectX-4 at 0000:03:00.0)"
+  step "$bin/mst" status
+  step "$bin/flint" -d pciconf-03:00.0 query
+  echo
+  echo "== Failsafe burn of the new firmware over PCI, then a safe reset runs it"
+  step "$bin/flint" -d 03:00.0 -i "$samples/connectx4-new.bin" burn --yes
+  step "$bin/mst" reset 03:00.0 --yes
+  step "$bin/mst" status
+  kill -TERM $serve_pid
+  wait $serve_pid
+  unset OPENFLINT_SYSFS_ROOT OPENFLINT_RUN_DIR
+else
+  echo "(hcasim pci-serve cannot mount FUSE here: $(tail -1 "$work/serve.log"); the update runs on sim:PATH)"
+  step "$bin/flint" -d "sim:$work/hca" query
+  echo
+  echo "== Failsafe burn of the new firmware, then a safe reset runs it"
+  step "$bin/flint" -d "sim:$work/hca" -i "$samples/connectx4-new.bin" burn --yes
+  step "$bin/mst" reset "sim:$work/hca" --yes
+fi
+trap 'rm -rf "$work"' EXIT
 step "$bin/hcasim" show "$work/hca"
 
 echo
