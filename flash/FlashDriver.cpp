@@ -26,31 +26,43 @@ std::uint32_t log2_of(std::uint32_t n) {
 }
 
 // The wait for the gateway's BUSY to clear: FlashTimeouts::gateway_busy_polls reads and at
-// least FlashTimeouts::gateway_busy of time, whichever ends later.
+// least FlashTimeouts::gateway_busy of time, whichever ends later. A CMD that reads all ones is
+// no command this driver writes (bits [29:24] stay clear) but a device that does not answer: gone
+// from the bus, powered off behind the 0x58 window, a BAR server whose model refused the
+// command. The time floor is for a live gateway whose server is descheduled, so such a wait
+// ends after kAllOnesPolls reads in a row instead (enough to ride out a transient all-ones read).
 class BusyWait {
  public:
   static constexpr std::uint64_t kSpinPolls = 256;
+  static constexpr std::uint64_t kAllOnesPolls = 256;
 
   explicit BusyWait(const FlashTimeouts& t) : timeouts_(t), start_(std::chrono::steady_clock::now()) {}
-  // Counts the poll just made; false when the wait is over. Past kSpinPolls each poll yields
-  // the CPU first: a device model serving the gateway on this same CPU (a simulated BAR on a
-  // loaded machine) then runs at once instead of after this thread's time slice (~3 ms per
-  // command, measured); a real device never notices.
-  bool another_poll() {
+  // Counts the poll just made, which read `cmd`; false when the wait is over. Past kSpinPolls
+  // each poll yields the CPU first: a device model serving the gateway on this same CPU (a
+  // simulated BAR on a loaded machine) then runs at once instead of after this thread's time
+  // slice (~3 ms per command, measured); a real device never notices.
+  bool another_poll(std::uint32_t cmd) {
+    all_ones_ = cmd == kNoAnswer ? all_ones_ + 1 : 0;
+    if (all_ones_ >= kAllOnesPolls) return false;
     if (++polls_ >= kSpinPolls) std::this_thread::yield();
     if (polls_ < timeouts_.gateway_busy_polls) return true;
     return std::chrono::steady_clock::now() - start_ < timeouts_.gateway_busy;
   }
   [[nodiscard]] Unexpected timeout() const {
     const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_);
-    return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + std::to_string(polls_) + " polls (" +
-                                              std::to_string(waited.count()) + " ms)");
+    const std::string where = std::to_string(polls_) + " polls (" + std::to_string(waited.count()) + " ms)";
+    if (all_ones_ >= kAllOnesPolls)
+      return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + where + ": CMD reads " +
+                                                hex_string(kNoAnswer) + ", the device does not answer");
+    return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + where);
   }
 
  private:
+  static constexpr std::uint32_t kNoAnswer = 0xffffffff;
   const FlashTimeouts& timeouts_;
   std::chrono::steady_clock::time_point start_;
   std::uint64_t polls_ = 0;
+  std::uint64_t all_ones_ = 0;  // consecutive polls that read kNoAnswer
 };
 
 }  // namespace
@@ -204,7 +216,7 @@ Result<void> FlashDriver::wait_gateway_and_read(std::span<std::uint32_t> data) {
   for (BusyWait wait(timeouts_);;) {
     OF_TRY(access_->read_block(gateway_.cmd_addr, std::span(block.data(), span)));
     if (((block[0] >> gateway_.layout.busy_bit) & 1u) == 0) break;
-    if (!wait.another_poll()) return wait.timeout();
+    if (!wait.another_poll(block[0])) return wait.timeout();
   }
   std::copy_n(block.begin() + static_cast<std::ptrdiff_t>(data_at), data.size(), data.begin());
   return {};
@@ -214,7 +226,7 @@ Result<void> FlashDriver::wait_gateway() {
   for (BusyWait wait(timeouts_);;) {
     OF_ASSIGN(std::uint32_t cmd, access_->read32(gateway_.cmd_addr));
     if (((cmd >> gateway_.layout.busy_bit) & 1u) == 0) return {};
-    if (!wait.another_poll()) return wait.timeout();
+    if (!wait.another_poll(cmd)) return wait.timeout();
   }
 }
 

@@ -156,6 +156,23 @@ TEST_F(PciConfig, ReleasesTheSemaphoreOnErrors) {
   EXPECT_EQ(*again & 0xffff, 0x209u);
 }
 
+// Behind the 0x58 window a powered-off device reads all ones and has no syndrome to report: the
+// BUSY wait ends after a run of all-ones polls, without waiting out FlashTimeouts::gateway_busy.
+TEST_F(PciConfig, AWindowDeviceThatStopsAnsweringFailsFast) {
+  auto access = open(kCx3);
+  ASSERT_TRUE(access);
+  auto flash = FlashDriver::open(*access, cx3_->info().flash_gateway);
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  cx3_->set_faults({.power_cut_after_ops = 1});
+  const auto start = std::chrono::steady_clock::now();
+  auto erased = flash->erase_sector(0);  // the power goes with this erase
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(erased.has_value());
+  EXPECT_EQ(erased.error().code(), ErrorCode::Timeout) << erased.error().message();
+  EXPECT_NE(erased.error().message().find("does not answer"), std::string::npos) << erased.error().message();
+  EXPECT_LT(elapsed, FlashTimeouts{}.gateway_busy / 2);
+}
+
 TEST_F(PciConfig, MissingDevicesAreNotFound) {
   auto access = PciConfigAccess::open(PciAddress{0, 0x42, 0, 0}, root());
   ASSERT_FALSE(access.has_value());
