@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "flash/FlashDriver.h"
+#include "fwops/DeviceFlash.h"
 #include "mtcr/PciConfigAccess.h"
 #include "sim/PciConfigSpace.h"
 #include "tests/pci/PciSysfsFixture.h"
@@ -171,6 +172,16 @@ TEST_F(PciConfig, AWindowDeviceThatStopsAnsweringFailsFast) {
   EXPECT_EQ(erased.error().code(), ErrorCode::Timeout) << erased.error().message();
   EXPECT_NE(erased.error().message().find("does not answer"), std::string::npos) << erased.error().message();
   EXPECT_LT(elapsed, FlashTimeouts{}.gateway_busy / 2);
+}
+
+// Opening a device's flash finishes an interrupted journaled write; with none pending it reads
+// the journal header only, not the whole 4 KiB scratch sector (~2300 gateway dwords here).
+TEST_F(PciConfig, OpeningTheFlashReadsOnlyTheJournalHeader) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  auto flash = open_device_flash(*access, cx4_->info(), "connectx4");
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  EXPECT_LT(access->counters().transactions, 100u);
 }
 
 TEST_F(PciConfig, MissingDevicesAreNotFound) {
