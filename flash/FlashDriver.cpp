@@ -18,6 +18,7 @@ namespace openflint {
 namespace {
 
 constexpr std::uint32_t kMaxTransactionBytes = 16;
+constexpr std::size_t kMaxPollDwords = 64;  // CMD .. the end of DATA, read as one block
 
 std::uint32_t log2_of(std::uint32_t n) {
   std::uint32_t l = 0;
@@ -186,12 +187,18 @@ Result<void> FlashDriver::run(const Transaction& t) {
     for (std::uint32_t i = 0; i < dwords; ++i) seq[n++] = {gateway_.data_addr + 4 * i, words[i]};
   }
   seq[n++] = {gateway_.cmd_addr, cmd};
-  OF_TRY(access_->write_sequence(std::span<const RegisterWrite>(seq.data(), n)));
-  if (!t.in.empty() && combined_poll_dwords(dwords) != 0) {
-    OF_TRY(wait_gateway_and_read(std::span(words.data(), dwords)));
-  } else {
-    OF_TRY(wait_gateway());
-    if (!t.in.empty()) OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
+  // The first poll goes with the writes (one lock hold on the PCI VSEC): CMD..DATA when the
+  // transport moves that span in one round trip, else CMD alone and DATA after BUSY clears.
+  const std::size_t combined = t.in.empty() ? 0 : combined_poll_dwords(dwords);
+  std::array<std::uint32_t, kMaxPollDwords> block{};
+  const auto polled = std::span(block.data(), combined != 0 ? combined : 1);
+  OF_TRY(access_->write_then_read(std::span<const RegisterWrite>(seq.data(), n), gateway_.cmd_addr, polled));
+  OF_TRY(wait_gateway(polled));
+  if (combined != 0) {
+    std::copy_n(block.begin() + static_cast<std::ptrdiff_t>((gateway_.data_addr - gateway_.cmd_addr) / 4), dwords,
+                words.begin());
+  } else if (!t.in.empty()) {
+    OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
   }
   if (!t.in.empty()) {
     for (std::uint32_t i = 0; i < t.in.size(); ++i) {
@@ -206,27 +213,15 @@ std::size_t FlashDriver::combined_poll_dwords(std::uint32_t data_dwords) const {
   // Worth it only on transports that move several dwords per round trip (MADs: 48-56).
   if (gateway_.data_addr <= gateway_.cmd_addr) return 0;
   const std::size_t span = (gateway_.data_addr - gateway_.cmd_addr) / 4 + data_dwords;
-  return span <= access_->max_block_dwords() ? span : 0;
+  return span <= access_->max_block_dwords() && span <= kMaxPollDwords ? span : 0;
 }
 
-Result<void> FlashDriver::wait_gateway_and_read(std::span<std::uint32_t> data) {
-  const std::size_t span = combined_poll_dwords(static_cast<std::uint32_t>(data.size()));
-  const std::size_t data_at = (gateway_.data_addr - gateway_.cmd_addr) / 4;
-  std::array<std::uint32_t, 64> block{};
+// `polled` holds the last read from CMD on (its first dword CMD); read again until BUSY clears.
+Result<void> FlashDriver::wait_gateway(std::span<std::uint32_t> polled) {
   for (BusyWait wait(timeouts_);;) {
-    OF_TRY(access_->read_block(gateway_.cmd_addr, std::span(block.data(), span)));
-    if (((block[0] >> gateway_.layout.busy_bit) & 1u) == 0) break;
-    if (!wait.another_poll(block[0])) return wait.timeout();
-  }
-  std::copy_n(block.begin() + static_cast<std::ptrdiff_t>(data_at), data.size(), data.begin());
-  return {};
-}
-
-Result<void> FlashDriver::wait_gateway() {
-  for (BusyWait wait(timeouts_);;) {
-    OF_ASSIGN(std::uint32_t cmd, access_->read32(gateway_.cmd_addr));
-    if (((cmd >> gateway_.layout.busy_bit) & 1u) == 0) return {};
-    if (!wait.another_poll(cmd)) return wait.timeout();
+    if (((polled[0] >> gateway_.layout.busy_bit) & 1u) == 0) return {};
+    if (!wait.another_poll(polled[0])) return wait.timeout();
+    OF_TRY(access_->read_block(gateway_.cmd_addr, polled));
   }
 }
 

@@ -184,6 +184,32 @@ TEST_F(PciConfig, OpeningTheFlashReadsOnlyTheJournalHeader) {
   EXPECT_LT(access->counters().transactions, 100u);
 }
 
+// Every VSEC access takes the semaphore and checks CR_SPACE is selected: once selected, a
+// read32 writes only the ticket, ADDR and the release (no CTRL write, no CTRL read-back).
+TEST_F(PciConfig, SelectedSpaceIsNotWrittenAgain) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  ASSERT_TRUE(access->read32(kHwIdAddr).has_value());  // selects CR_SPACE
+  const PciConfigCounters before = access->counters();
+  ASSERT_TRUE(access->read32(kHwIdAddr).has_value());
+  const PciConfigCounters after = access->counters();
+  EXPECT_EQ(after.config_writes - before.config_writes, 3u);
+  EXPECT_EQ(after.semaphore_holds - before.semaphore_holds, 1u);
+}
+
+// A flash gateway command and its first BUSY poll (here with the read data) share one hold.
+TEST_F(PciConfig, AFlashTransactionTakesOneSemaphoreHold) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  auto flash = FlashDriver::open(*access, cx4_->info().flash_gateway);
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  const std::uint64_t holds = access->counters().semaphore_holds;
+  auto block = flash->read(0, 16);
+  ASSERT_TRUE(block.has_value()) << block.error().message();
+  EXPECT_EQ(access->counters().semaphore_holds - holds, 1u);
+  EXPECT_TRUE(std::equal(block->begin(), block->end(), cx4_->flash().contents().begin()));
+}
+
 TEST_F(PciConfig, MissingDevicesAreNotFound) {
   auto access = PciConfigAccess::open(PciAddress{0, 0x42, 0, 0}, root());
   ASSERT_FALSE(access.has_value());
