@@ -18,6 +18,7 @@ namespace openflint {
 namespace {
 
 constexpr std::uint32_t kMaxTransactionBytes = 16;
+constexpr std::size_t kMaxPollDwords = 64;  // CMD .. the end of DATA, read as one block
 
 std::uint32_t log2_of(std::uint32_t n) {
   std::uint32_t l = 0;
@@ -26,31 +27,43 @@ std::uint32_t log2_of(std::uint32_t n) {
 }
 
 // The wait for the gateway's BUSY to clear: FlashTimeouts::gateway_busy_polls reads and at
-// least FlashTimeouts::gateway_busy of time, whichever ends later.
+// least FlashTimeouts::gateway_busy of time, whichever ends later. A CMD that reads all ones is
+// no command this driver writes (bits [29:24] stay clear) but a device that does not answer: gone
+// from the bus, powered off behind the 0x58 window, a BAR server whose model refused the
+// command. The time floor is for a live gateway whose server is descheduled, so such a wait
+// ends after kAllOnesPolls reads in a row instead (enough to ride out a transient all-ones read).
 class BusyWait {
  public:
   static constexpr std::uint64_t kSpinPolls = 256;
+  static constexpr std::uint64_t kAllOnesPolls = 256;
 
   explicit BusyWait(const FlashTimeouts& t) : timeouts_(t), start_(std::chrono::steady_clock::now()) {}
-  // Counts the poll just made; false when the wait is over. Past kSpinPolls each poll yields
-  // the CPU first: a device model serving the gateway on this same CPU (a simulated BAR on a
-  // loaded machine) then runs at once instead of after this thread's time slice (~3 ms per
-  // command, measured); a real device never notices.
-  bool another_poll() {
+  // Counts the poll just made, which read `cmd`; false when the wait is over. Past kSpinPolls
+  // each poll yields the CPU first: a device model serving the gateway on this same CPU (a
+  // simulated BAR on a loaded machine) then runs at once instead of after this thread's time
+  // slice (~3 ms per command, measured); a real device never notices.
+  bool another_poll(std::uint32_t cmd) {
+    all_ones_ = cmd == kNoAnswer ? all_ones_ + 1 : 0;
+    if (all_ones_ >= kAllOnesPolls) return false;
     if (++polls_ >= kSpinPolls) std::this_thread::yield();
     if (polls_ < timeouts_.gateway_busy_polls) return true;
     return std::chrono::steady_clock::now() - start_ < timeouts_.gateway_busy;
   }
   [[nodiscard]] Unexpected timeout() const {
     const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start_);
-    return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + std::to_string(polls_) + " polls (" +
-                                              std::to_string(waited.count()) + " ms)");
+    const std::string where = std::to_string(polls_) + " polls (" + std::to_string(waited.count()) + " ms)";
+    if (all_ones_ >= kAllOnesPolls)
+      return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + where + ": CMD reads " +
+                                                hex_string(kNoAnswer) + ", the device does not answer");
+    return make_error(ErrorCode::Timeout, "flash gateway stayed busy after " + where);
   }
 
  private:
+  static constexpr std::uint32_t kNoAnswer = 0xffffffff;
   const FlashTimeouts& timeouts_;
   std::chrono::steady_clock::time_point start_;
   std::uint64_t polls_ = 0;
+  std::uint64_t all_ones_ = 0;  // consecutive polls that read kNoAnswer
 };
 
 }  // namespace
@@ -174,12 +187,18 @@ Result<void> FlashDriver::run(const Transaction& t) {
     for (std::uint32_t i = 0; i < dwords; ++i) seq[n++] = {gateway_.data_addr + 4 * i, words[i]};
   }
   seq[n++] = {gateway_.cmd_addr, cmd};
-  OF_TRY(access_->write_sequence(std::span<const RegisterWrite>(seq.data(), n)));
-  if (!t.in.empty() && combined_poll_dwords(dwords) != 0) {
-    OF_TRY(wait_gateway_and_read(std::span(words.data(), dwords)));
-  } else {
-    OF_TRY(wait_gateway());
-    if (!t.in.empty()) OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
+  // The first poll goes with the writes (one lock hold on the PCI VSEC): CMD..DATA when the
+  // transport moves that span in one round trip, else CMD alone and DATA after BUSY clears.
+  const std::size_t combined = t.in.empty() ? 0 : combined_poll_dwords(dwords);
+  std::array<std::uint32_t, kMaxPollDwords> block{};
+  const auto polled = std::span(block.data(), combined != 0 ? combined : 1);
+  OF_TRY(access_->write_then_read(std::span<const RegisterWrite>(seq.data(), n), gateway_.cmd_addr, polled));
+  OF_TRY(wait_gateway(polled));
+  if (combined != 0) {
+    std::copy_n(block.begin() + static_cast<std::ptrdiff_t>((gateway_.data_addr - gateway_.cmd_addr) / 4), dwords,
+                words.begin());
+  } else if (!t.in.empty()) {
+    OF_TRY(access_->read_block(gateway_.data_addr, std::span(words.data(), dwords)));
   }
   if (!t.in.empty()) {
     for (std::uint32_t i = 0; i < t.in.size(); ++i) {
@@ -194,27 +213,15 @@ std::size_t FlashDriver::combined_poll_dwords(std::uint32_t data_dwords) const {
   // Worth it only on transports that move several dwords per round trip (MADs: 48-56).
   if (gateway_.data_addr <= gateway_.cmd_addr) return 0;
   const std::size_t span = (gateway_.data_addr - gateway_.cmd_addr) / 4 + data_dwords;
-  return span <= access_->max_block_dwords() ? span : 0;
+  return span <= access_->max_block_dwords() && span <= kMaxPollDwords ? span : 0;
 }
 
-Result<void> FlashDriver::wait_gateway_and_read(std::span<std::uint32_t> data) {
-  const std::size_t span = combined_poll_dwords(static_cast<std::uint32_t>(data.size()));
-  const std::size_t data_at = (gateway_.data_addr - gateway_.cmd_addr) / 4;
-  std::array<std::uint32_t, 64> block{};
+// `polled` holds the last read from CMD on (its first dword CMD); read again until BUSY clears.
+Result<void> FlashDriver::wait_gateway(std::span<std::uint32_t> polled) {
   for (BusyWait wait(timeouts_);;) {
-    OF_TRY(access_->read_block(gateway_.cmd_addr, std::span(block.data(), span)));
-    if (((block[0] >> gateway_.layout.busy_bit) & 1u) == 0) break;
-    if (!wait.another_poll()) return wait.timeout();
-  }
-  std::copy_n(block.begin() + static_cast<std::ptrdiff_t>(data_at), data.size(), data.begin());
-  return {};
-}
-
-Result<void> FlashDriver::wait_gateway() {
-  for (BusyWait wait(timeouts_);;) {
-    OF_ASSIGN(std::uint32_t cmd, access_->read32(gateway_.cmd_addr));
-    if (((cmd >> gateway_.layout.busy_bit) & 1u) == 0) return {};
-    if (!wait.another_poll()) return wait.timeout();
+    if (((polled[0] >> gateway_.layout.busy_bit) & 1u) == 0) return {};
+    if (!wait.another_poll(polled[0])) return wait.timeout();
+    OF_TRY(access_->read_block(gateway_.cmd_addr, polled));
   }
 }
 

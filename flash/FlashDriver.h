@@ -81,10 +81,10 @@ class FlashDriver {
   [[nodiscard]] Result<void> program_blocks(std::uint32_t address, std::span<const std::uint8_t> bytes);
   [[nodiscard]] Result<void> run(const Transaction& t);
   [[nodiscard]] std::uint32_t command_word(const Transaction& t, std::uint32_t data_bytes) const;
-  [[nodiscard]] Result<void> wait_gateway();
   // 0, or the dwords of one block read covering CMD .. the end of the DATA window.
   [[nodiscard]] std::size_t combined_poll_dwords(std::uint32_t data_dwords) const;
-  [[nodiscard]] Result<void> wait_gateway_and_read(std::span<std::uint32_t> data);
+  // Polls CMD (with whatever follows it in `polled`) until BUSY clears; `polled` holds the first poll.
+  [[nodiscard]] Result<void> wait_gateway(std::span<std::uint32_t> polled);
   [[nodiscard]] Result<void> wait_ready(std::string_view what);
   [[nodiscard]] Result<void> write_enable();
   [[nodiscard]] Result<void> read_chain(std::uint32_t address, std::span<std::uint8_t> out);

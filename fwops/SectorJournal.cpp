@@ -18,7 +18,9 @@ constexpr std::uint32_t kCopiedOffset = 16;   // dword 0 when the copy is comple
 constexpr std::uint32_t kAppliedOffset = 24;  // dword 0 when S holds the new contents
 constexpr std::uint32_t kPageSize = 256;
 
-enum class JournalState { Blank, Foreign, Claimed, Copied, Applied };
+constexpr std::uint32_t kHeaderBytes = 32;   // magic, target, copied + CRC, applied
+// NoJournal: the header holds no journal of ours (blank or foreign: only the header was read).
+enum class JournalState { Blank, Foreign, NoJournal, Claimed, Copied, Applied };
 
 struct Journal {
   JournalState state = JournalState::Blank;
@@ -41,11 +43,16 @@ bool all_erased(std::span<const std::uint8_t> bytes) {
 std::uint64_t journal_sector(const FlashDriver& flash) { return flash.size() - flash.sector_size(); }
 std::uint64_t copy_sector(const FlashDriver& flash) { return flash.size() - 2ull * flash.sector_size(); }
 
-Result<Journal> read_journal(FlashDriver& flash) {
-  OF_ASSIGN(std::vector<std::uint8_t> j, flash.read(journal_sector(flash), flash.sector_size()));
+// The journal sector's state; only its header unless `whole` (Blank vs Foreign needs the whole
+// sector, recovery only the header: over a costly transport 4 KiB is ~250 gateway reads, on
+// every open of a device's flash).
+Result<Journal> read_journal(FlashDriver& flash, bool whole) {
+  const std::uint64_t size = whole ? flash.sector_size() : std::min<std::uint64_t>(kHeaderBytes, flash.sector_size());
+  OF_ASSIGN(std::vector<std::uint8_t> j, flash.read(journal_sector(flash), size));
   Journal journal;
   if (!std::equal(kMagic.begin(), kMagic.end(), j.begin())) {
-    journal.state = all_erased(j) ? JournalState::Blank : JournalState::Foreign;
+    if (!whole) journal.state = JournalState::NoJournal;
+    else journal.state = all_erased(j) ? JournalState::Blank : JournalState::Foreign;
     return journal;
   }
   journal.target = be32(&j[8]);
@@ -103,7 +110,7 @@ bool needs_erase(std::span<const std::uint8_t> current, std::span<const std::uin
 }
 
 Result<bool> scratch_available(FlashDriver& flash) {
-  OF_ASSIGN(Journal journal, read_journal(flash));
+  OF_ASSIGN(Journal journal, read_journal(flash, true));
   if (journal.state != JournalState::Blank) return false;
   OF_ASSIGN(std::vector<std::uint8_t> copy, flash.read(copy_sector(flash), flash.sector_size()));
   return all_erased(copy);
@@ -156,10 +163,11 @@ Result<SectorPlan::Action> plan_sector(const FlashDriver& flash, const SectorPla
 }  // namespace
 
 Result<bool> recover_interrupted_write(FlashDriver& flash) {
-  OF_ASSIGN(Journal journal, read_journal(flash));
+  OF_ASSIGN(Journal journal, read_journal(flash, false));
   switch (journal.state) {
     case JournalState::Blank:
-    case JournalState::Foreign: return false;
+    case JournalState::Foreign:
+    case JournalState::NoJournal: return false;
     case JournalState::Claimed:
     case JournalState::Applied: break;
     case JournalState::Copied: {

@@ -37,7 +37,7 @@ struct PciConfigCounters {
 // protocols.md "PCI configuration space". open() walks the capability list from 0x34 for the
 // vendor-specific capability (0x09, vsec type 0); without one the device is a pre-VSEC part and
 // the config 0x58/0x5c window is used. On the VSEC every read32/write32, and every
-// read_block/write_block/write_sequence as a whole, runs under one semaphore hold (released on every path) with
+// read_block/write_block/write_sequence/write_then_read as a whole, runs under one semaphore hold (released on every path) with
 // CR_SPACE selected and checked to echo. A gateway syndrome (ADDR bit 30) is an Io error.
 // Calls are serialized by a mutex, so threads may share one object.
 class PciConfigAccess final : public RegisterAccess {
@@ -53,6 +53,9 @@ class PciConfigAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
   // The writes in order under one semaphore hold (a flash gateway's ADDR, DATA, CMD).
   [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
+  // The writes, then the reads, under one semaphore hold (a gateway command and its first poll).
+  [[nodiscard]] Result<void> write_then_read(std::span<const RegisterWrite> writes, std::uint32_t address,
+                                             std::span<std::uint32_t> out) override;
   // The window moves one dword per round trip and has no semaphore to share: blocks gain
   // nothing there, so it reports 1 (FlashDriver then polls CMD alone instead of reading
   // CMD..DATA, 8 dwords, per 16-byte flash transaction).

@@ -45,6 +45,14 @@ class RegisterAccess {
     for (const auto& w : writes) OF_TRY(write32(w.address, w.value));
     return {};
   }
+  // The writes in order, then out.size() dwords from `address`: a command and its first status
+  // poll (a flash gateway's ADDR, DATA, CMD, then CMD..DATA). The default is write_sequence then
+  // read_block; a transport that locks per call (the PCI VSEC semaphore) does both under one lock.
+  [[nodiscard]] virtual Result<void> write_then_read(std::span<const RegisterWrite> writes, std::uint32_t address,
+                                                     std::span<std::uint32_t> out) {
+    OF_TRY(write_sequence(writes));
+    return read_block(address, out);
+  }
   // Largest block the transport moves in one round trip (callers may split on this).
   [[nodiscard]] virtual std::size_t max_block_dwords() const { return 1; }
   // True when every access costs a round trip far longer than a memory access: in-band MADs

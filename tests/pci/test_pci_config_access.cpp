@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "flash/FlashDriver.h"
+#include "fwops/DeviceFlash.h"
 #include "mtcr/PciConfigAccess.h"
 #include "sim/PciConfigSpace.h"
 #include "tests/pci/PciSysfsFixture.h"
@@ -154,6 +155,59 @@ TEST_F(PciConfig, ReleasesTheSemaphoreOnErrors) {
   auto again = access->read32(kHwIdAddr);  // not Busy: the failed call let go of the semaphore
   ASSERT_TRUE(again.has_value()) << again.error().message();
   EXPECT_EQ(*again & 0xffff, 0x209u);
+}
+
+// Behind the 0x58 window a powered-off device reads all ones and has no syndrome to report: the
+// BUSY wait ends after a run of all-ones polls, without waiting out FlashTimeouts::gateway_busy.
+TEST_F(PciConfig, AWindowDeviceThatStopsAnsweringFailsFast) {
+  auto access = open(kCx3);
+  ASSERT_TRUE(access);
+  auto flash = FlashDriver::open(*access, cx3_->info().flash_gateway);
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  cx3_->set_faults({.power_cut_after_ops = 1});
+  const auto start = std::chrono::steady_clock::now();
+  auto erased = flash->erase_sector(0);  // the power goes with this erase
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(erased.has_value());
+  EXPECT_EQ(erased.error().code(), ErrorCode::Timeout) << erased.error().message();
+  EXPECT_NE(erased.error().message().find("does not answer"), std::string::npos) << erased.error().message();
+  EXPECT_LT(elapsed, FlashTimeouts{}.gateway_busy / 2);
+}
+
+// Opening a device's flash finishes an interrupted journaled write; with none pending it reads
+// the journal header only, not the whole 4 KiB scratch sector (~2300 gateway dwords here).
+TEST_F(PciConfig, OpeningTheFlashReadsOnlyTheJournalHeader) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  auto flash = open_device_flash(*access, cx4_->info(), "connectx4");
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  EXPECT_LT(access->counters().transactions, 100u);
+}
+
+// Every VSEC access takes the semaphore and checks CR_SPACE is selected: once selected, a
+// read32 writes only the ticket, ADDR and the release (no CTRL write, no CTRL read-back).
+TEST_F(PciConfig, SelectedSpaceIsNotWrittenAgain) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  ASSERT_TRUE(access->read32(kHwIdAddr).has_value());  // selects CR_SPACE
+  const PciConfigCounters before = access->counters();
+  ASSERT_TRUE(access->read32(kHwIdAddr).has_value());
+  const PciConfigCounters after = access->counters();
+  EXPECT_EQ(after.config_writes - before.config_writes, 3u);
+  EXPECT_EQ(after.semaphore_holds - before.semaphore_holds, 1u);
+}
+
+// A flash gateway command and its first BUSY poll (here with the read data) share one hold.
+TEST_F(PciConfig, AFlashTransactionTakesOneSemaphoreHold) {
+  auto access = open(kCx4);
+  ASSERT_TRUE(access);
+  auto flash = FlashDriver::open(*access, cx4_->info().flash_gateway);
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  const std::uint64_t holds = access->counters().semaphore_holds;
+  auto block = flash->read(0, 16);
+  ASSERT_TRUE(block.has_value()) << block.error().message();
+  EXPECT_EQ(access->counters().semaphore_holds - holds, 1u);
+  EXPECT_TRUE(std::equal(block->begin(), block->end(), cx4_->flash().contents().begin()));
 }
 
 TEST_F(PciConfig, MissingDevicesAreNotFound) {
