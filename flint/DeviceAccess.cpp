@@ -53,21 +53,6 @@ Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options,
   return file;
 }
 
-Result<std::uint64_t> parse_number(const std::string& text, const std::string& what) {
-  std::string_view digits = text;
-  int base = 10;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
-    return make_error(ErrorCode::InvalidArgument, what + " '" + text + "' is not a number (use 0x1000 or 4096)");
-  }
-  return value;
-}
-
 Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
   // Nothing flint reads whole (an image to patch, a block to write) can exceed the largest flash.
   return read_input_file(path, largest_flash_size(), "file");

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/TextArgs.h"
 #include "core/Result.h"
 #include "flash/FlashDriver.h"
 #include "flint/Options.h"
@@ -31,8 +32,7 @@ namespace openflint::cli {
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
                                                                        FlashDriver& flash);
 
-// "0x1000" or "4096"; InvalidArgument naming `what` otherwise.
-[[nodiscard]] Result<std::uint64_t> parse_number(const std::string& text, const std::string& what);
+// parse_number: cli/TextArgs.h
 
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path);
 

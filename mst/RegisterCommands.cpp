@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/TextArgs.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
@@ -32,20 +33,6 @@ struct RegisterArgs {
   bool verbose = false;
 };
 
-Result<std::uint64_t> parse_number(const std::string& text, const std::string& what) {
-  std::string_view digits = text;
-  int base = 10;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
-    return make_error(ErrorCode::InvalidArgument, what + " '" + text + "' is not a number (use 0xf0014 or 983060)");
-  return value;
-}
-
 // "0x%08x": the fixed-width form mstregdump prints.
 std::string hex8(std::uint32_t v) {
   char buf[16];
@@ -61,11 +48,11 @@ Result<Device> open(const RegisterArgs& a) {
 }
 
 int run_mread(const RegisterArgs& a, const Common& common) {
-  auto address = parse_number(a.address, "address");
+  auto address = cli::parse_number(a.address, "address");
   if (!address) return cli::report_error(address.error(), common.json);
   std::uint64_t count = 1;
   if (!a.third.empty()) {
-    auto n = parse_number(a.third, "count");
+    auto n = cli::parse_number(a.third, "count");
     if (!n) return cli::report_error(n.error(), common.json);
     count = *n;
   }
@@ -92,9 +79,9 @@ int run_mread(const RegisterArgs& a, const Common& common) {
 }
 
 int run_mwrite(const RegisterArgs& a, const Common& common) {
-  auto address = parse_number(a.address, "address");
+  auto address = cli::parse_number(a.address, "address");
   if (!address) return cli::report_error(address.error(), common.json);
-  auto value = parse_number(a.third, "value");
+  auto value = cli::parse_number(a.third, "value");
   if (!value) return cli::report_error(value.error(), common.json);
   if (*value > 0xffffffffull)
     return cli::report_error(Error(ErrorCode::InvalidArgument, "value " + a.third + " does not fit in 32 bits"), common.json);

@@ -1,4 +1,5 @@
 // StatusReport: fixed-width rows and the JSON documented in docs/json.md ("mst").
+#include "cli/TextArgs.h"
 #include "mst/StatusReport.h"
 
 #include <cstdio>
@@ -32,17 +33,6 @@ std::string joined(const std::vector<std::string>& items, const std::string& pre
   std::string out;
   for (const auto& i : items) out += (out.empty() ? "" : ",") + prefix + i;
   return out.empty() ? "-" : out;
-}
-
-std::string row(const std::vector<std::pair<std::string, int>>& cells) {
-  std::string line;
-  for (const auto& [text, width] : cells) {
-    std::string cell = text;
-    if (static_cast<int>(cell.size()) < width) cell.resize(static_cast<std::size_t>(width), ' ');
-    line += cell + " ";
-  }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  return line + "\n";
 }
 
 json probe_json(const AccessProbe& p) {
@@ -128,9 +118,9 @@ void print_devices(std::ostream& out, const std::filesystem::path& sysfs_root,
     out << "  none (no function of vendor 0x15b3)\n";
     return;
   }
-  out << row({{"BDF", 12}, {"MST", 16}, {"DEVICE", 24}, {"ID", 9}, {"ACCESS", 10}, {"DRIVER", 10}, {"RDMA", 8}, {"NET", 12}, {"FW", 0}});
+  out << cli::table_row({{"BDF", 12}, {"MST", 16}, {"DEVICE", 24}, {"ID", 9}, {"ACCESS", 10}, {"DRIVER", 10}, {"RDMA", 8}, {"NET", 12}, {"FW", 0}});
   for (const auto& d : devices) {
-    out << row({{d.function.address.to_string(), 12},
+    out << cli::table_row({{d.function.address.to_string(), 12},
                 {d.function.mst_name(), 16},
                 {device_text(d), 24},
                 {hex4(d.function.device_id).substr(2) + (d.recovery ? "(r)" : ""), 9},
@@ -159,9 +149,9 @@ void print_devices(std::ostream& out, const std::filesystem::path& sysfs_root,
 
 void print_nodes(std::ostream& out, const std::vector<NodeFirmware>& nodes) {
   out << "In-band devices:\n";
-  out << row({{"NAME", 8}, {"TYPE", 6}, {"GUID", 18}, {"DEVICE", 14}, {"PSID", 16}, {"RUNNING FW", 12}, {"NOTE", 0}});
+  out << cli::table_row({{"NAME", 8}, {"TYPE", 6}, {"GUID", 18}, {"DEVICE", 14}, {"PSID", 16}, {"RUNNING FW", 12}, {"NOTE", 0}});
   for (const auto& n : nodes) {
-    out << row({{n.node.device_name(), 8},
+    out << cli::table_row({{n.node.device_name(), 8},
                 {to_string(n.node.type), 6},
                 {guid_text(n.node.guid), 18},
                 {n.device.empty() ? "-" : n.device, 14},

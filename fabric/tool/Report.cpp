@@ -1,4 +1,5 @@
 // Report: fixed-width tables (one row per node) and the matching JSON.
+#include "cli/TextArgs.h"
 #include "fabric/tool/Report.h"
 
 #include <cstdio>
@@ -14,17 +15,6 @@ std::string guid_text(std::uint64_t guid) {
 }
 
 std::string version_text(const std::optional<FwVersion>& v) { return v ? v->to_string() : "N/A"; }
-
-std::string row(const std::vector<std::pair<std::string, int>>& cells) {
-  std::string line;
-  for (const auto& [text, width] : cells) {
-    std::string cell = text;
-    if (static_cast<int>(cell.size()) < width) cell.resize(static_cast<std::size_t>(width), ' ');
-    line += cell + " ";
-  }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  return line + "\n";
-}
 
 nlohmann::json node_json(const NodeFirmware& n) {
   return {{"type", to_string(n.node.type)},
@@ -51,12 +41,12 @@ nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes) {
 }
 
 void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) {
-  out << row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"NOTE", 0}});
+  out << cli::table_row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"NOTE", 0}});
   for (const auto& n : nodes) {
     std::string note = n.note;
     if (n.fw_version && n.flash_fw_version && *n.fw_version != *n.flash_fw_version && note.empty())
       note = "flash holds " + n.flash_fw_version->to_string() + ": runs after a reset";
-    out << row({{to_string(n.node.type), 6},
+    out << cli::table_row({{to_string(n.node.type), 6},
                 {std::to_string(n.node.lid), 5},
                 {guid_text(n.node.guid), 18},
                 {n.node.description, 12},
@@ -91,7 +81,7 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
 }
 
 void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds) {
-  out << row({{"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"NOTE", 0}});
+  out << cli::table_row({{"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"NOTE", 0}});
   for (const auto& u : updates) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", u.seconds);
@@ -99,7 +89,7 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
     if (u.status == NodeUpdateStatus::NoAccess)
       note = "no vendor access" + std::string(u.before.node.local ? " (local node)" : " (vendor MADs not answered)");
     if (u.reset_done) note = "reset, runs " + version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
-    out << row({{std::to_string(u.before.node.lid), 5},
+    out << cli::table_row({{std::to_string(u.before.node.lid), 5},
                 {u.before.device.empty() ? "-" : u.before.device, 12},
                 {u.before.psid.empty() ? "-" : u.before.psid, 16},
                 {version_text(u.before.fw_version), 12},
