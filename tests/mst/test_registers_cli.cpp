@@ -76,7 +76,9 @@ TEST_F(MstRegisters, BadInputIsOneErrorLineAndADocumentedExitCode) {
   };
   for (const Case& c : cases) {
     const auto r = mst(c.args);
-    SCOPED_TRACE(c.args[0] + " " + c.args[2]);
+    std::string line = "mst";
+    for (const auto& a : c.args) line += " " + a;
+    SCOPED_TRACE(line);
     EXPECT_EQ(r.exit_code, c.exit_code) << r.err;
     EXPECT_EQ(r.out, "");
     expect_one_error_line(r);
