@@ -24,6 +24,15 @@ struct BootAddressRegister {
   std::uint8_t shift = 0;
 };
 
+// What the firmware's reset register (MFRL, 0x9028) offers: the reset levels it arms as a
+// bitmask (reset_trigger: bit 3 = level 3 "driver restart + PCI reset", bit 6 = level 4 "warm
+// reboot") and the reset types (bit 0 = full chip). levels == 0: no such register — on these
+// parts a PCI link reset (hot reset, link down) always reloads the firmware.
+struct FirmwareResetSupport {
+  std::uint8_t levels = 0;
+  std::uint8_t types = 0;
+};
+
 struct DeviceInfo {
   std::uint16_t hw_id = 0;             // CR-space 0xf0014 [15:0]
   std::optional<std::uint8_t> hw_revision;  // [23:16] when it tells records apart
@@ -41,6 +50,7 @@ struct DeviceInfo {
   std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts
   std::string_view sim_model;           // simulator model name, e.g. "connectx3"
   CrSpaceLayout cr_space;               // CR-space size, register-dump ranges, named registers
+  FirmwareResetSupport firmware_reset;  // the reset register, when the firmware has one
 };
 
 }  // namespace openflint

@@ -23,6 +23,10 @@ constexpr BootAddressRegister kBootCx5{0xf00c0, 0};
 constexpr BootAddressRegister kBootCx6{0xf0080, 0};
 constexpr BootAddressRegister kBootCx7{0xf2000, 0};
 
+// MFRL as the ConnectX-4 generation's firmware reports it (mstfwreset's supported-device list
+// starts at Connect-IB): levels 3 (PCI reset) and 4 (warm reboot), the full-chip reset type.
+constexpr FirmwareResetSupport kMfrlLevels3And4{0x48, 0x01};
+
 // PCI ids of InfiniHost-era parts are their decimal part numbers; recovery ids from pci.ids.
 const DeviceInfo kHcas[] = {
     {.hw_id = 23108, .name = "InfiniHost", .part_number = "MT23108", .kind = Hca,
@@ -61,27 +65,33 @@ const DeviceInfo kHcas[] = {
     {.hw_id = 0x1ff, .name = "Connect-IB", .part_number = "MT27600", .kind = Hca,
      .pci_device_id = 4113, .pci_recovery_id = 0x1ff, .port_count = 2, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "connectib", .cr_space = kConnectIbCrSpace},
+     .default_flash_chip = "N25Q128A", .sim_model = "connectib", .cr_space = kConnectIbCrSpace,
+     .firmware_reset = kMfrlLevels3And4},
     {.hw_id = 0x209, .name = "ConnectX-4", .part_number = "MT27700", .kind = Hca,
      .pci_device_id = 4115, .pci_recovery_id = 0x209, .port_count = 2, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "connectx4", .cr_space = kConnectX4CrSpace},
+     .default_flash_chip = "N25Q128A", .sim_model = "connectx4", .cr_space = kConnectX4CrSpace,
+     .firmware_reset = kMfrlLevels3And4},
     {.hw_id = 0x20b, .name = "ConnectX-4 Lx", .part_number = "MT27710", .kind = Hca,
      .pci_device_id = 4117, .pci_recovery_id = 0x20b, .port_count = 2, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "connectx4lx", .cr_space = kConnectX4CrSpace},
+     .default_flash_chip = "N25Q128A", .sim_model = "connectx4lx", .cr_space = kConnectX4CrSpace,
+     .firmware_reset = kMfrlLevels3And4},
     {.hw_id = 0x20d, .name = "ConnectX-5", .part_number = "MT27800", .kind = Hca,
      .pci_device_id = 4119, .pci_recovery_id = 0x20d, .port_count = 2, .image_format = Fs4,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx5,
-     .default_flash_chip = "MX25L12835F", .sim_model = "connectx5", .cr_space = kConnectX5CrSpace},
+     .default_flash_chip = "MX25L12835F", .sim_model = "connectx5", .cr_space = kConnectX5CrSpace,
+     .firmware_reset = kMfrlLevels3And4},
     {.hw_id = 0x20f, .name = "ConnectX-6", .part_number = "MT28908", .kind = Hca,
      .pci_device_id = 4123, .pci_recovery_id = 0x20f, .port_count = 2, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootCx6,
-     .default_flash_chip = "MT25QL256", .sim_model = "connectx6", .cr_space = kConnectX5CrSpace},
+     .default_flash_chip = "MT25QL256", .sim_model = "connectx6", .cr_space = kConnectX5CrSpace,
+     .firmware_reset = kMfrlLevels3And4},
     {.hw_id = 0x218, .name = "ConnectX-7", .part_number = "MT2910", .kind = Hca,
      .pci_device_id = 4129, .pci_recovery_id = 0x218, .port_count = 4, .image_format = Fs4,
      .flash_gateway = kGen6Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx7,
-     .default_flash_chip = "W25Q512", .sim_model = "connectx7", .cr_space = kConnectX7CrSpace},
+     .default_flash_chip = "W25Q512", .sim_model = "connectx7", .cr_space = kConnectX7CrSpace,
+     .firmware_reset = kMfrlLevels3And4},
 };
 
 }  // namespace

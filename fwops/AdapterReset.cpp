@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <system_error>
 #include <thread>
 
 #include "core/HexString.h"
 #include "devices/DeviceInfo.h"
+#include "fwops/FirmwareResetRegister.h"
 #include "mtcr/PciConfigFile.h"
 
 namespace openflint {
@@ -131,6 +134,38 @@ Result<std::vector<std::string>> restore_config(const fs::path& dir, const std::
   return written;
 }
 
+// The kernel's reset_method of the function at `dir` (Linux 5.15+), as listed; nullopt without it.
+std::optional<std::string> read_reset_methods(const fs::path& dir) {
+  std::ifstream in(dir / "reset_method");
+  std::string line;
+  if (!in || !std::getline(in, line)) return std::nullopt;
+  return line;
+}
+
+bool lists_method(const std::string& methods, std::string_view method) {
+  std::istringstream words(methods);
+  std::string w;
+  while (words >> w) {
+    if (w == method) return true;
+  }
+  return false;
+}
+
+// Resets the opened function through sysfs with plan.pci_reset_method selected, and selects the
+// kernel's previous methods again afterwards (also when the reset fails).
+Result<void> reset_function(Device& device, const ResetPlan& plan) {
+  const fs::path& dir = device.pci_dir();
+  if (plan.pci_reset_method.empty()) return device.reset();
+  const auto previous = read_reset_methods(dir);
+  OF_TRY(write_text(dir / "reset_method", plan.pci_reset_method));
+  auto reset = device.reset();
+  if (previous) {
+    auto put_back = write_text(dir / "reset_method", *previous);
+    if (reset && !put_back) return make_error(std::move(put_back).error().with_context("selecting the reset methods again"));
+  }
+  return reset;
+}
+
 Result<std::vector<std::string>> reset_pci(Device& device, const ResetPlan& plan, const ResetOptions& options) {
   const fs::path& dir = device.pci_dir();
   std::map<std::string, std::vector<std::uint8_t>> saved;
@@ -146,7 +181,9 @@ Result<std::vector<std::string>> reset_pci(Device& device, const ResetPlan& plan
     }
   }
   auto run = [&]() -> Result<std::vector<std::string>> {
-    OF_TRY(device.reset());
+    if (plan.firmware_reset)
+      OF_TRY(arm_reset_register(dir, mfrl_level_bit(plan.firmware_reset->level), 0, 1));  // hot reset
+    OF_TRY(reset_function(device, plan));
     std::vector<std::string> restored;
     for (const auto& [bdf, bytes] : saved) {
       const fs::path fdir = dir.parent_path() / bdf;
@@ -163,6 +200,79 @@ Result<std::vector<std::string>> reset_pci(Device& device, const ResetPlan& plan
   return restored;
 }
 
+std::string level_list(std::uint8_t levels) {
+  std::string out;
+  for (int level : {0, 3, 4}) {
+    if ((levels & mfrl_level_bit(level)) == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(level);
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The firmware's side: on parts with a reset register (and firmware running to answer it), the
+// level must be supported and no other reset under way.
+void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan& plan) {
+  const bool firmware_runs = plan.running_before && !plan.running_before->recovery;
+  if (device.info().firmware_reset.levels == 0 || !firmware_runs) {
+    if (options.level == 4)
+      plan.blockers.push_back({ErrorCode::NotSupported, "level 4 arms the firmware's reset register, and " +
+                                                            std::string(firmware_runs ? "this part has none" : "no firmware runs") +
+                                                            ": use level 3"});
+    return;
+  }
+  auto mfrl = query_reset_register(device.pci_dir());
+  if (!mfrl) {
+    plan.blockers.push_back({mfrl.error().code(), mfrl.error().message() +
+                                                      ": a PCI reset would not run the new firmware; reboot the host"});
+    return;
+  }
+  plan.firmware_reset = FirmwareResetStep{mfrl->reset_trigger, options.level, mfrl->reset_state};
+  if ((mfrl->reset_trigger & mfrl_level_bit(options.level)) == 0)
+    plan.blockers.push_back({ErrorCode::NotSupported, "the firmware offers reset levels " + level_list(mfrl->reset_trigger) +
+                                                          ", not level " + std::to_string(options.level)});
+  else if (mfrl->reset_state != MfrlRegister::kStateIdle && mfrl->reset_state != MfrlRegister::kStateWaitingForTrigger)
+    plan.blockers.push_back({ErrorCode::Busy, "a firmware reset is under way (MFRL: " +
+                                                  std::string(mfrl_state_name(mfrl->reset_state)) + ")"});
+}
+
+void plan_pci(Device& device, const ResetOptions& options, ResetPlan& plan) {
+  const fs::path& dir = device.pci_dir();
+  plan.functions = device_functions(dir);
+  if (options.level != 3 && options.level != 4) {
+    plan.blockers.push_back({ErrorCode::InvalidArgument, "reset level " + std::to_string(options.level) +
+                                                             ": use 3 (PCI reset now) or 4 (armed for the next warm reboot)"});
+    return;
+  }
+  plan_firmware_reset(device, options, plan);
+  if (options.level == 4) {
+    plan.resets_now = false;
+    plan.method = "arm the firmware reset (MFRL level 4, warm reboot): the new firmware runs after the host's next "
+                  "warm reboot; nothing is reset now";
+    return;
+  }
+  std::error_code ec;
+  if (!fs::exists(dir / "reset", ec))
+    plan.blockers.push_back({ErrorCode::NotSupported, (dir / "reset").string() + " does not exist: the kernel cannot reset this function"});
+  if (const auto methods = read_reset_methods(dir)) {
+    if (lists_method(*methods, "bus")) {
+      plan.pci_reset_method = "bus";
+    } else {
+      plan.blockers.push_back({ErrorCode::NotSupported, "the kernel offers no bus reset of " + dir.filename().string() +
+                                                            " (reset_method: " + *methods + "; another function shares its bus), "
+                                                            "and a function-level reset does not reload firmware"});
+    }
+  }
+  plan.method = std::string(plan.firmware_reset ? "arm the firmware reset (MFRL level 3), then " : "") +
+                (plan.pci_reset_method == "bus" ? "a secondary bus reset by the upstream bridge (reset_method bus, "
+                                                : "a PCI reset (the kernel chooses how, ") +
+                (dir / "reset").string() + "); the config space of every function is saved before and restored after";
+  for (const auto& f : plan.functions) {
+    if (f.driver.empty() || options.unbind_drivers) continue;
+    plan.blockers.push_back({ErrorCode::Busy, "driver " + f.driver + " is bound to " + f.address.to_string() +
+                                                  ": unload it, or let the reset unbind and bind it again (--unbind)"});
+  }
+}
+
 }  // namespace
 
 Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
@@ -176,18 +286,7 @@ Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
     return plan;
   }
   if (!device.pci_dir().empty()) {
-    const fs::path& dir = device.pci_dir();
-    plan.method = "PCI function reset through " + (dir / "reset").string() +
-                  "; the config space of every function is saved before and restored after";
-    plan.functions = device_functions(dir);
-    std::error_code ec;
-    if (!fs::exists(dir / "reset", ec))
-      plan.blockers.push_back({ErrorCode::NotSupported, (dir / "reset").string() + " does not exist: the kernel cannot reset this function"});
-    for (const auto& f : plan.functions) {
-      if (f.driver.empty() || options.unbind_drivers) continue;
-      plan.blockers.push_back({ErrorCode::Busy, "driver " + f.driver + " is bound to " + f.address.to_string() +
-                                                    ": unload it, or let the reset unbind and bind it again (--unbind)"});
-    }
+    plan_pci(device, options, plan);
     return plan;
   }
   if (device.info().kind == DeviceKind::Switch) {
@@ -205,7 +304,9 @@ Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const Reset
   const auto start = Clock::now();
   ResetReport report;
   report.plan = plan;
-  if (!device.pci_dir().empty()) {
+  if (!plan.resets_now) {
+    OF_TRY(arm_reset_register(device.pci_dir(), mfrl_level_bit(plan.firmware_reset->level), 0, 1));
+  } else if (!device.pci_dir().empty()) {
     OF_ASSIGN(report.restored, reset_pci(device, plan, options));
   } else {
     OF_TRY(device.reset());

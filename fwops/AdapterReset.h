@@ -20,6 +20,10 @@ struct ResetOptions {
   bool unbind_drivers = false;
   // PCI: how long each function may take to answer config reads again after the reset.
   std::chrono::milliseconds comeback_timeout{5000};
+  // PCI, parts with a firmware reset register (MFRL): 3 = arm the reset, then reset the PCI link
+  // now (the new firmware runs when the device is back); 4 = arm it for the host's next warm
+  // reboot and reset nothing now.
+  int level = 3;
 };
 
 // One PCI function of the device (same domain, bus and device number as the opened one).
@@ -34,11 +38,25 @@ struct ResetBlocker {
   std::string why;
 };
 
+// The firmware's part of a PCI reset (devices/DeviceInfo.h FirmwareResetSupport; MFRL).
+struct FirmwareResetStep {
+  std::uint8_t supported_levels = 0;  // MFRL reset_trigger as the firmware answered it
+  int level = 3;                      // the level that will be armed
+  std::uint8_t state = 0;             // MFRL reset_state before (mtcr/MfrlRegister.h)
+};
+
 struct ResetPlan {
   std::string device;       // the name it was opened by
   std::string device_type;  // the catalog's name, e.g. ConnectX-4
   std::string method;       // how it will be reset, in words
   std::vector<ResetFunction> functions;  // PCI only
+  // PCI: the firmware reset armed first (nullopt: the part has no reset register, or no firmware
+  // runs — a link reset reloads it anyway).
+  std::optional<FirmwareResetStep> firmware_reset;
+  // PCI: the kernel reset method selected through reset_method for the reset ("bus": secondary bus
+  // reset of the upstream bridge); empty when the kernel has no reset_method (it chooses).
+  std::string pci_reset_method;
+  bool resets_now = true;  // false: level 4, the reset is only armed (the host's reboot runs it)
   std::optional<RunningFirmware> running_before;
   std::vector<ResetBlocker> blockers;  // empty: it can run
 };
@@ -56,10 +74,13 @@ struct ResetReport {
 
 // Runs `plan` (from plan_reset on the same device and options); refuses with the first blocker.
 // Simulated devices: the boot ROM runs. In-band switches: a software reset. PCI: unbind (when
-// asked), save the config space of every function, reset the opened function (sysfs `reset`),
-// wait until every function answers again, write back the registers the reset changed (BARs,
-// command, interrupt line, PCIe device/link control — never the CR-space gateway at 0x58..0x5f
-// or the vendor capability), bind the drivers again. A failure after the unbind still binds.
+// asked), save the config space of every function, arm the firmware reset through MFRL (parts
+// that have it: a function-level reset alone does not reload firmware), select the kernel's bus
+// reset (reset_method "bus": a secondary bus reset by the upstream bridge) and reset through
+// sysfs `reset`, put reset_method back, wait until every function answers again, write back the
+// registers the reset changed (BARs, command, interrupt line, PCIe device/link control — never
+// the CR-space gateway at 0x58..0x5f or the vendor capability), bind the drivers again. A failure
+// after the unbind still binds. Level 4 only arms the firmware reset.
 [[nodiscard]] Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const ResetOptions& options);
 
 }  // namespace openflint

@@ -68,6 +68,11 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     if (!device) return fail(device.error(), json_out);
     served.push_back({std::move(*device), nullptr});
     sim::SimDevice& sim = *served.back().device.simulator();
+    if (args.no_reset_register) {
+      sim::SimFaults faults = sim.faults();
+      faults.no_reset_register = true;
+      sim.set_faults(faults);
+    }
     pcisim::ServedDevice entry;
     entry.address = *address;
     entry.device = &sim;

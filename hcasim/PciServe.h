@@ -12,6 +12,7 @@ struct PciServeArgs {
   std::vector<std::string> bdfs;   // per device; empty: 0000:03:00.0, 0000:04:00.0, ...
   std::string shm_dir = "/dev/shm";
   bool no_bar = false;             // serve config space only (no resource0)
+  bool no_reset_register = false;    // the firmware answers MFRL "not supported" (sim::SimFaults)
   bool reset_clears_config = false;  // a reset leaves BAR0/command cleared (an unwrapped bus reset)
   std::vector<std::string> drivers;  // per device: a simulated kernel driver bound at start ("-": none)
 };

@@ -87,6 +87,9 @@ int tool_main(int argc, char** argv) {
   serve->add_flag("--reset-clears-config", serve_args.reset_clears_config,
                   "a reset leaves BAR0 and the command register cleared, as a bus reset the kernel does not wrap "
                   "(default: they survive, as around the kernel's function reset)");
+  serve->add_flag("--no-reset-register", serve_args.no_reset_register,
+                  "the devices' firmware has no reset register (MFRL answers 'not supported'): a PCI reset cannot "
+                  "load new firmware");
   serve->add_option("--driver", serve_args.drivers,
                     "a simulated kernel driver bound to each device, in order ('-': none), e.g. mlx5_core: "
                     "devices/BDF/driver and drivers/NAME/{bind,unbind}");

@@ -9,6 +9,7 @@
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "fwops/AdapterReset.h"
+#include "mtcr/MfrlRegister.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {
@@ -24,6 +25,7 @@ struct ResetArgs {
   bool unbind = false;
   unsigned timeout_ms = 5000;
   unsigned lock_wait_ms = 1000;
+  int level = 3;
 };
 
 std::string running_text(const std::optional<RunningFirmware>& running) {
@@ -51,13 +53,23 @@ json plan_json(const ResetPlan& plan) {
     functions.push_back({{"bdf", f.address.to_string()}, {"driver", f.driver.empty() ? json(nullptr) : json(f.driver)}});
   json blockers = json::array();
   for (const auto& b : plan.blockers) blockers.push_back(b.why);
+  json firmware = nullptr;
+  if (plan.firmware_reset)
+    firmware = {{"register", "MFRL"}, {"level", plan.firmware_reset->level},
+                {"supported_levels", plan.firmware_reset->supported_levels},
+                {"state", std::string(mfrl_state_name(plan.firmware_reset->state))}};
   return {{"device", plan.device}, {"device_type", plan.device_type}, {"method", plan.method},
+          {"resets_now", plan.resets_now}, {"firmware_reset", firmware},
+          {"pci_reset_method", plan.pci_reset_method.empty() ? json(nullptr) : json(plan.pci_reset_method)},
           {"functions", functions}, {"running_before", running_json(plan.running_before)}, {"blockers", blockers}};
 }
 
 void print_plan(std::ostream& out, const ResetPlan& plan) {
   out << "Device:          " << plan.device << " (" << plan.device_type << ")\n";
   out << "Reset:           " << plan.method << '\n';
+  if (plan.firmware_reset)
+    out << "Firmware reset:  MFRL level " << plan.firmware_reset->level << " (state: "
+        << mfrl_state_name(plan.firmware_reset->state) << ")\n";
   for (const auto& f : plan.functions)
     out << "Function:        " << f.address.to_string() << (f.driver.empty() ? "  no driver bound" : "  driver " + f.driver) << '\n';
   out << "Running FW:      " << running_text(plan.running_before) << '\n';
@@ -72,6 +84,7 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
   ResetOptions options;
   options.unbind_drivers = a.unbind;
   options.comeback_timeout = std::chrono::milliseconds(a.timeout_ms);
+  options.level = a.level;
   auto plan = plan_reset(*device, options);
   if (!plan) return cli::report_error(plan.error(), common.json);
   print_plan(common.json ? std::cerr : std::cout, *plan);
@@ -79,7 +92,9 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
     const auto& b = plan->blockers.front();
     return cli::report_error(Error(b.code, "refusing to reset " + a.device + ": " + b.why), common.json);
   }
-  if (!cli::confirm("Reset " + a.device + " now? Traffic through it stops until it is back.", {a.yes, a.no})) {
+  const std::string question = plan->resets_now ? "Reset " + a.device + " now? Traffic through it stops until it is back."
+                                                : "Arm the firmware reset of " + a.device + " for the next warm reboot?";
+  if (!cli::confirm(question, {a.yes, a.no})) {
     (void)cli::report_error(Error(ErrorCode::InvalidArgument, "reset of " + a.device + " declined: nothing was done"), common.json);
     return cli::kDeclined;
   }
@@ -94,6 +109,10 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
   }
   for (const auto& r : report->restored) std::cout << "Restored:        " << r << '\n';
   std::cout << "Running FW now:  " << running_text(report->running_after) << '\n';
+  if (!report->plan.resets_now) {
+    std::cout << "-I- " << a.device << ": firmware reset armed; the new firmware runs after the next warm reboot\n";
+    return cli::kOk;
+  }
   std::cout << "-I- " << a.device << " was reset in " << report->took.count() << " ms\n";
   return cli::kOk;
 }
@@ -109,6 +128,9 @@ void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& c
   reset->add_flag("--no", args.no, "answer no (show the plan only)");
   reset->add_flag("--unbind", args.unbind, "unbind the kernel drivers bound to the device before the reset and bind "
                                           "them again after it (default: a bound driver refuses the reset)");
+  reset->add_option("--level", args.level, "3: arm the firmware reset and reset the PCI link now (default); "
+                                           "4: arm it for the host's next warm reboot, reset nothing now")
+      ->check(CLI::IsMember({3, 4}));
   reset->add_option("--timeout", args.timeout_ms, "milliseconds each PCI function may take to come back (default 5000)");
   reset->add_option("--lock-wait", args.lock_wait_ms, "milliseconds to wait for another tool to release the device "
                                                       "(default 1000; a burn in progress holds it)");

@@ -1,5 +1,6 @@
 // FuseSysfs: path lookup, the FUSE operations, and the mount/loop/unmount lifecycle.
 #include "pcisim/FuseSysfs.h"
+#include "pcisim/ResetMethods.h"
 
 #define FUSE_USE_VERSION 312
 #include <fuse.h>
@@ -28,6 +29,7 @@ struct FuseSysfs::State {
   std::vector<ServedDevice> devices;
   std::vector<std::string> names;  // "0000:03:00.0", by index
   std::vector<std::unique_ptr<sim::PciConfigSpace>> configs;
+  std::vector<std::unique_ptr<ResetMethods>> resets;  // per device: reset_method
   std::vector<std::string> drivers;  // every driver name any device was bound to at mount
   std::mutex bind_mutex;
   std::vector<std::string> bound;    // per device: the driver bound now ("" none)
@@ -44,6 +46,7 @@ using State = FuseSysfs::State;
 constexpr std::string_view kConfig = "config";
 constexpr std::string_view kResource0 = "resource0";
 constexpr std::string_view kReset = "reset";
+constexpr std::string_view kResetMethod = "reset_method";
 constexpr std::string_view kDriver = "driver";
 
 // libfuse logs to stderr by default; a library does not print, so the last message is kept for
@@ -66,7 +69,7 @@ std::string take_last_log() {
 
 // What a path names: the root, devices/, devices/<BDF>/, or a file in it.
 struct Node {
-  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset, DriverLink, DriversDir, DriverDir, Bind } kind;
+  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset, ResetMethod, DriverLink, DriversDir, DriverDir, Bind } kind;
   std::size_t device = 0;
   std::string_view file;
 };
@@ -113,6 +116,7 @@ std::optional<Node> lookup(State& s, std::string_view path) {
   if (file == kConfig) return Node{Node::Kind::Config, index, file};
   if (file == kResource0 && s.devices[index].resource0_target) return Node{Node::Kind::Link, index, file};
   if (file == kReset) return Node{Node::Kind::Reset, index, file};
+  if (file == kResetMethod) return Node{Node::Kind::ResetMethod, index, file};
   if (file == kDriver && !bound_driver(s, index).empty()) return Node{Node::Kind::DriverLink, index, file};
   for (std::string_view a : kAttributeNames) {
     if (file == a) return Node{Node::Kind::Attribute, index, a};
@@ -144,6 +148,7 @@ int op_getattr(const char* path, struct stat* st, fuse_file_info*) {
       break;
     case Node::Kind::Config: st->st_mode = S_IFREG | 0644; st->st_size = sim::PciConfigSpace::kSize; break;
     case Node::Kind::Reset: st->st_mode = S_IFREG | 0200; st->st_size = 4096; break;  // as sysfs shows it
+    case Node::Kind::ResetMethod: st->st_mode = S_IFREG | 0644; st->st_size = 4096; break;
     case Node::Kind::Attribute:
       st->st_mode = S_IFREG | 0444;
       st->st_size = static_cast<off_t>(attribute_text(s, *node).size());
@@ -178,6 +183,7 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
       for (std::string_view a : kAttributeNames) add(a);
       if (s.devices[node->device].resource0_target) add(kResource0);
       add(kReset);
+      add(kResetMethod);
       if (!bound_driver(s, node->device).empty()) add(kDriver);
       return 0;
     default: return -ENOTDIR;
@@ -188,7 +194,8 @@ int op_open(const char* path, fuse_file_info* fi) {
   const auto node = lookup(state(), path);
   if (!node) return -ENOENT;
   if (node->kind == Node::Kind::Bind) return (fi->flags & O_ACCMODE) == O_RDONLY ? -EACCES : 0;
-  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset)
+  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset &&
+      node->kind != Node::Kind::ResetMethod)
     return -EISDIR;
   if (node->kind == Node::Kind::Attribute && (fi->flags & O_ACCMODE) != O_RDONLY) return -EACCES;
   if (node->kind == Node::Kind::Reset && (fi->flags & O_ACCMODE) == O_RDONLY) return -EACCES;
@@ -215,20 +222,21 @@ int op_read(const char* path, char* buf, std::size_t size, off_t off, fuse_file_
     if (!s.configs[node->device]->read(static_cast<std::uint32_t>(off), bytes)) return -EIO;
     return static_cast<int>(n);
   }
-  if (node->kind != Node::Kind::Attribute) return -EISDIR;
-  const std::string text = attribute_text(s, *node);
+  if (node->kind != Node::Kind::Attribute && node->kind != Node::Kind::ResetMethod) return -EISDIR;
+  const std::string text =
+      node->kind == Node::Kind::ResetMethod ? s.resets[node->device]->text() : attribute_text(s, *node);
   if (off < 0 || static_cast<std::size_t>(off) >= text.size()) return 0;
   const std::size_t n = std::min(size, text.size() - static_cast<std::size_t>(off));
   std::memcpy(buf, text.data() + off, n);
   return static_cast<int>(n);
 }
 
-// The kernel's reset attribute: "1" resets the function (here: the boot ROM runs over what the
-// flash holds, as after a firmware reset); anything else is EINVAL.
-int reset_device(const ServedDevice& d, sim::PciConfigSpace& config, std::string_view text) {
+// The kernel's reset attribute: "1" resets the function by the first method reset_method
+// selects (pcisim/ResetMethods.h: what each does to the device); anything else is EINVAL.
+int reset_device(const ServedDevice& d, sim::PciConfigSpace& config, const ResetMethods& methods, std::string_view text) {
   const std::string_view value = text.substr(0, text.find_first_of("\n"));
   if (value != "1") return -EINVAL;
-  (void)d.device->reset();
+  (void)methods.reset(*d.device);
   if (d.reset_clears_config) config.clear_host_settings();
   if (d.on_reset) d.on_reset();
   return static_cast<int>(text.size());
@@ -258,7 +266,12 @@ int op_write(const char* path, const char* buf, std::size_t size, off_t off, fus
   const auto node = lookup(s, path);
   if (!node) return -ENOENT;
   if (node->kind == Node::Kind::Bind) return bind_device(s, *node, std::string_view(buf, size));
-  if (node->kind == Node::Kind::Reset) return reset_device(s.devices[node->device], *s.configs[node->device], std::string_view(buf, size));
+  if (node->kind == Node::Kind::Reset)
+    return reset_device(s.devices[node->device], *s.configs[node->device], *s.resets[node->device], std::string_view(buf, size));
+  if (node->kind == Node::Kind::ResetMethod) {
+    const int r = s.resets[node->device]->select(std::string_view(buf, size));
+    return r < 0 ? r : static_cast<int>(size);
+  }
   if (node->kind != Node::Kind::Config) return -EACCES;
   const std::size_t n = config_span(off, size);
   if (n == 0) return size == 0 ? 0 : -ENOSPC;
@@ -362,6 +375,12 @@ Result<std::unique_ptr<FuseSysfs>> FuseSysfs::mount(const std::filesystem::path&
       s->drivers.push_back(d.driver);
   }
   s->devices = std::move(devices);
+  for (const ServedDevice& d : s->devices) {
+    const bool alone = std::none_of(s->devices.begin(), s->devices.end(), [&](const ServedDevice& o) {
+      return &o != &d && o.address.domain == d.address.domain && o.address.bus == d.address.bus;
+    });
+    s->resets.push_back(std::make_unique<ResetMethods>(alone));
+  }
 
   static std::once_flag log_once;
   std::call_once(log_once, [] { fuse_set_log_func(capture_log); });

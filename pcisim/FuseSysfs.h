@@ -15,7 +15,10 @@ namespace openflint::pcisim {
 //                                    device's sim::PciConfigSpace with its side effects
 //   devices/<BDF>/{vendor,device,class,revision,subsystem_vendor,subsystem_device,irq,resource}
 //   devices/<BDF>/resource0          a symlink to ServedDevice::resource0_target, when given
-//   devices/<BDF>/reset              write "1": the device resets (its boot ROM runs)
+//   devices/<BDF>/reset              write "1": the function resets by the first method of
+//   devices/<BDF>/reset_method       "flr bus" (bus only when alone on its bus), selectable as
+//                                    the kernel's: an FLR leaves the firmware running, a bus
+//                                    reset reloads it when armed (pcisim/ResetMethods.h)
 //   devices/<BDF>/driver             while a driver is bound: a symlink to ../../drivers/<name>
 //   drivers/<name>/{bind,unbind}     write a BDF to bind/unbind it, as the kernel's files
 // The FUSE loop runs multi-threaded in a thread of this process (fuse_loop_mt). The destructor

@@ -26,7 +26,7 @@ struct ServedDevice {
   // cleared, as a bus reset nobody wraps would; by default they survive, as the kernel saves and
   // restores them around a function reset.
   bool reset_clears_config = false;
-  // Called after a write of "1" to devices/<BDF>/reset has reset the device (boot ROM run),
+  // Called after a write of "1" to devices/<BDF>/reset has reset the function (by any method),
   // e.g. to show the new state in a shared-memory BAR. Runs on a FUSE thread.
   std::function<void()> on_reset;
   // Called when a file of devices/<BDF>/ is opened (a tool starting on the device), e.g. to

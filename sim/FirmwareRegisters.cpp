@@ -19,8 +19,47 @@ MgirRegister running_mgir(const SimDevice& device) {
   return m;
 }
 
-Result<void> answer_register(const SimDevice& device, AccessRegisterTlv& request) {
+namespace {
+
+void fill(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
+  const std::size_t n = std::min(request.data.size(), full.size());
+  std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), request.data.begin());
+  request.status = 0;
+}
+
+// MFRL: the levels and types come from the device's reset register; the state is the arming.
+void answer_mfrl(SimDevice& device, AccessRegisterTlv& request) {
+  const FirmwareResetSupport support = device.reset_register();
+  if (support.levels == 0 || !running_mgir(device).has_firmware()) {  // no register, or no firmware runs
+    request.status = kRegisterNotSupported;
+    return;
+  }
+  if (request.method == AccessRegisterTlv::kMethodQuery) {
+    MfrlRegister m;
+    m.reset_trigger = support.levels;
+    m.reset_type = support.types;
+    m.reset_state = device.armed_reset() != 0 ? MfrlRegister::kStateWaitingForTrigger : MfrlRegister::kStateIdle;
+    fill(request, m.encode());
+    return;
+  }
+  auto asked = MfrlRegister::decode(request.data);
+  const bool type_ok = asked && asked->rst_type_sel < 8 && (support.types >> asked->rst_type_sel & 1) != 0;
+  if (!asked || asked->reset_trigger == 0 || (asked->reset_trigger & ~support.levels) != 0 || !type_ok) {
+    request.status = kBadParameter;
+    return;
+  }
+  device.arm_reset(asked->reset_trigger);
+  request.status = 0;
+}
+
+}  // namespace
+
+Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
   if (!device.powered()) return make_error(ErrorCode::Io, "device is powered off");
+  if (request.register_id == MfrlRegister::kId) {
+    answer_mfrl(device, request);
+    return {};
+  }
   if (request.register_id != MgirRegister::kId) {
     request.status = kRegisterNotSupported;
     return {};
@@ -29,10 +68,7 @@ Result<void> answer_register(const SimDevice& device, AccessRegisterTlv& request
     request.status = kMethodNotSupported;
     return {};
   }
-  const auto full = running_mgir(device).encode();
-  const std::size_t n = std::min(request.data.size(), full.size());
-  std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), request.data.begin());
-  request.status = 0;
+  fill(request, running_mgir(device).encode());
   return {};
 }
 

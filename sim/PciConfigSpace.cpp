@@ -32,7 +32,7 @@ bool space_supported(std::uint16_t space) {
 // The running firmware's ICMD commands: access registers (sim/FirmwareRegisters); other opcodes
 // are unknown (status 1). A malformed TLV is a bad command (2); a powered-off device does not
 // answer: operational error (3).
-std::uint8_t run_icmd(const SimDevice& device, std::uint16_t opcode, std::span<std::uint8_t> mailbox) {
+std::uint8_t run_icmd(SimDevice& device, std::uint16_t opcode, std::span<std::uint8_t> mailbox) {
   if (opcode != kIcmdAccessRegister) return 1;
   auto request = AccessRegisterTlv::decode(mailbox);
   if (!request) return 2;

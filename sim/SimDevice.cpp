@@ -31,8 +31,37 @@ const BootState& SimDevice::reset() {
   if (!powered_) return boot_;
   flash_.reset();
   gateway_.reset();
+  armed_reset_ = 0;
   run_boot_rom();
   return boot_;
+}
+
+FirmwareResetSupport SimDevice::reset_register() const {
+  std::lock_guard guard(bus_);
+  return no_reset_register_ ? FirmwareResetSupport{} : info_->firmware_reset;
+}
+
+std::uint8_t SimDevice::armed_reset() const {
+  std::lock_guard guard(bus_);
+  return armed_reset_;
+}
+
+void SimDevice::arm_reset(std::uint8_t levels) {
+  std::lock_guard guard(bus_);
+  if (powered_) armed_reset_ = levels;
+}
+
+bool SimDevice::link_reset() {
+  {
+    std::lock_guard guard(bus_);
+    if (!powered_) return false;
+    const bool firmware_runs = !boot_.recovery && boot_.running.has_value();
+    const bool has_register = !no_reset_register_ && info_->firmware_reset.levels != 0;
+    // With firmware that can refuse, an unarmed reset only retrains the link; the firmware runs on.
+    if (firmware_runs && has_register && armed_reset_ == 0) return false;
+  }
+  (void)reset();
+  return true;
 }
 
 Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, const FlashChip* chip) {
@@ -124,6 +153,7 @@ void SimDevice::set_faults(const SimFaults& faults) {
   flash_.set_busy_polls(faults.flash_busy_polls);
   flash_.set_stuck_busy(faults.flash_stuck_busy);
   flash_.set_write_protected(faults.flash_write_protected);
+  no_reset_register_ = faults.no_reset_register;
 }
 
 SimFaults SimDevice::faults() const {
@@ -133,6 +163,7 @@ SimFaults SimDevice::faults() const {
   f.flash_busy_polls = flash_.busy_polls_per_op();
   f.flash_stuck_busy = flash_.stuck_busy();
   f.flash_write_protected = flash_.write_protected();
+  f.no_reset_register = no_reset_register_;
   return f;
 }
 
@@ -142,6 +173,7 @@ void SimDevice::power_cycle() {
   gateway_.reset();
   if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
+  armed_reset_ = 0;
   run_boot_rom();
 }
 

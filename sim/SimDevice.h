@@ -69,6 +69,19 @@ class SimDevice final : public RegisterAccess {
   // boot-address register as the burner left it. No effect while powered off. Returns the
   // new boot state.
   const BootState& reset();
+  // The firmware's reset register (MFRL) as this device's firmware has it: the catalog's record,
+  // or none with the no_reset_register fault.
+  [[nodiscard]] FirmwareResetSupport reset_register() const;
+  // The reset levels armed through MFRL for the next PCI link reset (0: none). A reset or power
+  // cycle disarms.
+  [[nodiscard]] std::uint8_t armed_reset() const;
+  void arm_reset(std::uint8_t levels);
+  // A PCI link reset reached the device (secondary bus reset, link disable, PERST): a part with a
+  // reset register reloads its firmware (reset()) only when a reset is armed — otherwise the link
+  // retrains and the old firmware runs on; a part without one, or one where no firmware runs
+  // (flash recovery), always reloads. True: it reloaded.
+  // A function-level reset (FLR) never reaches here: it does not reload firmware.
+  bool link_reset();
   // What the boot ROM chose at the last power-on/reset: recovery mode, the booted copy's
   // address and its query (FW version, PSID, GUIDs of the firmware that runs).
   [[nodiscard]] const BootState& boot_state() const { return boot_; }
@@ -101,6 +114,8 @@ class SimDevice final : public RegisterAccess {
   FlashGateway gateway_;
   bool powered_ = true;
   BootState boot_;
+  std::uint8_t armed_reset_ = 0;  // MFRL reset_trigger armed (volatile: lost on reset/power)
+  bool no_reset_register_ = false;
   mutable std::mutex bus_;  // one register access at a time
   std::uint64_t ops_until_power_cut_ = 0;  // 0 = not armed
   std::uint64_t register_reads_ = 0;

@@ -17,6 +17,9 @@ struct SimFaults {
   bool flash_stuck_busy = false;
   // The chip ignores erase/program (status-register or WP# protection).
   bool flash_write_protected = false;
+  // The running firmware has no reset register: MFRL answers "register not supported" (older
+  // firmware of a part whose catalog record has one).
+  bool no_reset_register = false;
 };
 
 }  // namespace openflint::sim

@@ -169,6 +169,7 @@ Result<SimFaults> faults_from(const Fields& f) {
   OF_TRY(f.number("flash_busy_polls", out.flash_busy_polls));
   OF_TRY(f.boolean("flash_stuck_busy", out.flash_stuck_busy));
   OF_TRY(f.boolean("flash_write_protected", out.flash_write_protected));
+  OF_TRY(f.boolean("no_reset_register", out.no_reset_register));
   return out;
 }
 
@@ -215,7 +216,8 @@ std::string SimStateFile::to_json() const {
                          {"fail_gateway_command", f.fail_gateway_command},
                          {"flash_busy_polls", f.flash_busy_polls},
                          {"flash_stuck_busy", f.flash_stuck_busy},
-                         {"flash_write_protected", f.flash_write_protected}}},
+                         {"flash_write_protected", f.flash_write_protected},
+                         {"no_reset_register", f.no_reset_register}}},
          {"counters", json{{"register_reads", c.register_reads},
                            {"register_writes", c.register_writes},
                            {"gateway_commands", c.gateway_commands},

@@ -1,6 +1,8 @@
 // mst reset: the plan, the question, the refusals (held device, bound driver), and a burn followed
 // by a reset running the new firmware — on a simulated device (sim:PATH) and over a served PCI
 // tree (hcasim pci-serve) where the reset also clears the host's config settings.
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
 #include "fwops/Device.h"
@@ -112,6 +114,69 @@ TEST_F(MstReset, PciResetRefusesABoundDriverThenUnbindsSavesRestoresAndBinds) {
   EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
   stop_server();
   EXPECT_EQ(saved_running_version(dev), new_version);
+}
+
+// The firmware's reset register (MFRL) decides whether a PCI reset loads new firmware: level 4
+// only arms it (nothing is reset, the old firmware runs on), level 3 arms and resets the link
+// through the kernel's bus reset, and reset_method is put back afterwards. A function-level reset
+// alone (what the kernel's reset file does by default) leaves the old firmware running.
+TEST_F(MstReset, PciResetArmsTheFirmwareResetRegisterAndUsesABusReset) {
+  const auto old_image = sample_image("connectx4-old"), new_image = sample_image("connectx4-new");
+  const std::string old_version = image_version(old_image), new_version = image_version(new_image);
+  const auto dev = create_device("cx4", "connectx4", old_image);
+  if (!serve({dev}, {"--bdf", "0000:03:00.0"})) return;
+  const auto fn = sysfs_ / "devices" / "0000:03:00.0";
+  burn_new("03:00.0", new_image);
+
+  // The kernel's default method (FLR) does not reload firmware.
+  {
+    std::ofstream reset(fn / "reset");
+    reset << "1\n";
+  }
+  const auto q = flint({"-d", "03:00.0", "--json", "q"});
+  EXPECT_NE(q.out.find(old_version), std::string::npos) << "an FLR must leave the old firmware running: " << q.out;
+
+  const json armed = mst_json({"reset", "03:00.0", "-y", "--level", "4"}, 0);
+  EXPECT_EQ(armed["plan"]["resets_now"], false) << armed.dump(2);
+  EXPECT_EQ(armed["plan"]["firmware_reset"]["level"], 4) << armed.dump(2);
+  EXPECT_EQ(armed["plan"]["firmware_reset"]["supported_levels"], 0x48) << armed.dump(2);
+  EXPECT_EQ(armed["running_after"]["fw_version"], old_version) << "level 4 resets nothing now";
+
+  const json done = mst_json({"reset", "03:00.0", "-y"}, 0);
+  EXPECT_EQ(done["plan"]["firmware_reset"]["state"], "armed, waiting for the PCI reset") << done.dump(2);
+  EXPECT_EQ(done["plan"]["pci_reset_method"], "bus") << done.dump(2);
+  EXPECT_EQ(done["running_after"]["fw_version"], new_version) << done.dump(2);
+  std::ifstream methods(fn / "reset_method");
+  std::string line;
+  std::getline(methods, line);
+  EXPECT_EQ(line, "flr bus") << "the kernel's reset methods are selected again after the reset";
+}
+
+// Firmware without the reset register, and a function that shares its bus (no bus reset through
+// the kernel's reset file): refused with the reason, nothing reset.
+TEST_F(MstReset, PciResetRefusesWhenTheNewFirmwareCouldNotRun) {
+  const auto old_image = sample_image("connectx4-old"), new_image = sample_image("connectx4-new");
+  const std::string old_version = image_version(old_image);
+  const auto a = create_device("a", "connectx4", old_image);
+  const auto b = create_device("b", "connectx4", old_image);
+  if (!serve({a, b}, {"--bdf", "0000:03:00.0", "--bdf", "0000:03:00.1", "--no-reset-register"})) return;
+  const json no_register = mst_json({"reset", "03:00.0", "-y"}, 6);
+  const std::string why = no_register["error"]["message"].get<std::string>();
+  EXPECT_NE(why.find("MFRL not supported"), std::string::npos) << no_register.dump(2);
+  EXPECT_NE(why.find("reboot the host"), std::string::npos) << no_register.dump(2);
+  stop_server();
+  EXPECT_EQ(saved_running_version(a), old_version);
+
+  // With the register (other devices: the fault is saved with a and b), the shared bus is what
+  // stops it: the kernel offers only an FLR here.
+  const auto c = create_device("c", "connectx4", old_image);
+  const auto d = create_device("d", "connectx4", old_image);
+  if (!serve({c, d}, {"--bdf", "0000:03:00.0", "--bdf", "0000:03:00.1"})) return;
+  burn_new("03:00.0", new_image);
+  const json shared = mst_json({"reset", "03:00.0", "-y"}, 6);
+  EXPECT_NE(shared["error"]["message"].get<std::string>().find("no bus reset"), std::string::npos) << shared.dump(2);
+  stop_server();
+  EXPECT_EQ(saved_running_version(c), old_version);
 }
 
 }  // namespace

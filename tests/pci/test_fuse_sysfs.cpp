@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <set>
 
 #include "pcisim/FuseSysfs.h"
@@ -29,7 +30,7 @@ TEST_F(PciSysfsFixture, ListsTheDevicesAndTheirFiles) {
   EXPECT_EQ(listing(root() / "devices"), (std::set<std::string>{"0000:03:00.0", "0000:81:00.0"}));
   EXPECT_EQ(listing(root() / "devices" / "0000:03:00.0"),
             (std::set<std::string>{"config", "vendor", "device", "class", "revision", "subsystem_vendor",
-                                   "subsystem_device", "irq", "resource", "reset"}));
+                                   "subsystem_device", "irq", "resource", "reset", "reset_method"}));
   EXPECT_FALSE(std::filesystem::exists(root() / "devices" / "0000:03:00.1"));
   std::ofstream out(root() / "devices" / "0000:03:00.0" / "vendor");
   EXPECT_FALSE(out.is_open());  // attributes are read-only
@@ -100,26 +101,49 @@ TEST(FuseSysfs, AFileLeftOpenDoesNotHangTheUnmount) {
   ::close(fd);
 }
 
-// The kernel's reset attribute: "1" runs the device's boot ROM (an image written since the last
-// boot starts), other values are refused; it cannot be read.
-TEST_F(PciSysfsFixture, ResetAttributeRunsTheBootRom) {
+// The kernel's reset attribute: "1" resets by the first method reset_method selects; other values
+// are refused and it cannot be read. An FLR leaves the device as it runs; a bus reset (a link
+// reset) runs the boot ROM of a device where no firmware runs (an image written since the last
+// boot starts). reset_method lists "flr bus", takes a subset or "default", refuses unknown ones.
+TEST_F(PciSysfsFixture, ResetAttributeResetsByTheSelectedMethod) {
   const auto image = test::sample_image("connectx4-new");
   if (!std::filesystem::exists(image)) GTEST_SKIP() << "sample not built: " << image;
   auto bytes = test::read_file(image);
   bytes.resize(cx4_->flash().chip().size, 0xff);
   ASSERT_TRUE(cx4_->flash().set_contents(bytes));
   ASSERT_TRUE(cx4_->boot_state().recovery);  // written behind the boot ROM's back: not booted yet
-  const auto reset = root() / "devices" / "0000:03:00.0" / "reset";
+  const auto dir = root() / "devices" / "0000:03:00.0";
+  auto methods = [&] {
+    std::ifstream in(dir / "reset_method");
+    std::string line;
+    std::getline(in, line);
+    return line;
+  };
+  auto select = [&](std::string_view text) {
+    const int fd = ::open((dir / "reset_method").c_str(), O_WRONLY);
+    const auto n = fd < 0 ? -1 : ::write(fd, text.data(), text.size());
+    if (fd >= 0) ::close(fd);
+    return n == static_cast<ssize_t>(text.size());
+  };
+  EXPECT_EQ(methods(), "flr bus");
+  const auto reset = dir / "reset";
   EXPECT_LT(::open(reset.c_str(), O_RDONLY), 0);
   const int fd = ::open(reset.c_str(), O_WRONLY);
   ASSERT_GE(fd, 0) << std::strerror(errno);
   EXPECT_LT(::write(fd, "2", 1), 0);
   EXPECT_EQ(errno, EINVAL);
+  EXPECT_EQ(::write(fd, "1\n", 2), 2);  // an FLR
   EXPECT_TRUE(cx4_->boot_state().recovery);
-  EXPECT_EQ(::write(fd, "1\n", 2), 2);
+  EXPECT_FALSE(select("warm\n"));
+  EXPECT_EQ(methods(), "flr bus");
+  EXPECT_TRUE(select("bus\n"));
+  EXPECT_EQ(methods(), "bus");
+  EXPECT_EQ(::write(fd, "1\n", 2), 2);  // a bus reset
   ::close(fd);
   EXPECT_FALSE(cx4_->boot_state().recovery);
   EXPECT_EQ(attribute(PciAddress{0, 3, 0, 0}, "device"), "0x1013\n");  // the normal id again
+  EXPECT_TRUE(select("default"));
+  EXPECT_EQ(methods(), "flr bus");
 }
 
 }  // namespace

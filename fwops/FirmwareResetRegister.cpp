@@ -1,0 +1,65 @@
+// FirmwareResetRegister: MFRL query/write over the ICMD mailbox of a VSEC function.
+#include "fwops/FirmwareResetRegister.h"
+
+#include <memory>
+
+#include "core/HexString.h"
+#include "mtcr/IcmdAccess.h"
+#include "mtcr/PciConfigAccess.h"
+
+namespace openflint {
+namespace {
+
+// One MFRL access: opens config space and ICMD, runs it, and turns the TLV status into an error.
+Result<MfrlRegister> access_mfrl(const std::filesystem::path& pci_dir, std::uint8_t method, const MfrlRegister& value) {
+  auto address = parse_pci_address(pci_dir.filename().string());
+  if (!address) return make_error(ErrorCode::InvalidArgument, pci_dir.filename().string() + " is not a PCI address");
+  OF_ASSIGN(auto config, PciConfigAccess::open(*address, pci_dir.parent_path().parent_path()));
+  if (config->gateway() != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "no firmware command interface (ICMD) on this part: no reset register");
+  OF_ASSIGN(auto icmd, IcmdAccess::open(*config));
+  AccessRegisterTlv request;
+  request.register_id = MfrlRegister::kId;
+  request.method = method;
+  request.data = value.encode();
+  OF_ASSIGN(const auto answer, icmd.access_register(request));
+  constexpr std::uint8_t kRegisterNotSupported = 4, kBadParameter = 7;
+  if (answer.status == kRegisterNotSupported)
+    return make_error(ErrorCode::NotSupported, "the running firmware has no reset register (MFRL not supported)");
+  if (answer.status == kBadParameter)
+    return make_error(ErrorCode::InvalidArgument, "the firmware refused the reset request (MFRL: bad parameter)");
+  if (answer.status != 0)
+    return make_error(ErrorCode::Io, "MFRL access failed with register status " + hex_string(answer.status));
+  return MfrlRegister::decode(answer.data);
+}
+
+}  // namespace
+
+std::uint8_t mfrl_level_bit(int level) {
+  switch (level) {
+    case 0: return MfrlRegister::kLevel0LivePatch;
+    case 3: return MfrlRegister::kLevel3PciReset;
+    case 4: return MfrlRegister::kLevel4WarmReboot;
+    default: return 0;
+  }
+}
+
+Result<MfrlRegister> query_reset_register(const std::filesystem::path& pci_dir) {
+  return access_mfrl(pci_dir, AccessRegisterTlv::kMethodQuery, MfrlRegister{});
+}
+
+Result<MfrlRegister> arm_reset_register(const std::filesystem::path& pci_dir, std::uint8_t levels, std::uint8_t type,
+                                        std::uint8_t pci_method) {
+  MfrlRegister request;
+  request.reset_trigger = levels;
+  request.rst_type_sel = type;
+  request.pci_reset_req_method = pci_method;
+  OF_TRY(access_mfrl(pci_dir, AccessRegisterTlv::kMethodWrite, request));
+  OF_ASSIGN(const auto now, query_reset_register(pci_dir));
+  if (now.reset_state != MfrlRegister::kStateWaitingForTrigger)
+    return make_error(ErrorCode::Io, "the firmware accepted the reset request but reports state '" +
+                                         std::string(mfrl_state_name(now.reset_state)) + "', not armed");
+  return now;
+}
+
+}  // namespace openflint
