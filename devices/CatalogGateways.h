@@ -1,6 +1,7 @@
 // CatalogGateways: the flash gateway records shared by several devices (internal catalog data).
 #pragma once
 
+#include "devices/DeviceInfo.h"
 #include "devices/FlashGatewayInfo.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
@@ -72,6 +73,13 @@ inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::
 
 // SwitchX: flash reached through firmware access registers; no CR-space gateway used.
 inline constexpr FlashGatewayInfo kFirmwareGateway{.generation = GatewayGeneration::FirmwareMediated};
+
+// How config space reaches CR-space (devices/PciConfigGateway.h).
+inline constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c
+inline constexpr auto kVsec = PciConfigGateway::Vsec;
+
+// Boot-address registers (mstflint mf_update_boot_addr) shared by adapters and switches.
+inline constexpr BootAddressRegister kBootF0000{0xf0000, 8};
 
 }  // namespace openflint::catalog
 

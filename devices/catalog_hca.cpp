@@ -13,12 +13,7 @@ namespace {
 using enum DeviceKind;
 using enum ImageFormat;
 
-// How config space reaches CR-space (devices/PciConfigGateway.h).
-constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c
-constexpr auto kVsec = PciConfigGateway::Vsec;
-
-// Boot-address registers (mstflint mf_update_boot_addr).
-constexpr BootAddressRegister kBootF0000{0xf0000, 8};
+// Boot-address registers of the later adapters (mstflint mf_update_boot_addr).
 constexpr BootAddressRegister kBootCx5{0xf00c0, 0};
 constexpr BootAddressRegister kBootCx6{0xf0080, 0};
 constexpr BootAddressRegister kBootCx7{0xf2000, 0};

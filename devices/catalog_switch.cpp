@@ -13,11 +13,6 @@ namespace {
 using enum DeviceKind;
 using enum ImageFormat;
 
-// How config space reaches CR-space (devices/PciConfigGateway.h).
-constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c
-constexpr auto kVsec = PciConfigGateway::Vsec;
-
-constexpr BootAddressRegister kBootF0000{0xf0000, 8};
 constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
 
 // InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known).

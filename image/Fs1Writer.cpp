@@ -13,9 +13,7 @@ constexpr std::array<std::uint8_t, 16> kFiller{'o', 'p', 'e', 'n', 'f', 'l', 'i'
                                                 't', '-', 'f', 's', '1', 'b', 't', 0};
 
 Result<void> check_spec(const Fs1ImageSpec& spec) {
-  OF_TRY(gph::check_text(spec.psid, gph::kPsidLen, "psid"));
-  OF_TRY(gph::check_text(spec.vsd, gph::kVsdLen, "vsd"));
-  OF_TRY(gph::check_text(spec.product_version, gph::kProductVerLen, "product_version"));
+  OF_TRY(gph::check_info_texts(spec));
   if (spec.log2_sector_size < 12 || spec.log2_sector_size > 20)
     return make_error(ErrorCode::InvalidArgument, "log2_sector_size must be 12..20");
   if (!spec.boot2_code.empty()) OF_TRY(gph::check_boot2(spec.boot2_code, "boot2_code"));

@@ -13,9 +13,7 @@ constexpr std::array<std::uint8_t, 16> kDefaultBoot2{'o', 'p', 'e', 'n', 'f', 'l
                                                       't', '-', 'b', 'o', 'o', 't', '2', 0};
 
 Result<void> check_spec(const Fs2ImageSpec& spec) {
-  OF_TRY(gph::check_text(spec.psid, gph::kPsidLen, "psid"));
-  OF_TRY(gph::check_text(spec.vsd, gph::kVsdLen, "vsd"));
-  OF_TRY(gph::check_text(spec.product_version, gph::kProductVerLen, "product_version"));
+  OF_TRY(gph::check_info_texts(spec));
   if (spec.log2_chunk_size < 16 || spec.log2_chunk_size > 23)
     return make_error(ErrorCode::InvalidArgument, "log2_chunk_size must be 16..23");
   if (spec.striped && !spec.failsafe)

@@ -96,6 +96,13 @@ std::vector<std::uint64_t> append_chain(std::vector<std::uint8_t>& out,
 [[nodiscard]] Result<void> check_text(const std::string& value, std::size_t max, const char* what);
 [[nodiscard]] Result<void> check_sections(const std::vector<GphSection>& sections);
 [[nodiscard]] Result<void> check_boot2(Bytes code, const char* what);
+// The image-info texts every FS1/FS2 spec carries (psid, vsd, product_version) fit their fields.
+template <class Spec>
+[[nodiscard]] Result<void> check_info_texts(const Spec& spec) {
+  OF_TRY(check_text(spec.psid, kPsidLen, "psid"));
+  OF_TRY(check_text(spec.vsd, kVsdLen, "vsd"));
+  return check_text(spec.product_version, kProductVerLen, "product_version");
+}
 
 void append_be32(std::vector<std::uint8_t>& out, std::uint32_t value);
 // Top byte chosen so the four bytes sum to 0 mod 256 (FS word, info pointer).
