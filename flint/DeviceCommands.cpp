@@ -24,7 +24,7 @@ nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
 int query_opened(const Options& options, Device& device) {
   auto flash = open_device_flash(device);
   if (!flash) return report_error(options, flash.error());
-  auto query = openflint::query_device_image(device, *flash, progress_line(options, "Reading flash"));
+  auto query = openflint::query_device_image(device, *flash);
   const auto no_image = [](ErrorCode c) {
     return c == ErrorCode::InvalidImage || c == ErrorCode::Mismatch || c == ErrorCode::NotFound;
   };

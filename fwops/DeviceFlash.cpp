@@ -27,13 +27,10 @@ Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool w
   return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
 }
 
-Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash, const FlashProgress& progress) {
-  SparseFlash found;
-  if (reads_whole_flash(device.access())) {
-    OF_ASSIGN(found, read_whole_flash(device.access(), device.info(), flash, progress));
-  } else {
-    OF_ASSIGN(found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
-  }
+Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash) {
+  // Only the copy's tables and query sections, whatever the transport: a fast one gains
+  // nothing from the whole flash (a served BAR read 16-32 MiB through the gateway for this).
+  OF_ASSIGN(const SparseFlash found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));
   if (!found.query) return make_error(ErrorCode::InvalidImage, "no bootable copy found on flash");
   return *found.query;
 }

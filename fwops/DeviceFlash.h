@@ -29,9 +29,9 @@ namespace openflint {
 // `with_board_data`) its device data, 0xFF elsewhere.
 [[nodiscard]] Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data = false,
                                                     const FlashProgress& progress = {});
-// The query of the copy the device boots (InvalidImage when none is bootable); over a remote
-// transport from just the copy's tables and info sections (a few hundred accesses).
-[[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash,
-                                                    const FlashProgress& progress = {});
+// The query of the copy the device boots (InvalidImage when none is bootable), on every
+// transport from just the copy's tables and query sections (a few hundred accesses; see
+// fwops/SlotCopy.h for when the copies are read whole to decide which one boots).
+[[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash);
 
 }  // namespace openflint

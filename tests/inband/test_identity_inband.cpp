@@ -1,6 +1,9 @@
 // ibfwmgr update over MADs keeps each board's identity: two ConnectX-3 (FS2) adapters, and two
 // ConnectX-4 (FS3, identity in DEV_INFO device data), with their own GUIDs, MACs and VSD,
 // updated from one image, report their own afterwards.
+#include <span>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "image/FirmwareImage.h"
@@ -36,11 +39,12 @@ class InbandIdentity : public DeviceFabricFixture {
     return j;
   }
 
-  // Two `model` adapters with their own GUIDs, MACs and VSD, one `ibfwmgr update` from the new
-  // sample: each keeps its own identity, has the sample's version on flash and verifies.
-  // `vsd_key`: where q reports the VSD (FS1/FS2: the image's; FS3: DEV_INFO's). `macs`: whether
-  // the format carries MACs (FS1 does not).
-  void update_keeps_each_identity(const std::string& model, const std::string& vsd_key, bool macs = true) {
+  // `boards` (1 or 2) `model` adapters with their own GUIDs, MACs and VSD, one `ibfwmgr update`
+  // from the new sample: each keeps its own identity, has the sample's version on flash and
+  // verifies. `vsd_key`: where q reports the VSD (FS1/FS2: the image's; FS3: DEV_INFO's).
+  // `macs`: whether the format carries MACs (FS1 does not).
+  void update_keeps_each_identity(const std::string& model, const std::string& vsd_key, bool macs = true,
+                                  int boards = 2) {
     const std::string file = model + "-new.bin";
     if (!std::filesystem::exists(sample(file))) GTEST_SKIP() << "samples not built";
     const auto a = board_image("a", "0x0002c90300a1a100", macs ? "0x0002c9a1a100" : "", "adapter A", model);
@@ -50,7 +54,9 @@ class InbandIdentity : public DeviceFabricFixture {
     std::filesystem::copy_file(sample(file), images / file);
     const bool switches = find_device_by_sim_model(model).value()->kind == DeviceKind::Switch;
     const std::string na = switches ? "Switch1" : "Hca2", nb = switches ? "Switch2" : "Hca3";
-    bring_up({{na, model, a}, {nb, model, b}});
+    std::vector<FabricDevice> devices{{na, model, a}, {nb, model, b}};
+    devices.resize(static_cast<std::size_t>(boards));
+    bring_up(devices);
     if (HasFatalFailure() || IsSkipped()) return;
 
     const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
@@ -63,7 +69,7 @@ class InbandIdentity : public DeviceFabricFixture {
       ++updated;
       EXPECT_EQ(n["identity_from"], "device") << n.dump(2);
     }
-    EXPECT_EQ(updated, 2) << up.out;
+    EXPECT_EQ(updated, boards) << up.out;
     const auto want = nlohmann::json::parse(
         run_command({bin("flint").string(), "-i", (images / file).string(), "--json", "q"}).out, nullptr, false);
     ASSERT_FALSE(want.is_discarded());
@@ -73,8 +79,9 @@ class InbandIdentity : public DeviceFabricFixture {
       const char* mac;
       const char* vsd;
     };
-    for (const Expect& e : {Expect{na.c_str(), "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
-                            Expect{nb.c_str(), "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}}) {
+    const std::vector<Expect> expects{{na.c_str(), "0x0002c90300a1a100", "0x00000002c9a1a100", "adapter A"},
+                                      {nb.c_str(), "0x0002c90300b2b200", "0x00000002c9b2b200", "adapter B"}};
+    for (const Expect& e : std::span(expects).first(static_cast<std::size_t>(boards))) {
       const auto q = query(e.node);
       EXPECT_EQ(q["fw_version"], want["fw_version"]) << q.dump(2);  // the flash image's version
       EXPECT_EQ(q["base_guid"]["base"], e.guid) << e.node << q.dump(2);
@@ -96,8 +103,13 @@ TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachAdaptersGuidsMacsAndVsd) { update_k
 // the board's). Two adapters, one update: the shortest in-band FS3 identity check.
 TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachConnectX4sDeviceData) { update_keeps_each_identity("connectx4", "device_vsd"); }
 
-// FS4: two Spectrum-2 switches (Switch1 and Switch2), identity in the DTOC's DEV_INFO.
-TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachSpectrum2sDeviceData) { update_keeps_each_identity("spectrum2", "device_vsd"); }
+// FS4: a Spectrum-2 switch, identity in the DTOC's DEV_INFO. One board: the real 29.x images make
+// an in-band update ~75 s per switch, and that each of several boards keeps its own identity is
+// the updater's rule, checked with two boards of every other format above (with two switches
+// this test took ~160-190 s of the CI's budget).
+TEST_F(InbandIdentity, IbfwmgrUpdateKeepsASpectrum2sDeviceData) {
+  update_keeps_each_identity("spectrum2", "device_vsd", true, 1);
+}
 
 // FS1: two InfiniHost III Lx adapters, GUIDs and VSD in each image copy, no MACs.
 TEST_F(InbandIdentity, IbfwmgrUpdateKeepsEachInfiniHostsGuidsAndVsd) { update_keeps_each_identity("mt25204", "image_vsd", false); }

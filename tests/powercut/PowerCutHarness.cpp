@@ -82,7 +82,7 @@ std::string identity_of(const SimDevice& dev) {
 }  // namespace
 
 PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
-                               const BurnOptions& burn_b, const BurnTransport& through) {
+                               const BurnOptions& burn_b, const BurnTransport& through, int tail_points) {
   PowerCutOutcome out;
   auto created = SimDevice::create(model);
   if (!created) {
@@ -121,8 +121,8 @@ PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int m
   const std::uint64_t n = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(min_points));
   for (std::uint64_t i = 0; i < n; ++i) cuts.insert(1 + i * (out.total_ops - 1) / (n - 1));
   // A given identity is written in the last few ops (the DEV_INFO step): cut at every one of them.
-  if (gives)
-    for (std::uint64_t j = 0; j < 48 && j < out.total_ops; ++j) cuts.insert(out.total_ops - j);
+  const std::uint64_t tail = std::max<std::uint64_t>(gives ? 48 : 0, static_cast<std::uint64_t>(std::max(tail_points, 0)));
+  for (std::uint64_t j = 0; j < tail && j < out.total_ops; ++j) cuts.insert(out.total_ops - j);
   int index = 0;
   for (const std::uint64_t k : cuts) {
     restore(dev, with_a);

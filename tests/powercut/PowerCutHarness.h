@@ -33,8 +33,11 @@ struct PowerCutOutcome {
 // `through`: the transport the burns use, made once for the simulated device (e.g. its PCI
 // config space served over FUSE); empty: the simulator itself. Power cuts, power cycles and
 // boot checks act on the simulator.
+// `tail_points`: also cut at every one of the last `tail_points` ops (the commit of the new
+// copy: its magic, then the old copy's invalidation), which an even spread may step over.
 using BurnTransport = std::function<RegisterAccess&(sim::SimDevice&)>;
 PowerCutOutcome run_power_cuts(const std::string& model, Bytes a, Bytes b, int min_points, int reburn_every,
-                               const BurnOptions& burn_b = {}, const BurnTransport& through = {});
+                               const BurnOptions& burn_b = {}, const BurnTransport& through = {},
+                               int tail_points = 0);
 
 }  // namespace openflint::test
