@@ -2,14 +2,14 @@
 // PciConfigAccess over a FuseSysfs tree serving the harness's simulated device (the 0x58 window
 // on a ConnectX-3 (FS2), the VSEC gateway on a ConnectX-4 (FS3)); power cuts, power cycles and
 // boot checks act on the simulator. A config-space CR dword costs ~20-200 us over FUSE, so the
-// images are small and the re-burns sparse. The cut points (40 spread over the burn, plus every
-// one of its last 12 ops: the new magic and the old copy's invalidation) test the transport
-// under a cut; tests/powercut/test_powercut.cpp cuts the same burners at >= 200 points in
-// memory (until December 2026: >= 100 spread points, nearly every op). Per A->B burn
-// (December 2026): opening the flash ~20 gateway dwords, reading the current copy 4-6k, writing
-// (~7 sectors erased, programmed, read back) ~17k (FS2) / ~30k (FS3); a cut burn stops at the
-// cut (the VSEC reports a syndrome, the window reads all ones). Measured on 2 shared cores under
-// a load of ~10: FS2 64 s, FS3 193 s (100 spread points under the same load: 254 s, 378 s).
+// images are small and the re-burns sparse. The PCI issue asks for >= 100 cut points per model:
+// 100 spread over the burn (nearly every op) plus every one of its last 12 ops (the new magic
+// and the old copy's invalidation); tests/powercut/test_powercut.cpp cuts the same burners at
+// >= 200 points in memory. Per A->B burn (December 2026): opening the flash ~20 gateway dwords,
+// reading the current copy 4-6k, writing (~7 sectors erased, programmed, read back) ~17k (FS2) /
+// ~30k (FS3); a cut burn stops at the cut (the VSEC reports a syndrome, the window reads all
+// ones). Measured on 2 shared cores under a load of ~10: FS2 254 s, FS3 378 s (40 spread
+// points: 64 s, 193 s — too few for the issue's acceptance).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -27,7 +27,7 @@
 namespace openflint::test {
 namespace {
 
-constexpr int kSpreadCutPoints = 40;
+constexpr int kSpreadCutPoints = 100;
 constexpr int kTailCutPoints = 12;
 constexpr int kReburnEvery = 12;  // a full burn over config space costs seconds: re-burn after every 12th cut
 constexpr PciAddress kAddress{0, 0x03, 0, 0};
@@ -126,7 +126,7 @@ void sweep(const char* format, const char* model, PciConfigGateway gateway, cons
   ASSERT_NE(transport.access(), nullptr);
   EXPECT_EQ(transport.access()->gateway(), gateway);
   EXPECT_GT(c.transactions, 0u);  // the burns really went through config space
-  EXPECT_GE(r.cut_points, kSpreadCutPoints + kTailCutPoints / 2);  // the tail overlaps the spread
+  EXPECT_GE(r.cut_points, 100);  // the tail overlaps the spread
   EXPECT_EQ(r.recovery, 0);
   EXPECT_EQ(r.identity_lost, 0);
   EXPECT_EQ(r.reburn_failures, 0);
