@@ -1,5 +1,5 @@
 // How often the running firmware (MGIR through the ICMD mailbox) is read over PCI: not at open,
-// once per opened Device until a reset.
+// once per opened Device until a reset, once per function by the `mst status` listing.
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 
 #include "devices/FlashGatewayInfo.h"
 #include "fwops/Device.h"
+#include "fwops/DeviceListing.h"
 #include "tests/pci/PciSysfsFixture.h"
 
 namespace openflint {
@@ -83,6 +84,19 @@ TEST_F(RunningFirmwareReads, NotAtOpenThenOncePerDeviceUntilAReset) {
   EXPECT_EQ(fs_->icmd_commands(0), 2u) << "a reset does not ask by itself";
   (void)device->running_firmware();
   EXPECT_EQ(fs_->icmd_commands(0), 3u) << "after a reset the running firmware is read again";
+}
+
+TEST_F(RunningFirmwareReads, TheListingOpensEachFunctionOnceAndAsksMgirOnce) {
+  auto listed = list_pci_devices(dir_.path());
+  ASSERT_TRUE(listed.has_value()) << listed.error().message();
+  ASSERT_EQ(listed->size(), 1u);
+  const PciDeviceStatus& s = listed->front();
+  EXPECT_TRUE(s.config.works) << s.config.reason;
+  EXPECT_TRUE(s.bar.works) << s.bar.reason;
+  EXPECT_EQ(s.bar.hw_id_word, s.config.hw_id_word);
+  EXPECT_TRUE(s.running.has_value());
+  EXPECT_EQ(fs_->icmd_commands(0), 1u);
+  RecordProperty("gateway_transactions", std::to_string(fs_->gateway_transactions(0)));
 }
 
 }  // namespace
