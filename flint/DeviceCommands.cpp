@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/RunningFirmwareReport.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
@@ -18,7 +19,7 @@ namespace {
 nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
   return {{"device", device_json(device.info())},
           {"flash", flash_json(flash)},
-          {"running", running_json(device.running_firmware())}};
+          {"running", running_firmware_json(device.running_firmware())}};
 }
 
 int query_opened(const Options& options, Device& device) {
@@ -104,7 +105,7 @@ int run_device_reset(const Options& options) {
   }
   const auto& running = reset->running_after;
   if (options.json) {
-    std::cout << nlohmann::json{{"ok", true}, {"running", running_json(running)}}.dump(2) << '\n';
+    std::cout << nlohmann::json{{"ok", true}, {"running", running_firmware_json(running)}}.dump(2) << '\n';
   } else {
     std::cout << "-I- " << device->name() << " was reset\n";
     print_running(std::cout, running);

@@ -42,19 +42,6 @@ void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& 
                           size_text(flash.size()) + ", " + size_text(flash.sector_size()) + " sectors)");
 }
 
-nlohmann::json running_json(const std::optional<RunningFirmware>& running) {
-  if (!running) return nullptr;
-  nlohmann::json j{{"recovery", running->recovery},
-                   {"booted_copy", running->booted_copy ? nlohmann::json(hex(*running->booted_copy)) : nullptr},
-                   {"fw_version", nullptr},
-                   {"psid", nullptr}};
-  if (running->image) {
-    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
-    j["psid"] = running->image->psid;
-  }
-  return j;
-}
-
 nlohmann::json device_json(const DeviceInfo& info) {
   return {{"name", std::string(info.name)},
           {"part_number", std::string(info.part_number)},

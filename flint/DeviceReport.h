@@ -1,4 +1,5 @@
-// DeviceReport: text and JSON for what `flint -d DEV query` adds to an image query (device, flash, running FW).
+// DeviceReport: text and JSON for what `flint -d DEV query` adds to an image query (device, flash, running FW;
+// the running FW's JSON is cli/RunningFirmwareReport).
 #pragma once
 
 #include <iosfwd>
@@ -16,7 +17,6 @@ namespace openflint::cli {
 void print_running(std::ostream& out, const std::optional<RunningFirmware>& running);
 void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& flash);
 
-[[nodiscard]] nlohmann::json running_json(const std::optional<RunningFirmware>& running);
 [[nodiscard]] nlohmann::json device_json(const DeviceInfo& info);
 [[nodiscard]] nlohmann::json flash_json(const FlashDriver& flash);
 

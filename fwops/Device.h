@@ -57,9 +57,14 @@ class Device {
   // Sims: power returns and the boot ROM runs.
   [[nodiscard]] Result<void> power_on();
   // The firmware the device runs. Sims: the boot state. In-band and PCI: the MGIR register read
-  // at open (and after a reset) through MADs or the ICMD mailbox: FW version and PSID, no copy
-  // address; nullopt when the device does not answer MGIR (PCI: no ICMD, e.g. ConnectX-3).
-  [[nodiscard]] std::optional<RunningFirmware> running_firmware() const;
+  // through MADs or the ICMD mailbox on the first call, not at open (a burn or a register read
+  // never needs it), and kept until reset() or invalidate_running_firmware(): FW version and
+  // PSID, no copy address; nullopt when the device does not answer MGIR (PCI: no ICMD, e.g.
+  // ConnectX-3).
+  [[nodiscard]] std::optional<RunningFirmware> running_firmware();
+  // Forgets the kept MGIR answer: the next running_firmware() reads it again. reset() does this
+  // itself; a caller that resets the device some other way calls it.
+  void invalidate_running_firmware() { mgir_read_ = false; }
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full to PATH/.staging and only then renamed into place, so an
@@ -79,7 +84,8 @@ class Device {
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
   std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
   std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
-  std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: from MGIR (MADs, ICMD)
+  std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
+  bool mgir_read_ = false;                        // running_firmware() asked since the open or reset
   RegisterAccess* access_ = nullptr;              // whichever of the three
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;

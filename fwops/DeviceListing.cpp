@@ -1,4 +1,4 @@
-// DeviceListing: sysfs facts, catalog lookups and one hw-id read per access method.
+// DeviceListing: sysfs facts, catalog lookups, one open and one hw-id read per access method per function.
 #include "fwops/DeviceListing.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include "devices/FlashGatewayInfo.h"
 #include "fwops/Device.h"
 #include "fwops/HostAccess.h"
+#include "mtcr/PciBarAccess.h"
 
 namespace openflint {
 namespace {
@@ -54,30 +55,47 @@ AccessProbe probe_word(Result<std::uint32_t> word) {
   return p;
 }
 
-// One method, opened as every tool opens it (fwops/open_pci_device: the per-device lock, the hw
-// id checked against the catalog), so a probe never interleaves with another tool's gateway
-// accesses — the 0x58 window has no semaphore of its own.
-AccessProbe probe(const std::string& name, const fs::path& root) {
+// A function is opened once, as every tool opens it (fwops/open_pci_device: the per-device lock,
+// the hw id checked against the catalog), so a probe never interleaves with another tool's gateway
+// accesses — the 0x58 window has no semaphore of its own. Config space is opened as a device;
+// the BAR is then probed under the lock that device holds, and the running firmware is read once.
+Result<Device> open_for_probe(const std::string& name, const fs::path& root) {
   DeviceOpenOptions options;
   options.sysfs_root = root;
   options.lock_timeout = kLockWait;
-  auto device = open_pci_device(name, options);
-  if (!device) return probe_word(make_error(std::move(device).error()));
-  AccessProbe p = probe_word(device->access().read32(kHwIdAddr));
-  p.running = device->running_firmware();  // read at open: MGIR, no flash access
-  return p;
+  return open_pci_device(name, options);
 }
 
-AccessProbe probe_bar(const PciAddress& address, const fs::path& root, const std::string& lockdown) {
+AccessProbe probe_opened(Device& device) { return probe_word(device.access().read32(kHwIdAddr)); }
+
+// The BAR of a function whose lock the caller holds (through its config-space Device).
+AccessProbe probe_bar_locked(const PciAddress& address, const fs::path& root) {
+  auto bar = PciBarAccess::open(root / "devices" / address.to_string());
+  if (!bar) return probe_word(make_error(std::move(bar).error().with_context("pcicr-" + address.to_string())));
+  return probe_word(bar->read32(kHwIdAddr));
+}
+
+// Fills s.config, s.bar and s.running.
+void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string& lockdown) {
+  const std::string bdf = s.function.address.to_string();
+  auto config = open_for_probe("pciconf-" + bdf, root);
+  s.config = config ? probe_opened(*config) : probe_word(make_error(config.error()));
+  if (config) s.running = config->running_firmware();  // MGIR, no flash access
   std::error_code ec;
-  if (!fs::exists(root / "devices" / address.to_string() / "resource0", ec)) {
-    AccessProbe p;
-    p.reason = "no resource0 (BAR0 not exposed)";
-    return p;
+  if (!fs::exists(root / "devices" / bdf / "resource0", ec)) {
+    s.bar.reason = "no resource0 (BAR0 not exposed)";
+    return;
   }
-  AccessProbe p = probe("pcicr-" + address.to_string(), root);
-  if (!p.works && lockdown != "none" && !lockdown.empty()) p.reason += " (kernel lockdown: " + lockdown + ")";
-  return p;
+  if (config) {
+    s.bar = probe_bar_locked(s.function.address, root);
+  } else if (config.error().code() == ErrorCode::Busy) {
+    s.bar = s.config;  // the same lock: waiting for it again would tell nothing new
+  } else {  // config space failed: the BAR opens the function on its own
+    auto bar = open_for_probe("pcicr-" + bdf, root);
+    s.bar = bar ? probe_opened(*bar) : probe_word(make_error(bar.error()));
+    if (bar) s.running = bar->running_firmware();
+  }
+  if (!s.bar.works && lockdown != "none" && !lockdown.empty()) s.bar.reason += " (kernel lockdown: " + lockdown + ")";
 }
 
 void identify(PciDeviceStatus& s) {
@@ -113,8 +131,7 @@ Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root
     s.function = f;
     const fs::path dir = sysfs_root / "devices" / f.address.to_string();
     if (options.probe_access) {
-      s.config = probe("pciconf-" + f.address.to_string(), sysfs_root);
-      s.bar = probe_bar(f.address, sysfs_root, lockdown);
+      probe_function(s, sysfs_root, lockdown);
     } else {
       s.config.reason = s.bar.reason = "not probed";
     }
@@ -124,11 +141,9 @@ Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root
     s.rdma = entries_of(dir / "infiniband");
     s.net = entries_of(dir / "net");
     if (auto numa = read_sysfs_number(dir / "numa_node"); numa && *numa < 0x10000) s.numa_node = static_cast<int>(*numa);
-    for (const AccessProbe* p : {&s.config, &s.bar}) {
-      if (s.fw_version.empty() && p->running && p->running->image && p->running->image->fw_version) {
-        s.fw_version = p->running->image->fw_version->to_string();
-        s.fw_source = "mgir";
-      }
+    if (s.running && s.running->image && s.running->image->fw_version) {
+      s.fw_version = s.running->image->fw_version->to_string();
+      s.fw_source = "mgir";
     }
     if (s.fw_version.empty() && !s.rdma.empty()) {
       s.fw_version = first_line(dir / "infiniband" / s.rdma.front() / "fw_ver");

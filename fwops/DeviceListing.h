@@ -20,7 +20,6 @@ struct AccessProbe {
   bool works = false;
   std::optional<std::uint32_t> hw_id_word;  // the word read when it works
   std::string reason;                       // when it does not
-  std::optional<RunningFirmware> running;   // MGIR through the ICMD mailbox, when the device has one
 };
 
 struct PciDeviceStatus {
@@ -33,6 +32,7 @@ struct PciDeviceStatus {
   std::vector<std::string> rdma;     // <function>/infiniband/* (mlx5_0)
   std::vector<std::string> net;      // <function>/net/* (ens1f0np0)
   std::optional<int> numa_node;      // absent or -1: unknown
+  std::optional<RunningFirmware> running;  // MGIR through the ICMD mailbox (read once), when it has one
   // The running firmware: MGIR through the ICMD mailbox (VSEC devices), else the RDMA device's
   // fw_ver (what the driver reports); empty: unknown. fw_source says which ("mgir", "driver").
   std::string fw_version;
@@ -44,10 +44,10 @@ struct ListingOptions {
 };
 
 // Every vendor-0x15b3 function under <sysfs_root>/devices in BDF order. Reads only attribute
-// files and, when probing, the hw id through each method, opened as flint opens it (the device
-// lock in OPENFLINT_RUN_DIR, waited for 200 ms: a device another tool holds is reported busy).
-// No flash access. NotFound when <sysfs_root>/devices is not a directory; an empty tree is an
-// empty list.
+// files and, when probing, the hw id through each method and MGIR once, with the function opened
+// once as flint opens it (the device lock in OPENFLINT_RUN_DIR, waited for 200 ms: a device
+// another tool holds is reported busy). No flash access. NotFound when <sysfs_root>/devices is
+// not a directory; an empty tree is an empty list.
 [[nodiscard]] Result<std::vector<PciDeviceStatus>> list_pci_devices(const std::filesystem::path& sysfs_root,
                                                                     const ListingOptions& options = {});
 

@@ -40,7 +40,6 @@ Result<void> check_sim_exists(const fs::path& dir) {
   return {};
 }
 
-// The running firmware as MGIR reports it; nullopt when the device does not answer MGIR.
 }  // namespace
 
 std::string_view accepted_device_forms() { return kForms; }
@@ -102,8 +101,7 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff),
                                      static_cast<std::uint8_t>((*hw >> 16) & 0xff));
     if (!info) return make_error(std::move(info).error().with_context(device.name_));
-    device.info_ = *info;
-    device.mgir_running_ = query_running_inband(device.inband_->inband(), **info);
+    device.info_ = *info;  // the running firmware (MGIR) is read on first use
     return device;
   }
   return make_error(ErrorCode::InvalidArgument,
@@ -118,12 +116,12 @@ Result<void> Device::reset() {
   }
   if (pci_) {
     if (auto r = reset_pci_function(pci_dir_); !r) return make_error(std::move(r).error().with_context(name_));
-    mgir_running_ = query_running_pci(pci_dir_, *info_);
+    invalidate_running_firmware();  // read again when asked: after the caller restored config space
     return {};
   }
   if (info_->kind == DeviceKind::Switch) {
     OF_TRY(inband_->inband().sw_reset());
-    mgir_running_ = query_running_inband(inband_->inband(), *info_);
+    invalidate_running_firmware();
     return {};
   }
   return make_error(ErrorCode::NotSupported,
@@ -137,8 +135,14 @@ Result<void> Device::power_on() {
   return {};
 }
 
-std::optional<RunningFirmware> Device::running_firmware() const {
-  if (!sim_) return mgir_running_;
+std::optional<RunningFirmware> Device::running_firmware() {
+  if (!sim_) {
+    if (!mgir_read_) {
+      mgir_running_ = pci_ ? query_running_pci(pci_dir_, *info_) : query_running_inband(inband_->inband(), *info_);
+      mgir_read_ = true;
+    }
+    return mgir_running_;
+  }
   const sim::BootState& boot = sim_->boot_state();
   RunningFirmware running;
   running.recovery = boot.recovery;

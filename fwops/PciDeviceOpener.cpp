@@ -6,7 +6,6 @@
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "fwops/Device.h"
-#include "fwops/MgirQuery.h"
 #include "mtcr/PciBarAccess.h"
 #include "mtcr/PciConfigAccess.h"
 #include "mtcr/PciDeviceName.h"
@@ -70,8 +69,7 @@ Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& o
   if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
   auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
   if (!info) return make_error(std::move(info).error().with_context(device.name_));
-  device.info_ = *info;
-  device.mgir_running_ = query_running_pci(device.pci_dir_, **info);
+  device.info_ = *info;  // the running firmware (MGIR over ICMD) is read on first use
   return device;
 }
 

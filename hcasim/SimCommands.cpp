@@ -8,6 +8,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/RunningFirmwareReport.h"
 #include "core/HexString.h"
 #include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
@@ -46,18 +47,6 @@ Result<void> preburn(sim::SimDevice& sim, std::vector<std::uint8_t> image) {
   return sim.flash().set_contents(image);
 }
 
-json running_json(const std::optional<RunningFirmware>& running) {
-  json j{{"recovery", true}, {"booted_copy", nullptr}, {"fw_version", nullptr}, {"psid", nullptr}};
-  if (!running || running->recovery) return j;
-  j["recovery"] = false;
-  if (running->booted_copy) j["booted_copy"] = hex_string(*running->booted_copy);
-  if (running->image) {
-    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
-    j["psid"] = running->image->psid;
-  }
-  return j;
-}
-
 json show_json(Device& device) {
   sim::SimDevice& sim = *device.simulator();
   const DeviceInfo& info = device.info();
@@ -70,7 +59,7 @@ json show_json(Device& device) {
           {"flash_chip", std::string(sim.flash().chip().name)},
           {"flash_size", sim.flash().chip().size},
           {"powered", sim.powered()},
-          {"running", running_json(device.running_firmware())},
+          {"running", cli::running_firmware_json(device.running_firmware())},
           {"power_cut_after_ops", sim.faults().power_cut_after_ops},
           {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads}}}};
 }

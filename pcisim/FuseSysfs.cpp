@@ -435,4 +435,8 @@ std::uint64_t FuseSysfs::gateway_transactions(std::size_t index) const {
   return index < state_->configs.size() ? state_->configs[index]->gateway_transactions() : 0;
 }
 
+std::uint64_t FuseSysfs::icmd_commands(std::size_t index) const {
+  return index < state_->configs.size() ? state_->configs[index]->icmd_commands() : 0;
+}
+
 }  // namespace openflint::pcisim

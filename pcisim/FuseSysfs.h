@@ -39,6 +39,8 @@ class FuseSysfs {
   [[nodiscard]] const std::filesystem::path& mount_point() const { return mount_point_; }
   // Gateway transactions (CR-space dwords) the device at `index` served through config space.
   [[nodiscard]] std::uint64_t gateway_transactions(std::size_t index) const;
+  // ICMD commands (e.g. MGIR queries) the device at `index` served through its VSEC.
+  [[nodiscard]] std::uint64_t icmd_commands(std::size_t index) const;
 
   struct State;  // the served tree and the FUSE handles (FuseSysfs.cpp)
 
