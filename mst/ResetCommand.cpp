@@ -6,6 +6,7 @@
 
 #include "cli/Confirm.h"
 #include "cli/ErrorReport.h"
+#include "cli/RunningFirmwareReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "fwops/AdapterReset.h"
@@ -28,25 +29,6 @@ struct ResetArgs {
   int level = 3;
 };
 
-std::string running_text(const std::optional<RunningFirmware>& running) {
-  if (!running) return "unknown (not readable over this access method)";
-  if (running->recovery) return "none: flash recovery mode (no bootable image)";
-  if (!running->image || !running->image->fw_version) return "unknown version";
-  std::string text = running->image->fw_version->to_string();
-  if (!running->image->psid.empty()) text += " (PSID " + running->image->psid + ")";
-  return text;
-}
-
-json running_json(const std::optional<RunningFirmware>& running) {
-  if (!running) return nullptr;
-  json j{{"recovery", running->recovery}, {"fw_version", nullptr}, {"psid", nullptr}};
-  if (running->image) {
-    if (running->image->fw_version) j["fw_version"] = running->image->fw_version->to_string();
-    j["psid"] = running->image->psid;
-  }
-  return j;
-}
-
 json plan_json(const ResetPlan& plan) {
   json functions = json::array();
   for (const auto& f : plan.functions)
@@ -61,7 +43,7 @@ json plan_json(const ResetPlan& plan) {
   return {{"device", plan.device}, {"device_type", plan.device_type}, {"method", plan.method},
           {"resets_now", plan.resets_now}, {"firmware_reset", firmware},
           {"pci_reset_method", plan.pci_reset_method.empty() ? json(nullptr) : json(plan.pci_reset_method)},
-          {"functions", functions}, {"running_before", running_json(plan.running_before)}, {"blockers", blockers}};
+          {"functions", functions}, {"running_before", cli::running_firmware_json(plan.running_before)}, {"blockers", blockers}};
 }
 
 void print_plan(std::ostream& out, const ResetPlan& plan) {
@@ -72,7 +54,7 @@ void print_plan(std::ostream& out, const ResetPlan& plan) {
         << mfrl_state_name(plan.firmware_reset->state) << ")\n";
   for (const auto& f : plan.functions)
     out << "Function:        " << f.address.to_string() << (f.driver.empty() ? "  no driver bound" : "  driver " + f.driver) << '\n';
-  out << "Running FW:      " << running_text(plan.running_before) << '\n';
+  out << "Running FW:      " << cli::running_firmware_text(plan.running_before) << '\n';
 }
 
 int run_reset_command(const ResetArgs& a, const Common& common) {
@@ -102,13 +84,13 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
   if (!report) return cli::report_error(report.error().with_context("resetting " + a.device), common.json);
   if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
-    json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", running_json(report->running_after)},
+    json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", cli::running_firmware_json(report->running_after)},
            {"restored", report->restored}, {"took_ms", report->took.count()}};
     std::cout << j.dump(2) << '\n';
     return cli::kOk;
   }
   for (const auto& r : report->restored) std::cout << "Restored:        " << r << '\n';
-  std::cout << "Running FW now:  " << running_text(report->running_after) << '\n';
+  std::cout << "Running FW now:  " << cli::running_firmware_text(report->running_after) << '\n';
   if (!report->plan.resets_now) {
     std::cout << "-I- " << a.device << ": firmware reset armed; the new firmware runs after the next warm reboot\n";
     return cli::kOk;
