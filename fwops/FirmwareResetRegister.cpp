@@ -23,10 +23,9 @@ Result<MfrlRegister> access_mfrl(const std::filesystem::path& pci_dir, std::uint
   request.method = method;
   request.data = value.encode();
   OF_ASSIGN(const auto answer, icmd.access_register(request));
-  constexpr std::uint8_t kRegisterNotSupported = 4, kBadParameter = 7;
-  if (answer.status == kRegisterNotSupported)
+  if (answer.status == AccessRegisterTlv::kStatusRegisterNotSupported)
     return make_error(ErrorCode::NotSupported, "the running firmware has no reset register (MFRL not supported)");
-  if (answer.status == kBadParameter)
+  if (answer.status == AccessRegisterTlv::kStatusBadParameter)
     return make_error(ErrorCode::InvalidArgument, "the firmware refused the reset request (MFRL: bad parameter)");
   if (answer.status != 0)
     return make_error(ErrorCode::Io, "MFRL access failed with register status " + hex_string(answer.status));

@@ -16,6 +16,10 @@ namespace openflint {
 struct AccessRegisterTlv {
   static constexpr std::uint8_t kMethodQuery = 1;
   static constexpr std::uint8_t kMethodWrite = 2;
+  // Answer statuses (the operation TLV's [14:8]) the tools act on.
+  static constexpr std::uint8_t kStatusRegisterNotSupported = 4;
+  static constexpr std::uint8_t kStatusMethodNotSupported = 6;
+  static constexpr std::uint8_t kStatusBadParameter = 7;
   static constexpr std::size_t kHeaderBytes = 20;  // operation TLV (16) + register TLV header (4)
 
   std::uint16_t register_id = 0;

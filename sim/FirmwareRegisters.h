@@ -10,9 +10,9 @@
 namespace openflint::sim {
 
 // Register-access TLV statuses (the operation TLV's [14:8]).
-inline constexpr std::uint8_t kRegisterNotSupported = 4;
-inline constexpr std::uint8_t kMethodNotSupported = 6;
-inline constexpr std::uint8_t kBadParameter = 7;
+inline constexpr std::uint8_t kRegisterNotSupported = AccessRegisterTlv::kStatusRegisterNotSupported;
+inline constexpr std::uint8_t kMethodNotSupported = AccessRegisterTlv::kStatusMethodNotSupported;
+inline constexpr std::uint8_t kBadParameter = AccessRegisterTlv::kStatusBadParameter;
 
 // MGIR from the boot state: the hw id, and the running FW version and PSID (all zero when no
 // firmware runs: flash recovery, or not booted).
