@@ -46,5 +46,16 @@ done
 for page in flint fwburn hcasim ibfwmgr mst simfabric ibsim-responder; do
   [[ -s $scratch/root/usr/share/man/man1/$page.1.gz ]] || { echo "check-deb: no man page for $page" >&2; exit 1; }
 done
-[[ -s $scratch/root/usr/share/bash-completion/completions/flint ]] || { echo "check-deb: no flint completion" >&2; exit 1; }
+# Completion: each tool's packaged file completes its subcommands (the packaged tools on PATH).
+completions=$scratch/root/usr/share/bash-completion/completions
+for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update mst:reset simfabric:run ibsim-responder:--sim; do
+  tool=${tool_sub%%:*} want=${tool_sub#*:}
+  [[ -s $completions/$tool ]] || { echo "check-deb: no $tool completion" >&2; exit 1; }
+  got=$(PATH="$scratch/root/usr/bin:$PATH" bash -c '
+    source /usr/share/bash-completion/bash_completion; source "$1"; tool=$2; cur=$3
+    COMP_WORDS=("$tool" "$cur"); COMP_CWORD=1; COMP_LINE="$tool $cur"; COMP_POINT=${#COMP_LINE}
+    f=$(complete -p "$tool" | sed -E "s/.*-F ([^ ]+).*/\1/"); "$f" 2>/dev/null; echo "${COMPREPLY[*]}"' \
+    _ "$completions/$tool" "$tool" "${want:0:2}")
+  [[ " $got " == *" $want "* ]] || { echo "check-deb: $tool completion of '${want:0:2}' gave '$got', not $want" >&2; exit 1; }
+done
 echo "check-deb: ok"

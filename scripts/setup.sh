@@ -18,8 +18,9 @@ TEST=(
   clang libclang-rt-14-dev libgtest-dev libgmock-dev
   # test-time peers and tools
   mstflint pciutils fuse3 xz-utils time
-  # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh)
-  help2man dpkg-dev lintian
+  # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
+  # runs the packaged completion)
+  help2man dpkg-dev lintian bash-completion
 )
 case "${1:-all}" in
   demo) PACKAGES=("${DEMO[@]}") ;;
