@@ -1,4 +1,5 @@
-// test_power_cut: `ww` needing an erase, with the power cut after every single flash op.
+// test_power_cut: `flint ww` on a sim: device needing an erase, with the power cut after every single flash op
+// (label powercut: one tool run per cut, so it runs in the release build).
 #include <filesystem>
 #include <random>
 
