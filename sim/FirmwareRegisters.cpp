@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "sim/CapabilityRegister.h"
+#include "sim/ComponentRegisters.h"
+
 namespace openflint::sim {
 
 MgirRegister running_mgir(const SimDevice& device) {
@@ -52,6 +55,25 @@ void answer_mfrl(SimDevice& device, AccessRegisterTlv& request) {
   request.status = 0;
 }
 
+// The firmware-mediated flash registers: only a running firmware whose catalog record offers
+// component update answers them. True when `request` was one of them (answered).
+bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
+  const std::uint16_t id = request.register_id;
+  if (id != kMcamId && (id < kMcqsId || id > kMcdaId)) return false;
+  if (!device.info().firmware_flash.component_update || !running_mgir(device).has_firmware()) {
+    request.status = kRegisterNotSupported;
+    return true;
+  }
+  switch (id) {
+    case kMcamId: answer_mcam(device, request); break;
+    case kMcqsId: answer_mcqs(device, request); break;
+    case kMcqiId: answer_mcqi(device, request); break;
+    case kMccId: answer_mcc(device, request); break;
+    default: answer_mcda(device, request); break;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
@@ -60,6 +82,7 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     answer_mfrl(device, request);
     return {};
   }
+  if (answer_firmware_flash(device, request)) return {};
   if (request.register_id != MgirRegister::kId) {
     request.status = kRegisterNotSupported;
     return {};

@@ -183,6 +183,9 @@ Result<SimCounters> counters_from(const Fields& f) {
   OF_TRY(f.number("reads", c.flash.reads));
   OF_TRY(f.number("bytes_programmed", c.flash.bytes_programmed));
   OF_TRY(f.number("ignored_commands", c.flash.ignored_commands));
+  OF_TRY(f.number("fw_component_locks", c.firmware.component_locks));
+  OF_TRY(f.number("fw_component_writes", c.firmware.component_writes));
+  OF_TRY(f.number("fw_component_activations", c.firmware.component_activations));
   return c;
 }
 
@@ -225,7 +228,10 @@ std::string SimStateFile::to_json() const {
                            {"programs", c.flash.programs},
                            {"reads", c.flash.reads},
                            {"bytes_programmed", c.flash.bytes_programmed},
-                           {"ignored_commands", c.flash.ignored_commands}}},
+                           {"ignored_commands", c.flash.ignored_commands},
+                           {"fw_component_locks", c.firmware.component_locks},
+                           {"fw_component_writes", c.firmware.component_writes},
+                           {"fw_component_activations", c.firmware.component_activations}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
   return j.dump(2) + "\n";

@@ -1,0 +1,171 @@
+// ComponentUpdate: MCC instructions and MCDA downloads against the simulated flash.
+#include "sim/ComponentUpdate.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "image/BootCopy.h"
+#include "image/FirmwareImage.h"
+#include "sim/SimDevice.h"
+
+namespace openflint::sim {
+
+UpdateStatus ComponentUpdate::status() const {
+  UpdateStatus s;
+  s.state = state_;
+  s.handle = state_ == UpdateState::Idle ? next_handle_ : handle_;
+  s.error_code = error_code_;
+  s.component_size = size_;
+  if (size_ != 0) s.progress = static_cast<std::uint8_t>(std::uint64_t{received_} * 100 / size_);
+  return s;
+}
+
+std::uint64_t ComponentUpdate::max_component_size(const SimDevice& device) { return device.flash().chip().size / 2; }
+
+void ComponentUpdate::reset() {
+  state_ = UpdateState::Idle;
+  error_code_ = 0;
+  size_ = received_ = 0;
+  verified_.reset();
+  pending_.reset();
+}
+
+void ComponentUpdate::fail(std::uint8_t error_code) {
+  error_code_ = error_code;
+  verified_.reset();
+  state_ = UpdateState::Locked;
+}
+
+UpdateAnswer ComponentUpdate::control(SimDevice& device, UpdateInstruction instruction, std::uint32_t handle,
+                                      std::uint16_t component_index, std::uint32_t component_size) {
+  handle &= 0xffffff;
+  if (instruction == UpdateInstruction::ForceHandleRelease) {  // any owner, any state
+    state_ = UpdateState::Idle;
+    verified_.reset();
+    ++next_handle_;
+    return UpdateAnswer::Accepted;
+  }
+  if (instruction == UpdateInstruction::LockUpdateHandle) {
+    if (state_ != UpdateState::Idle) return UpdateAnswer::ResourceBusy;  // someone holds it
+    if (handle != next_handle_) return UpdateAnswer::BadParameter;
+    handle_ = handle;
+    next_handle_ = (next_handle_ + 1) & 0xffffff;
+    state_ = UpdateState::Locked;
+    error_code_ = 0;
+    size_ = received_ = 0;
+    ++device.firmware_counters().component_locks;
+    return UpdateAnswer::Accepted;
+  }
+  if (state_ == UpdateState::Idle || handle != handle_) return UpdateAnswer::BadParameter;
+  switch (instruction) {
+    case UpdateInstruction::CheckUpdateHandle: return UpdateAnswer::Accepted;
+    case UpdateInstruction::ReleaseUpdateHandle:
+      if (state_ != UpdateState::Locked) return UpdateAnswer::BadParameter;
+      state_ = UpdateState::Idle;
+      verified_.reset();
+      return UpdateAnswer::Accepted;
+    case UpdateInstruction::Cancel:  // the partial slot keeps no magic: nothing boots from it
+      state_ = UpdateState::Locked;
+      verified_.reset();
+      size_ = received_ = 0;
+      return UpdateAnswer::Accepted;
+    case UpdateInstruction::UpdateComponent:
+      if (state_ != UpdateState::Locked) return UpdateAnswer::BadParameter;
+      return start_component(device, component_index, component_size);
+    case UpdateInstruction::VerifyComponent:
+      if (state_ != UpdateState::Download) return UpdateAnswer::BadParameter;
+      verify(device);
+      return UpdateAnswer::Accepted;
+    case UpdateInstruction::ActivateComponent:
+    case UpdateInstruction::Activate:
+      if (state_ != UpdateState::Locked || !verified_) return UpdateAnswer::BadParameter;
+      activate(device);
+      return UpdateAnswer::Accepted;
+    default: return UpdateAnswer::BadParameter;  // read-back (UPLOAD) is not modelled
+  }
+}
+
+UpdateAnswer ComponentUpdate::start_component(SimDevice& device, std::uint16_t index, std::uint32_t size) {
+  const std::uint64_t slot = max_component_size(device);
+  if (index != kBootImageIndex || size < kMagicBytes || size > slot) return UpdateAnswer::BadParameter;
+  const BootState& boot = device.boot_state();
+  target_ = boot.booted_address < slot ? slot : 0;
+  const std::uint64_t running_end = boot.booted_address + (boot.running ? boot.running->image_size : 0);
+  if (target_ < running_end && boot.booted_address < target_ + size) return UpdateAnswer::BadParameter;
+  verified_.reset();
+  size_ = size;
+  received_ = 0;
+  error_code_ = 0;
+  state_ = UpdateState::Initialize;  // erasing the partition; done before the next query
+  if (!device.firmware_erase(static_cast<std::uint32_t>(target_), size)) {
+    fail(mcc_error::kFlashEraseError);
+    return UpdateAnswer::Accepted;
+  }
+  state_ = UpdateState::Download;
+  return UpdateAnswer::Accepted;
+}
+
+UpdateAnswer ComponentUpdate::download(SimDevice& device, std::uint32_t handle, std::uint32_t offset,
+                                       std::span<const std::uint8_t> data) {
+  if (state_ != UpdateState::Download || (handle & 0xffffff) != handle_) return UpdateAnswer::BadParameter;
+  if (offset != received_ || data.empty() || std::uint64_t{offset} + data.size() > size_)
+    return UpdateAnswer::BadParameter;  // in order, inside the announced size
+  std::size_t skip = 0;
+  while (offset + skip < kMagicBytes && skip < data.size()) {  // held back until ACTIVATE
+    magic_[offset + skip] = data[skip];
+    ++skip;
+  }
+  if (skip < data.size() &&
+      !device.firmware_program(static_cast<std::uint32_t>(target_ + offset + skip), data.subspan(skip))) {
+    fail(mcc_error::kError);
+    return UpdateAnswer::Accepted;
+  }
+  received_ += static_cast<std::uint32_t>(data.size());
+  ++device.firmware_counters().component_writes;
+  return UpdateAnswer::Accepted;
+}
+
+void ComponentUpdate::verify(SimDevice& device) {
+  if (received_ != size_) return fail(mcc_error::kBadFormat);
+  const auto flash = device.flash().contents();
+  std::vector<std::uint8_t> copy(flash.begin() + static_cast<std::ptrdiff_t>(target_),
+                                 flash.begin() + static_cast<std::ptrdiff_t>(target_ + size_));
+  std::copy(magic_.begin(), magic_.end(), copy.begin());
+  const auto location = locate_image(copy);
+  const auto query = query_image(copy);
+  const auto report = verify_image(copy);
+  if (!location || location->offset != 0 || location->format != device.info().image_format || !query || !report ||
+      !report->bootable())
+    return fail(mcc_error::kBadFormat);
+  const auto& hw_ids = query->supported_hw_ids;
+  if (!hw_ids.empty() && std::find(hw_ids.begin(), hw_ids.end(), device.info().hw_id) == hw_ids.end())
+    return fail(mcc_error::kNotApplicable);
+  const BootState& boot = device.boot_state();
+  if (boot.running && !boot.running->psid.empty() && query->psid != boot.running->psid)
+    return fail(mcc_error::kNotApplicable);
+  // The copy must boot where it lies, with the board's device data the flash holds.
+  std::vector<std::uint8_t> after(flash.begin(), flash.end());
+  std::copy(magic_.begin(), magic_.end(), after.begin() + static_cast<std::ptrdiff_t>(target_));
+  if (!openflint::copy_bootable(device.info().image_format, after, target_)) return fail(mcc_error::kCannotBoot);
+  verified_ = *query;
+  error_code_ = mcc_error::kOk;
+  state_ = UpdateState::Locked;
+}
+
+void ComponentUpdate::activate(SimDevice& device) {
+  const std::uint64_t old = device.boot_state().booted_address;
+  // Magic first (both copies boot), then the boot address, then the old copy's magic cleared.
+  if (!device.firmware_program(static_cast<std::uint32_t>(target_), magic_)) return fail(mcc_error::kError);
+  device.set_boot_address(target_);
+  if (old != target_) {
+    const std::array<std::uint8_t, kMagicBytes> zeros{};
+    if (!device.firmware_program(static_cast<std::uint32_t>(old), zeros)) return fail(mcc_error::kError);
+  }
+  pending_ = verified_;
+  verified_.reset();
+  error_code_ = mcc_error::kOk;
+  state_ = UpdateState::Locked;
+  ++device.firmware_counters().component_activations;
+}
+
+}  // namespace openflint::sim
