@@ -28,10 +28,9 @@ void answer_mcam(const SimDevice& device, AccessRegisterTlv& request) {
   if (request.data.size() > 3) request.data[3] = group;
   request.status = 0;
   if (group != 0) return;
-  const FirmwareFlashAccess& access = device.info().firmware_flash;
   set_bit(request, 0x20);                                             // MGIR
   if (device.reset_register().levels != 0) set_bit(request, 0x28);    // MFRL
-  if (access.component_update)
+  if (device.component_update_offered())
     for (unsigned n = 0x60; n <= 0x64; ++n) set_bit(request, n);     // MCQS .. MQIS
   set_bit(request, 0x7f);                                             // MCAM itself
 }

@@ -15,7 +15,8 @@ inline constexpr std::uint16_t kMcamId = 0x907f;
 // mng_access_reg_cap_mask at 0x08-0x17, a 128-bit big-endian mask where bit n set means
 // register 0x9000 + 0x80 * group + n is answered. Group 0 lists MGIR and MFRL as the device
 // answers them, MCQS/MCQI/MCC/MCDA/MQIS (0x60-0x64; MQIS is listed because mstflint requires
-// all five, its query is not modelled) when the catalog gives the firmware component update.
+// all five, its query is not modelled) when the running firmware offers component update
+// (SimDevice::component_update_offered: the catalog family and the image's mcc_en).
 // Other groups: an empty mask. The caller checked that firmware runs and the catalog has
 // firmware flash access; a write is method-not-supported.
 void answer_mcam(const SimDevice& device, AccessRegisterTlv& request);

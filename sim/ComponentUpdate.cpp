@@ -5,10 +5,55 @@
 #include <vector>
 
 #include "image/BootCopy.h"
-#include "image/FirmwareImage.h"
+#include "image/Fs2Header.h"
+#include "image/Fs3Image.h"
+#include "image/SectionType.h"
+#include "image/Toc.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {
+namespace {
+
+bool blank(Bytes b) {
+  return std::all_of(b.begin(), b.end(), [](std::uint8_t x) { return x == 0xff; });
+}
+
+// FS3 device data (MFG_INFO, DEV_INFO, NV_DATA, VPD) stays on the board, and mstflint sends
+// the copy with those ITOC entries masked to 0xFF (maskDevToc): the firmware fills the holes,
+// in order, with the running copy's device-data entries (each carries its own CRC), as fwops'
+// burner adopts them. The filled entries: (flash address, 32 bytes). None when the new ITOC
+// already lists device data or cannot be read.
+std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> adopted_device_entries(Bytes flash,
+                                                                                         std::uint64_t running,
+                                                                                         std::uint64_t target) {
+  std::vector<std::pair<std::uint64_t, std::vector<std::uint8_t>>> out;
+  const auto old_itoc = fs3::find_itoc(flash, running);
+  const auto new_itoc = fs3::find_itoc(flash, target);
+  if (!old_itoc || !new_itoc) return out;
+  std::vector<Bytes> kept;
+  for (std::uint64_t at = *old_itoc + kTocHeaderSize; at + kTocEntrySize <= flash.size(); at += kTocEntrySize) {
+    const auto e = parse_toc_entry(flash, at);
+    if (!e || e->type == section_type::kEnd) break;
+    if (e->fs3_device_data()) kept.push_back(flash.subspan(at, kTocEntrySize));
+  }
+  constexpr int kMaxEntries = 64;
+  std::size_t next = 0;
+  for (int i = 0; i < kMaxEntries && next < kept.size(); ++i) {
+    const std::uint64_t at = *new_itoc + kTocHeaderSize + i * kTocEntrySize;
+    if (at + kTocEntrySize > flash.size()) break;
+    const Bytes entry = flash.subspan(at, kTocEntrySize);
+    if (!blank(entry)) {
+      const auto e = parse_toc_entry(flash, at);
+      if (e && e->fs3_device_data()) return {};  // the copy lists its device data itself
+      continue;
+    }
+    out.emplace_back(at, std::vector<std::uint8_t>(kept[next].begin(), kept[next].end()));
+    ++next;
+  }
+  return out;
+}
+
+}  // namespace
 
 UpdateStatus ComponentUpdate::status() const {
   UpdateStatus s;
@@ -127,26 +172,35 @@ UpdateAnswer ComponentUpdate::download(SimDevice& device, std::uint32_t handle, 
 
 void ComponentUpdate::verify(SimDevice& device) {
   if (received_ != size_) return fail(mcc_error::kBadFormat);
+  // mstflint sends the image with its magic pattern masked to 0xFF (FwExtract4MBImage with
+  // maskMagicPatternAndDevToc): the firmware writes the pattern itself, which is the one the
+  // FS2/FS3/FS4 images share.
+  if (std::all_of(magic_.begin(), magic_.end(), [](std::uint8_t b) { return b == 0xff; })) {
+    for (std::size_t i = 0; i < fs2::kMagic.size(); ++i)
+      for (std::size_t j = 0; j < 4; ++j) magic_[4 * i + j] = static_cast<std::uint8_t>(fs2::kMagic[i] >> (24 - 8 * j));
+  }
+  // The copy is checked where it lies, with the board's device data the flash holds (an FS3
+  // component from mstflint ends before the device-data sections its ITOC points at): the boot
+  // ROM's own rule (image/BootCopy) with the boot address at the new slot — the format's magic,
+  // every section's CRC, a query.
   const auto flash = device.flash().contents();
-  std::vector<std::uint8_t> copy(flash.begin() + static_cast<std::ptrdiff_t>(target_),
-                                 flash.begin() + static_cast<std::ptrdiff_t>(target_ + size_));
-  std::copy(magic_.begin(), magic_.end(), copy.begin());
-  const auto location = locate_image(copy);
-  const auto query = query_image(copy);
-  const auto report = verify_image(copy);
-  if (!location || location->offset != 0 || location->format != device.info().image_format || !query || !report ||
-      !report->bootable())
-    return fail(mcc_error::kBadFormat);
+  std::vector<std::uint8_t> after(flash.begin(), flash.end());
+  std::copy(magic_.begin(), magic_.end(), after.begin() + static_cast<std::ptrdiff_t>(target_));
+  if (device.info().image_format == ImageFormat::Fs3) {
+    for (const auto& [at, entry] : adopted_device_entries(after, device.boot_state().booted_address, target_)) {
+      if (!device.firmware_program(static_cast<std::uint32_t>(at), entry)) return fail(mcc_error::kError);
+      std::copy(entry.begin(), entry.end(), after.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+  }
+  const auto copy = find_boot_copy(device.info().image_format, after, target_);
+  if (!copy || copy->start != target_) return fail(mcc_error::kBadFormat);
+  const ImageQuery* query = &copy->query;
   const auto& hw_ids = query->supported_hw_ids;
   if (!hw_ids.empty() && std::find(hw_ids.begin(), hw_ids.end(), device.info().hw_id) == hw_ids.end())
     return fail(mcc_error::kNotApplicable);
   const BootState& boot = device.boot_state();
   if (boot.running && !boot.running->psid.empty() && query->psid != boot.running->psid)
     return fail(mcc_error::kNotApplicable);
-  // The copy must boot where it lies, with the board's device data the flash holds.
-  std::vector<std::uint8_t> after(flash.begin(), flash.end());
-  std::copy(magic_.begin(), magic_.end(), after.begin() + static_cast<std::ptrdiff_t>(target_));
-  if (!openflint::copy_bootable(device.info().image_format, after, target_)) return fail(mcc_error::kCannotBoot);
   verified_ = *query;
   error_code_ = mcc_error::kOk;
   state_ = UpdateState::Locked;

@@ -30,9 +30,8 @@ namespace mcc_error {
 inline constexpr std::uint8_t kOk = 0x0;
 inline constexpr std::uint8_t kError = 0x1;
 inline constexpr std::uint8_t kNotApplicable = 0x3;    // wrong device (hw id) or PSID
-inline constexpr std::uint8_t kBadFormat = 0x8;        // not an image of this device's format, bad CRC
+inline constexpr std::uint8_t kBadFormat = 0x8;        // not a bootable copy of this device's format
 inline constexpr std::uint8_t kFlashEraseError = 0x10;
-inline constexpr std::uint8_t kCannotBoot = 0x11;      // the copy does not boot from its partition
 }  // namespace mcc_error
 
 // How an MCC/MCDA access ends at the register level: accepted (the FSM's state/error_code tell

@@ -205,6 +205,7 @@ Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size
     const std::uint64_t before = flash_ops();
     auto erased = port.erase(static_cast<std::uint32_t>(at), kSubsector);
     account_flash_ops(before);
+    if (erased) ++firmware_counters_.flash_erases;
     OF_TRY(erased);
   }
   return {};
@@ -222,10 +223,17 @@ Result<void> SimDevice::firmware_program(std::uint32_t address, std::span<const 
     const std::uint64_t before = flash_ops();
     auto programmed = port.program(at, bytes.subspan(done, n));
     account_flash_ops(before);
+    if (programmed) ++firmware_counters_.flash_programs;
     OF_TRY(programmed);
     done += n;
   }
   return {};
+}
+
+bool SimDevice::component_update_offered() const {
+  std::lock_guard guard(bus_);
+  return info_->firmware_flash.component_update && powered_ && !boot_.recovery && boot_.running &&
+         boot_.running->mcc_enabled;
 }
 
 void SimDevice::set_boot_address(std::uint64_t address) {

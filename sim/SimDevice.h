@@ -97,6 +97,9 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] ComponentUpdate& component_update() { return update_; }
   [[nodiscard]] const ComponentUpdate& component_update() const { return update_; }
   [[nodiscard]] FirmwareFlashCounters& firmware_counters() { return firmware_counters_; }
+  // Whether the running firmware offers the component update (MCC): its family has it in the
+  // catalog and the running image was built with it (IMAGE_INFO mcc_en), as on real parts.
+  [[nodiscard]] bool component_update_offered() const;
   // The firmware's own SPI access to the flash (sim/FirmwareFlashPort), under the bus lock:
   // Io when powered off or the chip refused; erases and programs count towards
   // power_cut_after_ops one 4 KiB erase or page program at a time, like the gateway's.
