@@ -33,6 +33,14 @@ struct FirmwareResetSupport {
   std::uint8_t types = 0;
 };
 
+// What the running firmware offers for reaching the flash through access registers instead of
+// the CR-space gateway (mstflint fw_comps_mgr getFwSupport): component update = MCAM lists
+// MCQS/MCQI/MCC/MCDA/MQIS (0x9060-0x9064) and MGIR, and the firmware runs the MCC update
+// state machine (a new image downloaded through MCDA, verified and activated by the firmware).
+struct FirmwareFlashAccess {
+  bool component_update = false;
+};
+
 struct DeviceInfo {
   std::uint16_t hw_id = 0;             // CR-space 0xf0014 [15:0]
   std::optional<std::uint8_t> hw_revision;  // [23:16] when it tells records apart
@@ -51,6 +59,7 @@ struct DeviceInfo {
   std::string_view sim_model;           // simulator model name, e.g. "connectx3"
   CrSpaceLayout cr_space;               // CR-space size, register-dump ranges, named registers
   FirmwareResetSupport firmware_reset;  // the reset register, when the firmware has one
+  FirmwareFlashAccess firmware_flash;   // flash access through the running firmware, if any
 };
 
 }  // namespace openflint

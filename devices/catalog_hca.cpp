@@ -22,6 +22,10 @@ constexpr BootAddressRegister kBootCx7{0xf2000, 0};
 // starts at Connect-IB): levels 3 (PCI reset) and 4 (warm reboot), the full-chip reset type.
 constexpr FirmwareResetSupport kMfrlLevels3And4{0x48, 0x01};
 
+// Firmware-mediated flash access (MCC component update) from ConnectX-4 on; mstflint's
+// getFwSupport refuses ConnectX-3 outright, and Connect-IB firmware predates MCC.
+constexpr FirmwareFlashAccess kComponentUpdate{.component_update = true};
+
 // PCI ids of InfiniHost-era parts are their decimal part numbers; recovery ids from pci.ids.
 const DeviceInfo kHcas[] = {
     {.hw_id = 23108, .name = "InfiniHost", .part_number = "MT23108", .kind = Hca,
@@ -66,27 +70,32 @@ const DeviceInfo kHcas[] = {
      .pci_device_id = 4115, .pci_recovery_id = 0x209, .port_count = 2, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx4", .cr_space = kConnectX4CrSpace,
-     .firmware_reset = kMfrlLevels3And4},
+     .firmware_reset = kMfrlLevels3And4,
+     .firmware_flash = kComponentUpdate},
     {.hw_id = 0x20b, .name = "ConnectX-4 Lx", .part_number = "MT27710", .kind = Hca,
      .pci_device_id = 4117, .pci_recovery_id = 0x20b, .port_count = 2, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx4lx", .cr_space = kConnectX4CrSpace,
-     .firmware_reset = kMfrlLevels3And4},
+     .firmware_reset = kMfrlLevels3And4,
+     .firmware_flash = kComponentUpdate},
     {.hw_id = 0x20d, .name = "ConnectX-5", .part_number = "MT27800", .kind = Hca,
      .pci_device_id = 4119, .pci_recovery_id = 0x20d, .port_count = 2, .image_format = Fs4,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx5,
      .default_flash_chip = "MX25L12835F", .sim_model = "connectx5", .cr_space = kConnectX5CrSpace,
-     .firmware_reset = kMfrlLevels3And4},
+     .firmware_reset = kMfrlLevels3And4,
+     .firmware_flash = kComponentUpdate},
     {.hw_id = 0x20f, .name = "ConnectX-6", .part_number = "MT28908", .kind = Hca,
      .pci_device_id = 4123, .pci_recovery_id = 0x20f, .port_count = 2, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootCx6,
      .default_flash_chip = "MT25QL256", .sim_model = "connectx6", .cr_space = kConnectX5CrSpace,
-     .firmware_reset = kMfrlLevels3And4},
+     .firmware_reset = kMfrlLevels3And4,
+     .firmware_flash = kComponentUpdate},
     {.hw_id = 0x218, .name = "ConnectX-7", .part_number = "MT2910", .kind = Hca,
      .pci_device_id = 4129, .pci_recovery_id = 0x218, .port_count = 4, .image_format = Fs4,
      .flash_gateway = kGen6Gateway, .pci_config_gateway = kVsec, .boot_address = kBootCx7,
      .default_flash_chip = "W25Q512", .sim_model = "connectx7", .cr_space = kConnectX7CrSpace,
-     .firmware_reset = kMfrlLevels3And4},
+     .firmware_reset = kMfrlLevels3And4,
+     .firmware_flash = kComponentUpdate},
 };
 
 }  // namespace

@@ -15,6 +15,10 @@ using enum ImageFormat;
 
 constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
 
+// Firmware-mediated flash access (MCC component update) from Spectrum on; mstflint's
+// getFwSupport refuses Switch-IB and Switch-IB 2.
+constexpr FirmwareFlashAccess kComponentUpdate{.component_update = true};
+
 // InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known).
 const DeviceInfo kSwitches[] = {
     {.hw_id = 43132, .name = "InfiniScale", .part_number = "MT43132", .kind = Switch,
@@ -39,11 +43,13 @@ const DeviceInfo kSwitches[] = {
     {.hw_id = 0x249, .name = "Spectrum", .part_number = "MT52100", .kind = Switch,
      .pci_device_id = 52100, .pci_recovery_id = 0x249, .port_count = 64, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
-     .default_flash_chip = "N25Q128A", .sim_model = "spectrum", .cr_space = kSwitchGen5CrSpace},
+     .default_flash_chip = "N25Q128A", .sim_model = "spectrum", .cr_space = kSwitchGen5CrSpace,
+     .firmware_flash = kComponentUpdate},
     {.hw_id = 0x24e, .name = "Spectrum-2", .part_number = "MT53100", .kind = Switch,
      .pci_device_id = 53100, .pci_recovery_id = 0x24e, .port_count = 128, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
-     .default_flash_chip = "MT25QL256", .sim_model = "spectrum2", .cr_space = kSwitchGen5CrSpace},
+     .default_flash_chip = "MT25QL256", .sim_model = "spectrum2", .cr_space = kSwitchGen5CrSpace,
+     .firmware_flash = kComponentUpdate},
 };
 
 }  // namespace

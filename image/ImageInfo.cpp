@@ -68,6 +68,7 @@ Result<void> parse_image_info(Bytes section, ImageQuery& q) {
     return make_error(ErrorCode::NotSupported, "unknown IMAGE_INFO format version " +
                                                    std::to_string(major) + "." +
                                                    std::to_string(minor));
+  q.mcc_enabled = ((head >> 8) & 1) != 0;
   OF_ASSIGN(const std::uint32_t v0, r.be32(kFwVersion));
   OF_ASSIGN(const std::uint32_t v1, r.be32(kFwVersion + 4));
   q.fw_version = FwVersion{static_cast<std::uint16_t>(v0 >> 16), static_cast<std::uint16_t>(v1 >> 16),

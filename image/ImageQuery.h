@@ -58,6 +58,9 @@ struct ImageQuery {
   std::vector<std::uint64_t> uids;
   std::optional<std::uint32_t> security_version;  // FS4 "Security Ver"
   std::uint64_t image_size = 0;                   // bytes of the image proper (0 if unknown)
+  // FS3/FS4 IMAGE_INFO mcc_en (dword 0 bit 8): this firmware takes updates through the MCC
+  // component-update registers (mstflint fs3_ops reads it the same way).
+  bool mcc_enabled = false;
 };
 
 }  // namespace openflint

@@ -20,6 +20,7 @@ struct AccessRegisterTlv {
   static constexpr std::uint8_t kStatusRegisterNotSupported = 4;
   static constexpr std::uint8_t kStatusMethodNotSupported = 6;
   static constexpr std::uint8_t kStatusBadParameter = 7;
+  static constexpr std::uint8_t kStatusResourceNotAvailable = 8;  // busy: the tool retries
   static constexpr std::size_t kHeaderBytes = 20;  // operation TLV (16) + register TLV header (4)
 
   std::uint16_t register_id = 0;

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include "mtcr/MadFormat.h"
+#include "sim/CapabilityRegister.h"
+#include "sim/ComponentRegisters.h"
+
 namespace openflint::sim {
 
 MgirRegister running_mgir(const SimDevice& device) {
@@ -20,6 +24,8 @@ MgirRegister running_mgir(const SimDevice& device) {
 }
 
 namespace {
+
+constexpr std::uint16_t kMvtsId = 0x902c;
 
 void fill(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
   const std::size_t n = std::min(request.data.size(), full.size());
@@ -52,6 +58,38 @@ void answer_mfrl(SimDevice& device, AccessRegisterTlv& request) {
   request.status = 0;
 }
 
+// The firmware-mediated flash registers: only a running firmware whose catalog record offers
+// component update answers them. True when `request` was one of them (answered).
+bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
+  const std::uint16_t id = request.register_id;
+  // MVTS (0x902C, version timestamps): a firmware with MCC but without timestamping answers
+  // "bad parameter", which mstflint reads as "timestamping not supported by FW" and burns on.
+  if (id == kMvtsId && device.component_update_offered()) {
+    request.status = kBadParameter;
+    return true;
+  }
+  if (id != kMcamId && (id < kMcqsId || id > kMcdaId)) return false;
+  if (!device.info().firmware_flash.component_update || !running_mgir(device).has_firmware()) {
+    request.status = kRegisterNotSupported;
+    return true;
+  }
+  if (id == kMcamId) {
+    answer_mcam(device, request);
+    return true;
+  }
+  if (!device.component_update_offered()) {
+    request.status = kRegisterNotSupported;
+    return true;
+  }
+  switch (id) {
+    case kMcqsId: answer_mcqs(device, request); break;
+    case kMcqiId: answer_mcqi(device, request); break;
+    case kMccId: answer_mcc(device, request); break;
+    default: answer_mcda(device, request); break;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
@@ -60,6 +98,7 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     answer_mfrl(device, request);
     return {};
   }
+  if (answer_firmware_flash(device, request)) return {};
   if (request.register_id != MgirRegister::kId) {
     request.status = kRegisterNotSupported;
     return {};
@@ -69,6 +108,9 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     return {};
   }
   fill(request, running_mgir(device).encode());
+  // hardware_info.hw_dev_id (0x08 [15:0]): mstflint's component manager identifies the device by
+  // it (FwCompsMgr::queryFwInfo -> dm_get_device_id_offline).
+  if (request.data.size() >= 0x0c) mad::put32(request.data.data(), 0x08, device.info().hw_id);
   return {};
 }
 

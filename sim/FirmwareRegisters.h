@@ -1,4 +1,4 @@
-// FirmwareRegisters: the access registers a simulated device's running firmware answers (MGIR), on any transport.
+// FirmwareRegisters: the access registers a simulated device's running firmware answers (MGIR, MFRL, component update), on any transport.
 #pragma once
 
 #include "core/Result.h"
@@ -22,7 +22,10 @@ inline constexpr std::uint8_t kBadParameter = AccessRegisterTlv::kStatusBadParam
 // request's size), a write is kMethodNotSupported. MFRL (on a device whose reset_register() has
 // levels, else kRegisterNotSupported): a query returns the supported levels and types and the
 // state (idle, or waiting for the PCI reset once armed); a write arms the levels it names
-// (kBadParameter for none, an unsupported level or type). Any other register:
+// (kBadParameter for none, an unsupported level or type). MCAM (on a device whose catalog
+// record has firmware component update, while firmware runs), MCQS, MCQI, MCC, MCDA (when
+// SimDevice::component_update_offered()), else kRegisterNotSupported: sim/CapabilityRegister.h,
+// sim/ComponentRegisters.h. Any other register:
 // kRegisterNotSupported. Io when the device is powered off (no firmware answers).
 [[nodiscard]] Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request);
 

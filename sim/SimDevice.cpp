@@ -1,11 +1,13 @@
 // SimDevice: composition of the simulated parts, power state and fault accounting.
 #include "sim/SimDevice.h"
 
+#include <algorithm>
 #include <string>
 
 #include "devices/DeviceCatalog.h"
 #include "core/HexString.h"
 #include "sim/BootRom.h"
+#include "sim/FirmwareFlashPort.h"
 
 namespace openflint::sim {
 
@@ -31,6 +33,7 @@ const BootState& SimDevice::reset() {
   if (!powered_) return boot_;
   flash_.reset();
   gateway_.reset();
+  update_.reset();
   armed_reset_ = 0;
   run_boot_rom();
   return boot_;
@@ -173,6 +176,7 @@ void SimDevice::power_cycle() {
   gateway_.reset();
   if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
+  update_.reset();
   armed_reset_ = 0;
   run_boot_rom();
 }
@@ -188,7 +192,54 @@ SimCounters SimDevice::counters() const {
   c.register_writes = register_writes_;
   c.gateway_commands = gateway_.commands();
   c.flash = flash_.counters();
+  c.firmware = firmware_counters_;
   return c;
+}
+
+Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size) {
+  std::lock_guard guard(bus_);
+  constexpr std::uint32_t kSubsector = 4096;
+  FirmwareFlashPort port(flash_);
+  for (std::uint64_t at = address / kSubsector * kSubsector; at < std::uint64_t{address} + size; at += kSubsector) {
+    OF_TRY(check_powered());
+    const std::uint64_t before = flash_ops();
+    auto erased = port.erase(static_cast<std::uint32_t>(at), kSubsector);
+    account_flash_ops(before);
+    if (erased) ++firmware_counters_.flash_erases;
+    OF_TRY(erased);
+  }
+  return {};
+}
+
+Result<void> SimDevice::firmware_program(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  std::lock_guard guard(bus_);
+  const std::uint32_t page = flash_.chip().page_size;
+  FirmwareFlashPort port(flash_);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    OF_TRY(check_powered());
+    const std::uint32_t at = address + static_cast<std::uint32_t>(done);
+    const std::size_t n = std::min<std::size_t>(bytes.size() - done, page - at % page);
+    const std::uint64_t before = flash_ops();
+    auto programmed = port.program(at, bytes.subspan(done, n));
+    account_flash_ops(before);
+    if (programmed) ++firmware_counters_.flash_programs;
+    OF_TRY(programmed);
+    done += n;
+  }
+  return {};
+}
+
+bool SimDevice::component_update_offered() const {
+  std::lock_guard guard(bus_);
+  return info_->firmware_flash.component_update && powered_ && !boot_.recovery && boot_.running &&
+         boot_.running->mcc_enabled;
+}
+
+void SimDevice::set_boot_address(std::uint64_t address) {
+  std::lock_guard guard(bus_);
+  const BootAddressRegister& reg = info_->boot_address;
+  if (reg.address != 0) cr_.poke(reg.address, static_cast<std::uint32_t>(address << reg.shift));
 }
 
 }  // namespace openflint::sim

@@ -13,6 +13,8 @@
 #include "mtcr/RegisterAccess.h"
 #include "sim/CrSpace.h"
 #include "sim/BootState.h"
+#include "sim/ComponentUpdate.h"
+#include "sim/FirmwareFlashCounters.h"
 #include "sim/FlashGateway.h"
 #include "sim/SimFaults.h"
 #include "sim/SpiNorFlash.h"
@@ -24,6 +26,7 @@ struct SimCounters {
   std::uint64_t register_writes = 0;
   std::uint64_t gateway_commands = 0;
   SpiNorCounters flash;
+  FirmwareFlashCounters firmware;  // flash work the running firmware did on request
 };
 
 // Built from a catalog record: CR-space with the hw id at 0xf0014, a SpiNorFlash made from the
@@ -88,6 +91,22 @@ class SimDevice final : public RegisterAccess {
   // The PCI device id the device shows now (the recovery id in recovery mode).
   [[nodiscard]] std::uint16_t pci_device_id() const { return boot_.pci_device_id; }
   [[nodiscard]] SimCounters counters() const;
+
+  // The running firmware's side of firmware-mediated flash access (sim/FirmwareRegisters).
+  // Its component-update state machine (volatile: a reset or power cycle returns it to IDLE).
+  [[nodiscard]] ComponentUpdate& component_update() { return update_; }
+  [[nodiscard]] const ComponentUpdate& component_update() const { return update_; }
+  [[nodiscard]] FirmwareFlashCounters& firmware_counters() { return firmware_counters_; }
+  // Whether the running firmware offers the component update (MCC): its family has it in the
+  // catalog and the running image was built with it (IMAGE_INFO mcc_en), as on real parts.
+  [[nodiscard]] bool component_update_offered() const;
+  // The firmware's own SPI access to the flash (sim/FirmwareFlashPort), under the bus lock:
+  // Io when powered off or the chip refused; erases and programs count towards
+  // power_cut_after_ops one 4 KiB erase or page program at a time, like the gateway's.
+  [[nodiscard]] Result<void> firmware_erase(std::uint32_t address, std::uint32_t size);
+  [[nodiscard]] Result<void> firmware_program(std::uint32_t address, std::span<const std::uint8_t> bytes);
+  // The firmware points the boot-address register at `address` (no effect on parts without one).
+  void set_boot_address(std::uint64_t address);
   // A register's stored value without read side effects (reading CMD here takes no lock),
   // under the bus lock: what a device-side mirror such as sim/BarServer copies out.
   [[nodiscard]] std::uint32_t peek32(std::uint32_t address) const;
@@ -120,6 +139,8 @@ class SimDevice final : public RegisterAccess {
   std::uint64_t ops_until_power_cut_ = 0;  // 0 = not armed
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;
+  ComponentUpdate update_;
+  FirmwareFlashCounters firmware_counters_;
 };
 
 }  // namespace openflint::sim

@@ -86,6 +86,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   dev->register_writes_ = c.register_writes;
   dev->gateway_.set_commands(c.gateway_commands);
   dev->flash_.set_counters(c.flash);
+  dev->firmware_counters_ = c.firmware;
   dev->set_faults(state->faults);
   dev->gateway_.set_locked(state->flash_locked);
   dev->powered_ = state->powered;

@@ -100,6 +100,7 @@ json query_to_json(const ImageQuery& q) {
   if (q.fw_version) j["fw_version"] = {q.fw_version->major, q.fw_version->minor, q.fw_version->subminor};
   if (q.pci_device_id) j["pci_device_id"] = *q.pci_device_id;
   if (q.security_version) j["security_version"] = *q.security_version;
+  if (q.mcc_enabled) j["mcc_enabled"] = true;
   return j;
 }
 
@@ -129,6 +130,7 @@ Result<ImageQuery> query_from(const Fields& f) {
   OF_TRY(f.text("product_version", q.product_version));
   OF_TRY(f.text("name", q.name));
   OF_TRY(f.number("image_size", q.image_size));
+  OF_TRY(f.boolean("mcc_enabled", q.mcc_enabled));
   OF_ASSIGN(q.base_guid, uid_from(f, "base_guid"));
   OF_ASSIGN(q.base_mac, uid_from(f, "base_mac"));
   if (const json* v = f.find("fw_version")) {
@@ -183,6 +185,11 @@ Result<SimCounters> counters_from(const Fields& f) {
   OF_TRY(f.number("reads", c.flash.reads));
   OF_TRY(f.number("bytes_programmed", c.flash.bytes_programmed));
   OF_TRY(f.number("ignored_commands", c.flash.ignored_commands));
+  OF_TRY(f.number("fw_component_locks", c.firmware.component_locks));
+  OF_TRY(f.number("fw_component_writes", c.firmware.component_writes));
+  OF_TRY(f.number("fw_component_activations", c.firmware.component_activations));
+  OF_TRY(f.number("fw_flash_erases", c.firmware.flash_erases));
+  OF_TRY(f.number("fw_flash_programs", c.firmware.flash_programs));
   return c;
 }
 
@@ -225,7 +232,12 @@ std::string SimStateFile::to_json() const {
                            {"programs", c.flash.programs},
                            {"reads", c.flash.reads},
                            {"bytes_programmed", c.flash.bytes_programmed},
-                           {"ignored_commands", c.flash.ignored_commands}}},
+                           {"ignored_commands", c.flash.ignored_commands},
+                           {"fw_component_locks", c.firmware.component_locks},
+                           {"fw_component_writes", c.firmware.component_writes},
+                           {"fw_component_activations", c.firmware.component_activations},
+                           {"fw_flash_erases", c.firmware.flash_erases},
+                           {"fw_flash_programs", c.firmware.flash_programs}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
   return j.dump(2) + "\n";

@@ -52,7 +52,12 @@ class MstflintSimDevice : public SimDeviceFabricFixture {
     SimDeviceFabricFixture::SetUp();
   }
   // mstflint -d lid-N [--ocr] ARGS. --ocr is needed on hw ids mstflint 4.21 lists as
-  // livefish-capable (ConnectX-4 and later, the switches): see docs/inband.md.
+  // livefish-capable (ConnectX-4 and later, the switches): see docs/inband.md. Flashing through
+  // the firmware (MCC) does not help in-band: the Debian build caps in-band registers at 44
+  // bytes and refuses MCAM (72), MCQI (148) and MGIR (160) before sending a MAD, so it never
+  // finds the simulated firmware's component update (it does over PCI: tests/pci_interop), and
+  // without --ocr the FS3 path still crashes after the refused MGIR. Measured with
+  // FW_COMPS_DEBUG=1 MFT_DEBUG=1, 2026-12-02.
   CapturedRun mstflint(std::vector<std::string> args) {
     std::vector<std::string> argv{"mstflint", "-d", lid_name()};
     if (ocr_) argv.push_back("--ocr");

@@ -175,6 +175,13 @@ SyntheticLayout build_fs3(const SyntheticSpec& spec) {
   return out;
 }
 
+SyntheticLayout build_fs3_mcc(SyntheticSpec spec) {
+  spec.image_info_layout |= 1u << 8;
+  spec.extra.push_back({0xa0, std::vector<std::uint8_t>(0x120, 0)});
+  spec.extra.push_back({0xa1, std::vector<std::uint8_t>(0x200, 0)});
+  return build_fs3(spec);
+}
+
 SyntheticLayout build_fs4(const SyntheticSpec& spec) {
   constexpr std::uint64_t kSize = 0x80000;
   SyntheticLayout out;

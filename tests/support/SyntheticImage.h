@@ -47,6 +47,11 @@ struct SyntheticLayout {
 // DEV_INFO copy, MFG_INFO, VPD_R0 (DTOC).
 [[nodiscard]] SyntheticLayout build_fs3(const SyntheticSpec& spec = {});
 [[nodiscard]] SyntheticLayout build_fs4(const SyntheticSpec& spec = {});
+// An FS3 image a firmware with MCC takes and mstflint burns through MCC: IMAGE_INFO mcc_en
+// (dword 0 bit 8) set, and an IMAGE_SIGNATURE_256 (0xa0) and a PUBLIC_KEYS_2048 (0xa1) section
+// (mstflint fs3_ops: without both its security mode is "none" and it refuses the MCC burn as an
+// "old image format"). Both are zero-filled: nothing here checks signatures.
+[[nodiscard]] SyntheticLayout build_fs3_mcc(SyntheticSpec spec);
 
 // An IMAGE_INFO section (0x400 bytes, layout 0.3) for `spec`.
 [[nodiscard]] std::vector<std::uint8_t> make_image_info(const SyntheticSpec& spec);
