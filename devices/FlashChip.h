@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/Result.h"
+#include "devices/SpiOpcode.h"
 
 namespace openflint {
 
@@ -23,6 +24,11 @@ struct FlashChip {
 
   [[nodiscard]] constexpr std::uint32_t min_erase_size() const {
     return has_4k_sectors ? 4096u : block_size;
+  }
+  // The opcode erasing min_erase_size() (3- or 4-byte address form).
+  [[nodiscard]] constexpr std::uint8_t min_erase_opcode(bool four_byte) const {
+    if (has_4k_sectors) return four_byte ? spi::kSubsectorErase4 : spi::kSubsectorErase;
+    return four_byte ? spi::kSectorErase4 : spi::kSectorErase;
   }
   // Parts above 16 MiB cannot address their whole array with 3 address bytes.
   [[nodiscard]] constexpr bool needs_4byte_address() const { return size > (std::uint64_t{1} << 24); }

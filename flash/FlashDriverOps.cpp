@@ -109,8 +109,7 @@ Result<void> FlashDriver::erase_sector(std::uint64_t address) {
     return make_error(ErrorCode::InvalidArgument,
                       "erase address " + hex_string(address) + " is not aligned to " + hex_string(size));
   }
-  std::uint8_t opcode = four_byte_ ? spi::kSectorErase4 : spi::kSectorErase;
-  if (chip_->has_4k_sectors) opcode = four_byte_ ? spi::kSubsectorErase4 : spi::kSubsectorErase;
+  const std::uint8_t opcode = chip_->min_erase_opcode(four_byte_);
   const std::string what = "erasing flash sector " + hex_string(address);
   if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
   Transaction t{.opcode = opcode, .addr_phase = true, .address = static_cast<std::uint32_t>(address)};

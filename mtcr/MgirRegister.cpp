@@ -7,6 +7,7 @@
 
 namespace openflint {
 namespace {
+constexpr std::size_t kHwDevId = 0x08;
 constexpr std::size_t kFwInfo = 0x20;
 constexpr std::size_t kExtMajor = 0x44;
 constexpr std::size_t kExtMinor = 0x48;
@@ -17,6 +18,7 @@ constexpr std::size_t kPsidLength = 16;
 std::vector<std::uint8_t> MgirRegister::encode() const {
   std::vector<std::uint8_t> out(kSize, 0);
   mad::put32(out.data(), 0, std::uint32_t{device_id} << 16);
+  mad::put32(out.data(), kHwDevId, device_id);
   mad::put32(out.data(), kFwInfo,
              (std::uint32_t{major & 0xffu} << 16) | (std::uint32_t{minor & 0xffu} << 8) | (subminor & 0xffu));
   for (std::size_t i = 0; i < kPsidLength && i < psid.size(); ++i) out[kPsidOffset + i] = static_cast<std::uint8_t>(psid[i]);

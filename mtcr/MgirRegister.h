@@ -10,7 +10,9 @@
 
 namespace openflint {
 
-// The fields we model, at their PRM offsets: hardware_info.device_id [31:16] of 0x00;
+// The fields we model, at their PRM offsets: hardware_info.device_id [31:16] of 0x00 (encode
+// also writes it as hardware_info.hw_dev_id, 0x08 [15:0], by which mstflint's component manager
+// identifies the device);
 // fw_info at 0x20 (version bytes major/minor/sub_minor [23:0]), psid at 0x30 (16 ASCII bytes),
 // extended_major/minor/sub_minor at 0x44/0x48/0x4c (the full 16-bit version). A device with
 // no running firmware (flash recovery) reports an all-zero fw_info.

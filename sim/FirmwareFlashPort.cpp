@@ -9,7 +9,6 @@
 
 namespace openflint::sim {
 namespace {
-constexpr std::uint32_t kSubsector = 4096;
 constexpr int kMaxPolls = 1 << 16;  // a chip still busy after this many status reads is stuck
 }  // namespace
 
@@ -36,11 +35,12 @@ Result<void> FirmwareFlashPort::write_enable() {
 
 Result<void> FirmwareFlashPort::erase(std::uint32_t address, std::uint32_t size) {
   if (size == 0) return {};
-  const std::uint32_t first = address / kSubsector * kSubsector;
-  for (std::uint64_t at = first; at < std::uint64_t{address} + size; at += kSubsector) {
+  const std::uint32_t unit = flash_->chip().min_erase_size();
+  const std::uint32_t first = address / unit * unit;
+  for (std::uint64_t at = first; at < std::uint64_t{address} + size; at += unit) {
     OF_TRY(write_enable());
     const std::uint64_t ignored = flash_->counters().ignored_commands;
-    flash_->command(four_byte() ? spi::kSubsectorErase4 : spi::kSubsectorErase);
+    flash_->command(flash_->chip().min_erase_opcode(four_byte()));
     send_address(static_cast<std::uint32_t>(at));
     flash_->deselect();
     if (flash_->counters().ignored_commands != ignored)

@@ -9,7 +9,7 @@
 
 namespace openflint::sim {
 
-// Drives the chip with the same SPI commands the gateway would (write enable, 4 KiB subsector
+// Drives the chip with the same SPI commands the gateway would (write enable, the chip's smallest
 // erase, page program, read), so the chip's counters, write protection and busy time apply;
 // the firmware waits out busy itself. Io when the chip ignored a command (write protected) or
 // never got ready.
@@ -17,7 +17,7 @@ class FirmwareFlashPort {
  public:
   explicit FirmwareFlashPort(SpiNorFlash& flash) : flash_(&flash) {}
 
-  // Erases every 4 KiB subsector that [address, address + size) touches.
+  // Erases every erase unit (FlashChip::min_erase_size) that [address, address + size) touches.
   [[nodiscard]] Result<void> erase(std::uint32_t address, std::uint32_t size);
   // Programs `bytes` at `address` (page programs split at page boundaries; NOR: bits only clear).
   [[nodiscard]] Result<void> program(std::uint32_t address, std::span<const std::uint8_t> bytes);

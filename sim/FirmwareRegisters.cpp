@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "mtcr/MadFormat.h"
 #include "sim/CapabilityRegister.h"
 #include "sim/ComponentRegisters.h"
 
@@ -108,9 +107,6 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     return {};
   }
   fill(request, running_mgir(device).encode());
-  // hardware_info.hw_dev_id (0x08 [15:0]): mstflint's component manager identifies the device by
-  // it (FwCompsMgr::queryFwInfo -> dm_get_device_id_offline).
-  if (request.data.size() >= 0x0c) mad::put32(request.data.data(), 0x08, device.info().hw_id);
   return {};
 }
 

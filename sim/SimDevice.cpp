@@ -198,12 +198,12 @@ SimCounters SimDevice::counters() const {
 
 Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size) {
   std::lock_guard guard(bus_);
-  constexpr std::uint32_t kSubsector = 4096;
+  const std::uint32_t unit = flash_.chip().min_erase_size();
   FirmwareFlashPort port(flash_);
-  for (std::uint64_t at = address / kSubsector * kSubsector; at < std::uint64_t{address} + size; at += kSubsector) {
+  for (std::uint64_t at = address / unit * unit; at < std::uint64_t{address} + size; at += unit) {
     OF_TRY(check_powered());
     const std::uint64_t before = flash_ops();
-    auto erased = port.erase(static_cast<std::uint32_t>(at), kSubsector);
+    auto erased = port.erase(static_cast<std::uint32_t>(at), unit);
     account_flash_ops(before);
     if (erased) ++firmware_counters_.flash_erases;
     OF_TRY(erased);

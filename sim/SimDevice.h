@@ -102,7 +102,7 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] bool component_update_offered() const;
   // The firmware's own SPI access to the flash (sim/FirmwareFlashPort), under the bus lock:
   // Io when powered off or the chip refused; erases and programs count towards
-  // power_cut_after_ops one 4 KiB erase or page program at a time, like the gateway's.
+  // power_cut_after_ops one erase unit or page program at a time, like the gateway's.
   [[nodiscard]] Result<void> firmware_erase(std::uint32_t address, std::uint32_t size);
   [[nodiscard]] Result<void> firmware_program(std::uint32_t address, std::span<const std::uint8_t> bytes);
   // The firmware points the boot-address register at `address` (no effect on parts without one).
