@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "fwops/Device.h"
+#include "fwops/DeviceBurn.h"
 #include "fwops/FailsafeBurner.h"
 
 namespace openflint {
@@ -16,7 +17,7 @@ using Clock = std::chrono::steady_clock;
 
 void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, NodeUpdate& out) {
   BurnOptions burn;  // failsafe, PSID and the board's identity kept
-  auto report = burn_image(device.access(), device.info(), file.bytes, burn);
+  auto report = burn_device(device, file.bytes, burn);  // through the firmware where it takes burns
   if (!report) {
     out.status = NodeUpdateStatus::Failed;
     out.message = report.error().message();

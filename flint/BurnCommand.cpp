@@ -8,6 +8,7 @@
 #include "flint/Commands.h"
 #include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
@@ -131,6 +132,7 @@ nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
           {"sectors_probed", r.sectors_probed},
           {"pages_programmed", r.pages_programmed},
           {"bytes_programmed", r.bytes_programmed},
+          {"path", r.through_firmware ? "firmware" : "flash gateway"},
           {"identity", identity_json(pre.identity)}};
 }
 
@@ -140,13 +142,17 @@ Result<BurnOptions> burn_options(const Options& options) {
   b.failsafe = !options.nofs;
   b.verify_writes = !options.no_flash_verify;
   b.allow_psid_change = options.allow_psid_change;
+  b.override_firmware = options.ocr;
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
   return b;
 }
 
 int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& log) {
-  {
+  auto parsed = burn_options(options);
+  if (!parsed) return report_error(options, parsed.error());
+  BurnOptions b = std::move(*parsed);
+  if (burn_path(device, b) == BurnPath::FlashGateway) {
     auto flash = open_device_flash(device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
   }
@@ -154,9 +160,6 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   std::optional<BurnPreflight> pre;
   bool declined = false;
   bool refused = false;
-  auto parsed = burn_options(options);
-  if (!parsed) return report_error(options, parsed.error());
-  BurnOptions b = std::move(*parsed);
   b.decide = [&](const BurnPreflight& p) -> Result<bool> {
     pre = p;
     log.line("burning FW " + version_text(p.incoming) + " (flash has " + version_text(p.current) + ") into " +
@@ -169,7 +172,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
     declined = !confirm_burn(options, p);
     return !declined;
   };
-  auto report = burn_image(device.access(), device.info(), image, b);
+  auto report = burn_device(device, image, b);
   if (declined) {
     log.line("declined");
     if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "burn declined")).dump(2) << '\n';
@@ -186,9 +189,9 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   if (options.json) {
     std::cout << burn_json(*pre, *report).dump(2) << '\n';
   } else if (!options.silent) {
-    std::cout << "-I- Burned FW " << version_text(pre->incoming) << " (was " << version_text(pre->current)
-              << ") at " << hex(report->new_copy_address) << "; it runs after 'flint -d " << device.name()
-              << " reset'\n";
+    std::cout << "-I- Burned FW " << version_text(pre->incoming) << " (was " << version_text(pre->current) << ") "
+              << (report->through_firmware ? "through the running firmware, " : "") << "at "
+              << hex(report->new_copy_address) << "; it runs after 'flint -d " << device.name() << " reset'\n";
   }
   return kOk;
 }

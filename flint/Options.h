@@ -15,6 +15,7 @@ struct Options {
   bool no = false;     // --no: answer no to every question
   bool nofs = false;   // --nofs: burn without failsafe
   bool no_flash_verify = false;  // --no_flash_verify: burn/bb without reading each write back
+  bool ocr = false;  // --ocr: burn through the flash gateway even when the running firmware takes burns
   bool force = false;  // --force: allow an unsafe in-place sector rewrite (ww/wb)
   bool allow_psid_change = false;  // --allow_psid_change: burn an image with another PSID
   int lock_timeout_ms = 5000;      // --lock-timeout: wait this long for a busy device

@@ -17,6 +17,10 @@ BurnSession::BurnSession(RegisterAccess& access, const DeviceInfo& info, FlashDr
         return driver.read_into(address, out);
       }) {}
 
+BurnSession::BurnSession(RegisterAccess& access, const DeviceInfo& info, std::uint64_t flash_size,
+                         FlashView::Reader reader, const BurnOptions& options)
+    : access_(&access), info_(&info), driver_(nullptr), options_(&options), flash_(flash_size, std::move(reader)) {}
+
 void BurnSession::progress(std::string_view stage, std::uint64_t done, std::uint64_t total) const {
   if (options_->progress) options_->progress(BurnProgress{stage, done, total});
 }
@@ -25,6 +29,7 @@ Result<void> BurnSession::write(std::uint64_t address, Bytes bytes, std::string_
   const FlashProgress report_progress = [this, stage](std::uint64_t done, std::uint64_t total) {
     progress(stage, done, total);
   };
+  if (driver_ == nullptr) return make_error(ErrorCode::Internal, "a reading burn session was asked to write");
   const WriteCheck check = options_->verify_writes ? WriteCheck::ReadBack : WriteCheck::None;
   auto stats = driver_->write_sectors_that_differ(address, bytes, report_progress, check);
   if (!stats) {

@@ -25,9 +25,14 @@ struct CurrentCopy {
 class BurnSession {
  public:
   BurnSession(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver, const BurnOptions& options);
+  // A session that reads the flash through `reader` and writes nothing (write() is Internal):
+  // a burn through the running firmware reads the current copy this way, the firmware writes.
+  BurnSession(RegisterAccess& access, const DeviceInfo& info, std::uint64_t flash_size, FlashView::Reader reader,
+              const BurnOptions& options);
 
   [[nodiscard]] RegisterAccess& access() { return *access_; }
   [[nodiscard]] const DeviceInfo& info() const { return *info_; }
+  // Sessions with a driver only (every format burner's writes); see the reading constructor.
   [[nodiscard]] FlashDriver& driver() { return *driver_; }
   [[nodiscard]] const BurnOptions& options() const { return *options_; }
   [[nodiscard]] FlashView& flash() { return flash_; }
@@ -47,7 +52,7 @@ class BurnSession {
  private:
   RegisterAccess* access_;
   const DeviceInfo* info_;
-  FlashDriver* driver_;
+  FlashDriver* driver_;  // null: a reading session
   const BurnOptions* options_;
   FlashView flash_;
   BurnReport report_;

@@ -15,6 +15,7 @@
 #include "fwops/RunningFirmware.h"
 #include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
+#include "mtcr/RegisterPort.h"
 #include "sim/SimDevice.h"
 
 namespace openflint {
@@ -66,6 +67,11 @@ class Device {
   // itself; a caller that resets the device some other way calls it.
   void invalidate_running_firmware() { mgir_read_ = false; }
 
+  // The running firmware's access registers: the ICMD mailbox (PCI), vendor MADs (in-band), the
+  // simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
+  // device has no such channel (a PCI part without ICMD).
+  [[nodiscard]] Result<RegisterPort*> register_port();
+
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full to PATH/.staging and only then renamed into place, so an
   // error (disk full, ...) leaves the previous state untouched. Real devices: nothing to do.
@@ -87,6 +93,7 @@ class Device {
   std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
   bool mgir_read_ = false;                        // running_firmware() asked since the open or reset
   RegisterAccess* access_ = nullptr;              // whichever of the three
+  std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
 };

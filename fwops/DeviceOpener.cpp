@@ -5,10 +5,13 @@
 #include "core/HexString.h"
 #include "fwops/Device.h"
 #include "fwops/MgirQuery.h"
+#include "mtcr/IcmdRegisterPort.h"
 #include "mtcr/InbandDeviceName.h"
+#include "mtcr/InbandRegisterPort.h"
 #include "mtcr/MgirRegister.h"
 #include "mtcr/PciDeviceName.h"
 #include "mtcr/PciFunctionReset.h"
+#include "sim/SimRegisterPort.h"
 
 namespace openflint {
 namespace {
@@ -133,6 +136,21 @@ Result<void> Device::power_on() {
   if (!sim_) return make_error(ErrorCode::NotSupported, name_ + ": power control exists for simulated devices only");
   sim_->power_cycle();  // runs the boot ROM
   return {};
+}
+
+Result<RegisterPort*> Device::register_port() {
+  if (!port_) {
+    if (sim_) {
+      port_ = std::make_unique<sim::SimRegisterPort>(*sim_);
+    } else if (inband_) {
+      port_ = std::make_unique<InbandRegisterPort>(inband_->inband());
+    } else {
+      auto icmd = IcmdRegisterPort::open(pci_dir_);
+      if (!icmd) return make_error(std::move(icmd).error().with_context(name_));
+      port_ = std::move(*icmd);
+    }
+  }
+  return port_.get();
 }
 
 std::optional<RunningFirmware> Device::running_firmware() {

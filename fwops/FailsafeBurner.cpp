@@ -8,6 +8,7 @@
 
 #include "core/HexString.h"
 #include "flash/FlashDriver.h"
+#include "fwops/BurnPreparation.h"
 #include "fwops/BurnSession.h"
 #include "fwops/DeviceDataEdit.h"
 #include "fwops/FormatBurner.h"
@@ -85,24 +86,24 @@ Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& i
   return compare(session, *burner, image, current);
 }
 
-Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Bytes image, const BurnOptions& options) {
-  OF_TRY(check_image_bootable(image));  // before the flash is touched
-  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
-  OF_ASSIGN(FlashDriver driver, open_flash(access, info));  // the lock is held until we return
-  BurnSession session(access, info, driver, options);
-  std::optional<CurrentCopy> current;
-  OF_ASSIGN(BurnPreflight p, compare(session, *burner, image, current));
+Result<PreparedBurn> prepare_burn(BurnSession& session, const FormatBurner& burner, Bytes image,
+                                  const std::function<Result<void>(const BurnPreflight&)>& path_check) {
+  const BurnOptions& options = session.options();
+  const DeviceInfo& info = session.info();
+  PreparedBurn out;
+  OF_ASSIGN(out.preflight, compare(session, burner, image, out.current));
+  BurnPreflight& p = out.preflight;
   auto plan = plan_identity(image, p.incoming, p.current, options.identity);
   if (!plan) return make_error(std::move(plan).error().with_context("burn refused"));
-  const std::vector<std::uint8_t> to_burn = std::move(plan->image);
+  out.image = std::move(plan->image);
   p.identity = std::move(*plan);
   p.identity.image.clear();
-  if (Bytes(to_burn).size() != image.size() || !std::equal(to_burn.begin(), to_burn.end(), image.begin())) {
-    auto again = check_image_bootable(to_burn);  // the patch must not break what verified
+  if (out.image.size() != image.size() || !std::equal(out.image.begin(), out.image.end(), image.begin())) {
+    auto again = check_image_bootable(out.image);  // the patch must not break what verified
     if (!again) return make_error(ErrorCode::Internal, "the image with the board's identity: " + again.error().message());
   }
   session.set_write_image_device_data(p.identity.write_image_device_data);
-  OF_TRY(check_given_identity(driver, image, p.identity));  // FS3/FS4 --uid/--mac/--vsd: before any write
+  if (path_check) OF_TRY(path_check(p));
   if (options.decide) {
     OF_ASSIGN(const bool go, options.decide(p));
     if (!go) return make_error(ErrorCode::InvalidArgument, "burn declined");
@@ -113,13 +114,25 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, By
   if (p.psid_changes && !options.allow_psid_change)
     return make_error(ErrorCode::InvalidArgument, "the image's PSID " + p.incoming.psid + " differs from the device's " +
                                                       p.current->psid + " (allow a PSID change to burn it)");
-  OF_TRY(burner->burn(session, to_burn, current));
-  if (p.identity.edits_device_data()) {
+  return out;
+}
+
+Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Bytes image, const BurnOptions& options) {
+  OF_TRY(check_image_bootable(image));  // before the flash is touched
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  OF_ASSIGN(FlashDriver driver, open_flash(access, info));  // the lock is held until we return
+  BurnSession session(access, info, driver, options);
+  const auto check_identity = [&](const BurnPreflight& p) {  // FS3/FS4 --uid/--mac/--vsd: before any write
+    return check_given_identity(driver, image, p.identity);
+  };
+  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, check_identity));
+  OF_TRY(burner->burn(session, prepared.image, prepared.current));
+  if (prepared.preflight.identity.edits_device_data()) {
     session.progress("writing device data", 0, 1);
-    OF_TRY(write_given_identity(driver, p.identity));
+    OF_TRY(write_given_identity(driver, prepared.preflight.identity));
   }
   session.progress("done", 1, 1);
-  session.report().identity = p.identity;
+  session.report().identity = prepared.preflight.identity;
   return session.report();
 }
 

@@ -37,6 +37,9 @@ struct BurnOptions {
   bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
   bool verify_writes = true;       // false = mstflint --no_flash_verify: no read-back after each write
   IdentityChoice identity;         // default: the board keeps its GUIDs/MACs/VSD/device data
+  // --ocr: burn through the CR-space flash gateway even when the device's running firmware
+  // offers to take the image (fwops/DeviceBurn.h), as mstflint's "override cache replacement".
+  bool override_firmware = false;
   std::function<void(const BurnProgress&)> progress;
   // Called once the flash was read and compared, before anything is written (so a CLI can ask
   // its questions without a second read of the flash — in-band that read is most of the cost).
@@ -53,6 +56,8 @@ struct BurnReport {
   std::uint64_t pages_programmed = 0;
   std::uint64_t bytes_programmed = 0;
   IdentityPlan identity;  // the GUIDs/MACs/VSD the board has now (its `image` left empty)
+  bool through_firmware = false;  // the running firmware took the image (component update)
+  std::uint64_t register_accesses = 0;  // through the firmware: register accesses of the burn
 };
 
 // The acceptance rule of every burn: the image must verify as `flint v` does (every section the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
@@ -33,5 +34,12 @@ Result<std::optional<CurrentCopy>> fs3_find_current(BurnSession& session, CopySc
 Result<void> fs3_burn(BurnSession& session, Bytes image, const std::optional<CurrentCopy>& current);
 Result<std::optional<CurrentCopy>> fs4_find_current(BurnSession& session, CopyScope scope);
 Result<void> fs4_burn(BurnSession& session, Bytes image, const std::optional<CurrentCopy>& current);
+
+// The copy in `image` (FS3/FS4) as a running firmware's component update takes it (mstflint
+// FwExtract4MBImage with its magic and device-data entries masked): from its header to its last
+// section, the magic pattern 0xFF (the firmware writes it last), FS3 device-data ITOC entries
+// 0xFF (the firmware fills them with the board's). NotSupported for other formats.
+[[nodiscard]] Result<std::vector<std::uint8_t>> firmware_component(ImageFormat format, Bytes image,
+                                                                   std::uint64_t flash_size);
 
 }  // namespace openflint

@@ -126,7 +126,27 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
   return {};
 }
 
+// FS3: the device-data entries of the copy's ITOC become 0xFF.
+Result<void> mask_device_entries(std::vector<std::uint8_t>& copy) {
+  OF_ASSIGN(const std::uint64_t itoc, fs3::find_itoc(copy, 0));
+  for (std::uint64_t at = itoc + kTocHeaderSize;; at += kTocEntrySize) {
+    OF_ASSIGN(const TocEntry e, parse_toc_entry(copy, at));
+    if (e.type == section_type::kEnd) return {};
+    if (e.fs3_device_data()) std::fill_n(copy.begin() + static_cast<long>(at), kTocEntrySize, 0xff);
+  }
+}
+
 }  // namespace
+
+Result<std::vector<std::uint8_t>> firmware_component(ImageFormat format, Bytes image, std::uint64_t flash_size) {
+  if (format != ImageFormat::Fs3 && format != ImageFormat::Fs4)
+    return make_error(ErrorCode::NotSupported, std::string(to_string(format)) + " images are not taken by firmware");
+  OF_ASSIGN(const Incoming in, read_incoming(image, format == ImageFormat::Fs3 ? kFs3 : kFs4, flash_size));
+  std::vector<std::uint8_t> copy(in.copy.begin(), in.copy.end());
+  std::fill_n(copy.begin(), std::min<std::size_t>(kMagicSize, copy.size()), 0xff);
+  if (format == ImageFormat::Fs3) OF_TRY(mask_device_entries(copy));
+  return copy;
+}
 
 Result<std::optional<CurrentCopy>> fs3_find_current(BurnSession& session, CopyScope scope) {
   return find_slot_copy(session, kFs3, scope);

@@ -277,7 +277,20 @@ Result<std::vector<std::uint8_t>> InbandAccess::access_register(std::span<const 
   return reply_payload(answer, mad::kOffSmpData, mad::kSmpDataSize);
 }
 
+std::size_t InbandAccess::max_register_bytes() const {
+  const std::size_t payload = uses_smp() ? mad::kSmpDataSize : options_.usable_mad_bytes - mad::kOffVendorData;
+  return payload - AccessRegisterTlv::kHeaderBytes;
+}
+
 Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv& request) {
+  OF_ASSIGN(auto decoded, exchange_register(request));
+  if (decoded.status != 0)
+    return make_error(ErrorCode::Io, device_.to_string() + ": access register " + hex(request.register_id) +
+                                         " answered with register status " + hex(decoded.status));
+  return decoded;
+}
+
+Result<AccessRegisterTlv> InbandAccess::exchange_register(const AccessRegisterTlv& request) {
   const std::uint8_t method = request.method == AccessRegisterTlv::kMethodQuery ? mad::kMethodGet : mad::kMethodSet;
   std::vector<std::uint8_t> answer;
   if (uses_smp()) {
@@ -297,9 +310,6 @@ Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv&
   }
   auto decoded = AccessRegisterTlv::decode(answer);
   if (!decoded) return make_error(std::move(decoded).error().with_context(device_.to_string()));
-  if (decoded->status != 0)
-    return make_error(ErrorCode::Io, device_.to_string() + ": access register " + hex(request.register_id) +
-                                         " answered with register status " + hex(decoded->status));
   return decoded;
 }
 

@@ -70,6 +70,11 @@ class InbandAccess final : public RegisterAccess {
   // route is a LID, else over SMP 0xff52 (44 register bytes; a longer answer is truncated).
   // A non-zero register status in the answer is an error (Io naming it).
   [[nodiscard]] Result<AccessRegisterTlv> access_register(const AccessRegisterTlv& request);
+  // The same access with the answer's register status left in the TLV (not an error).
+  [[nodiscard]] Result<AccessRegisterTlv> exchange_register(const AccessRegisterTlv& request);
+  // The largest register one access_register carries: 44 bytes on SMP, the vendor MAD's data
+  // less the TLV headers on the GMP route (212 bytes; 180 under umad2sim).
+  [[nodiscard]] std::size_t max_register_bytes() const;
 
   // MADs put on the wire so far (every attempt counts).
   [[nodiscard]] std::uint64_t mads_sent() const { return mads_sent_; }

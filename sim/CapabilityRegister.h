@@ -4,12 +4,13 @@
 #include <cstdint>
 
 #include "mtcr/AccessRegisterTlv.h"
+#include "mtcr/FirmwareFlashRegisters.h"
 
 namespace openflint::sim {
 
 class SimDevice;
 
-inline constexpr std::uint16_t kMcamId = 0x907f;
+inline constexpr std::uint16_t kMcamId = flash_reg::kMcam;
 
 // MCAM query (mstflint tools_open_mcam): access_reg_group in byte 3, feature_group in byte 1;
 // mng_access_reg_cap_mask at 0x08-0x17, a 128-bit big-endian mask where bit n set means

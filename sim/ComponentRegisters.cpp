@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "mtcr/FirmwareFlashRegisters.h"
 #include "mtcr/MadFormat.h"
 #include "sim/SimDevice.h"
 
@@ -150,7 +151,7 @@ void answer_mcda(SimDevice& device, AccessRegisterTlv& request) {
   // mstflint loads the component into host dwords (little-endian) and the register packs each
   // dword big-endian: component byte 4i+j travels as byte 3-j of data dword i.
   std::vector<std::uint8_t> bytes(size);
-  for (std::uint32_t k = 0; k < size; ++k) bytes[k] = request.data[0x10 + (k & ~3u) + (3 - (k & 3u))];
+  flash_reg::wire_to_flash_bytes(std::span(request.data).subspan(flash_reg::kMcdaHeaderBytes), bytes);
   const std::span<const std::uint8_t> data(bytes);
   set_status(request, device.component_update().download(device, handle, offset, data));
 }

@@ -4,15 +4,16 @@
 #include <cstdint>
 
 #include "mtcr/AccessRegisterTlv.h"
+#include "mtcr/FirmwareFlashRegisters.h"
 
 namespace openflint::sim {
 
 class SimDevice;
 
-inline constexpr std::uint16_t kMcqsId = 0x9060;
-inline constexpr std::uint16_t kMcqiId = 0x9061;
-inline constexpr std::uint16_t kMccId = 0x9062;
-inline constexpr std::uint16_t kMcdaId = 0x9063;
+inline constexpr std::uint16_t kMcqsId = flash_reg::kMcqs;
+inline constexpr std::uint16_t kMcqiId = flash_reg::kMcqi;
+inline constexpr std::uint16_t kMccId = flash_reg::kMcc;
+inline constexpr std::uint16_t kMcdaId = flash_reg::kMcda;
 
 // Each answers `request` in place (status and data, layouts of PRM / mstflint
 // reg_access_hca_mc*_reg). The caller has checked that the device's firmware offers component

@@ -5,6 +5,7 @@
 
 #include "sim/CapabilityRegister.h"
 #include "sim/ComponentRegisters.h"
+#include "sim/FlashAccessRegisters.h"
 
 namespace openflint::sim {
 
@@ -67,9 +68,15 @@ bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
     request.status = kBadParameter;
     return true;
   }
-  if (id != kMcamId && (id < kMcqsId || id > kMcdaId)) return false;
+  const bool flash_access = id == kMfpaId || id == kMfbaId;
+  if (id != kMcamId && !flash_access && (id < kMcqsId || id > kMcdaId)) return false;
   if (!device.info().firmware_flash.component_update || !running_mgir(device).has_firmware()) {
     request.status = kRegisterNotSupported;
+    return true;
+  }
+  if (flash_access) {  // firmware flash access does not need an image built with MCC
+    if (id == kMfpaId) answer_mfpa(device, request);
+    else answer_mfba(device, request);
     return true;
   }
   if (id == kMcamId) {

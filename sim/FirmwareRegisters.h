@@ -25,7 +25,8 @@ inline constexpr std::uint8_t kBadParameter = AccessRegisterTlv::kStatusBadParam
 // (kBadParameter for none, an unsupported level or type). MCAM (on a device whose catalog
 // record has firmware component update, while firmware runs), MCQS, MCQI, MCC, MCDA (when
 // SimDevice::component_update_offered()), else kRegisterNotSupported: sim/CapabilityRegister.h,
-// sim/ComponentRegisters.h. Any other register:
+// sim/ComponentRegisters.h. MFPA and MFBA reads on the same devices while firmware runs, with or
+// without MCC (sim/FlashAccessRegisters.h). Any other register:
 // kRegisterNotSupported. Io when the device is powered off (no firmware answers).
 [[nodiscard]] Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request);
 

@@ -211,6 +211,13 @@ Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size
   return {};
 }
 
+Result<void> SimDevice::firmware_read(std::uint32_t address, std::span<std::uint8_t> out) {
+  std::lock_guard guard(bus_);
+  OF_TRY(check_powered());
+  FirmwareFlashPort port(flash_);
+  return port.read(address, out);
+}
+
 Result<void> SimDevice::firmware_program(std::uint32_t address, std::span<const std::uint8_t> bytes) {
   std::lock_guard guard(bus_);
   const std::uint32_t page = flash_.chip().page_size;

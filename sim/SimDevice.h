@@ -105,6 +105,8 @@ class SimDevice final : public RegisterAccess {
   // power_cut_after_ops one erase unit or page program at a time, like the gateway's.
   [[nodiscard]] Result<void> firmware_erase(std::uint32_t address, std::uint32_t size);
   [[nodiscard]] Result<void> firmware_program(std::uint32_t address, std::span<const std::uint8_t> bytes);
+  // The firmware reads the flash through its port (MFBA): Io when powered off.
+  [[nodiscard]] Result<void> firmware_read(std::uint32_t address, std::span<std::uint8_t> out);
   // The firmware points the boot-address register at `address` (no effect on parts without one).
   void set_boot_address(std::uint64_t address);
   // A register's stored value without read side effects (reading CMD here takes no lock),

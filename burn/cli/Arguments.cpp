@@ -40,6 +40,8 @@ Options (one or two leading dashes; -opt=VALUE also works):
   -dev DEVICE          device to burn: sim:PATH (a simulator state folder)
   -image IMG           image file to burn
   -nofs                burn without failsafe
+  -ocr                 write the flash through the CR-space gateway even when the device's
+                       running firmware takes the image itself (its default where it can)
   -allow_psid_change   allow burning an image whose PSID differs from the device's
   -use_image_guids     burn the image's GUIDs/MACs (FS3/FS4: its device data) instead of
                        keeping the device's; needed for a blank device
@@ -56,7 +58,8 @@ Result<Arguments> parse_arguments(const std::vector<std::string>& args) {
   Arguments a;
   const std::array<std::pair<const char*, std::string*>, 5> valued{{
       {"fw", &a.fw}, {"conf", &a.conf}, {"wrimage", &a.wrimage}, {"dev", &a.dev}, {"image", &a.image}}};
-  const std::array<std::pair<const char*, bool*>, 7> flags{{{"nofs", &a.nofs},
+  const std::array<std::pair<const char*, bool*>, 8> flags{{{"nofs", &a.nofs},
+                                                           {"ocr", &a.ocr},
                                                            {"allow_psid_change", &a.allow_psid_change},
                                                            {"use_image_guids", &a.use_image_guids},
                                                            {"use_image_ps", &a.use_image_ps},

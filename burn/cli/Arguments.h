@@ -15,6 +15,7 @@ struct Arguments {
   std::string dev;       // -dev DEVICE: burn into a device (sim:PATH)
   std::string image;     // -image IMG: burn an existing image
   bool nofs = false;                // -nofs: burn without failsafe
+  bool ocr = false;                 // -ocr: the flash gateway even when the running firmware takes burns
   bool allow_psid_change = false;   // -allow_psid_change
   bool use_image_guids = false;     // -use_image_guids: the image's GUIDs/MACs (FS3/FS4: device data)
   bool use_image_ps = false;        // -use_image_ps: the image's VSD

@@ -2,6 +2,7 @@
 #include "burn/cli/DeviceBurn.h"
 
 #include "fwops/Device.h"
+#include "fwops/DeviceBurn.h"
 
 namespace openflint::burn::cli {
 
@@ -9,7 +10,7 @@ Result<BurnReport> burn_to_device(const std::string& device, Bytes image, const 
   auto opened = open_device(device);
   if (!opened) return make_error(std::move(opened).error());
   Device& dev = *opened;
-  auto report = burn_image(dev.access(), dev.info(), image, options);
+  auto report = burn_device(dev, image, options);
   // The flash may have changed even when the burn failed half way: keep what it now holds.
   auto saved = dev.commit();
   if (!report) return make_error(std::move(report).error().with_context("burning " + device));

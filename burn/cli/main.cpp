@@ -33,6 +33,7 @@ void print_generated(const std::vector<std::uint8_t>& image, const std::string& 
 int burn(const burn::cli::Arguments& args, Bytes image) {
   BurnOptions options;
   options.failsafe = !args.nofs;
+  options.override_firmware = args.ocr;
   options.allow_psid_change = args.allow_psid_change;
   options.identity.use_image_guids = args.use_image_guids;
   options.identity.use_image_vsd = args.use_image_ps;

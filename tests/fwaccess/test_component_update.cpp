@@ -10,6 +10,7 @@
 #include "sim/ComponentRegisters.h"
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
+#include "tests/support/LiveDevice.h"
 #include "tests/support/SyntheticImage.h"
 
 namespace openflint::test {
@@ -21,27 +22,9 @@ constexpr std::uint8_t kOk = 0;
 constexpr std::uint8_t kBadParam = AccessRegisterTlv::kStatusBadParameter;
 constexpr std::uint8_t kBusy = AccessRegisterTlv::kStatusResourceNotAvailable;
 
-// An FS3 image built with MCC (IMAGE_INFO mcc_en), unless `mcc` is false.
 std::vector<std::uint8_t> fs3(std::uint16_t minor, std::uint32_t hw_id = 0x209, std::string psid = "MT_0000000001",
                               bool mcc = true) {
-  SyntheticSpec s;
-  s.hw_id = hw_id;
-  s.fw_major = 12;
-  s.fw_minor = minor;
-  s.fw_subminor = 1100;
-  s.psid = std::move(psid);
-  return mcc ? build_fs3_mcc(s).bytes : build_fs3(s).bytes;
-}
-
-// A device whose flash holds `image` at 0 and runs it.
-std::unique_ptr<sim::SimDevice> device_running(const std::string& model, const std::vector<std::uint8_t>& image) {
-  auto d = sim::SimDevice::create(model);
-  EXPECT_TRUE(d) << d.error().message();
-  std::vector<std::uint8_t> flash((*d)->flash().contents().size(), 0xff);
-  std::copy(image.begin(), image.end(), flash.begin());
-  EXPECT_TRUE((*d)->flash().set_contents(flash));
-  (*d)->power_cycle();
-  return std::move(*d);
+  return mcc_fs3(minor, hw_id, std::move(psid), mcc);
 }
 
 struct Mcc {

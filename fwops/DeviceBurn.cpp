@@ -1,0 +1,27 @@
+// DeviceBurn: chooses the burn path from the device's catalog record and its firmware's answers.
+#include "fwops/DeviceBurn.h"
+
+#include "fwops/ComponentUpdater.h"
+#include "fwops/FirmwareBurn.h"
+
+namespace openflint {
+
+BurnPath burn_path(Device& device, const BurnOptions& options) {
+  if (options.override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
+  const auto running = device.running_firmware();
+  if (!running || running->recovery || !running->image) return BurnPath::FlashGateway;
+  auto port = device.register_port();
+  if (!port) return BurnPath::FlashGateway;
+  const auto offered = ComponentUpdater::offered(**port);
+  return offered && *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
+}
+
+Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
+  if (burn_path(device, options) == BurnPath::Firmware) {
+    OF_ASSIGN(RegisterPort* port, device.register_port());
+    return burn_through_firmware(*port, device.access(), device.info(), image, options);
+  }
+  return burn_image(device.access(), device.info(), image, options);
+}
+
+}  // namespace openflint

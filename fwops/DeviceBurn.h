@@ -1,0 +1,24 @@
+// DeviceBurn: a burn of an opened device by the path the real tools take — through its running firmware when it offers that, else the flash gateway.
+#pragma once
+
+#include "core/ByteReader.h"
+#include "core/Result.h"
+#include "fwops/Device.h"
+#include "fwops/FailsafeBurner.h"
+
+namespace openflint {
+
+enum class BurnPath {
+  FlashGateway,  // the tool drives the flash through the CR-space gateway (fwops/FailsafeBurner.h)
+  Firmware,      // the running firmware takes the image (fwops/FirmwareBurn.h)
+};
+
+// Firmware when the device's family offers firmware flash access (catalog), firmware runs (not
+// flash recovery), the device has a register channel, its firmware lists the component-update
+// registers (register errors count as "no") and options.override_firmware (--ocr) is off.
+[[nodiscard]] BurnPath burn_path(Device& device, const BurnOptions& options);
+
+// burn_through_firmware or burn_image, as burn_path() says.
+[[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);
+
+}  // namespace openflint

@@ -1,0 +1,56 @@
+// FirmwareBurn: preflight over MFBA, the component from the identity-patched image, the firmware's update.
+#include "fwops/FirmwareBurn.h"
+
+#include <string>
+
+#include "flash/FirmwareFlashReader.h"
+#include "fwops/BurnPreparation.h"
+#include "fwops/BurnSession.h"
+#include "fwops/FormatBurner.h"
+
+namespace openflint {
+namespace {
+
+constexpr std::string_view kUseOcr = " through the running firmware; burn with --ocr to write the flash directly";
+
+Result<void> firmware_can_do(const BurnPreflight& p) {
+  if (p.identity.write_image_device_data)
+    return make_error(ErrorCode::NotSupported, "the file's device data cannot be burned" + std::string(kUseOcr));
+  if (p.identity.edits_device_data())
+    return make_error(ErrorCode::NotSupported, "GUIDs, MACs or VSD cannot be set" + std::string(kUseOcr));
+  if (p.psid_changes)
+    return make_error(ErrorCode::NotSupported, "the firmware refuses a PSID change (" + p.current->psid + " -> " +
+                                                   p.incoming.psid + ")" + std::string(kUseOcr));
+  return {};
+}
+
+}  // namespace
+
+Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
+                                         Bytes image, const BurnOptions& options, ComponentUpdateTimeouts timeouts) {
+  const std::uint64_t accesses_before = port.accesses();
+  OF_TRY(check_image_bootable(image));
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  auto reader = FirmwareFlashReader::open(port);
+  if (!reader) return make_error(std::move(reader).error().with_context("reading the flash through the firmware"));
+  OF_ASSIGN(ComponentUpdater updater, ComponentUpdater::open(port, timeouts));
+  FirmwareFlashReader& flash = *reader;
+  BurnSession session(access, info, flash.size(),
+                      [&flash](std::uint64_t address, std::span<std::uint8_t> out) { return flash.read_into(address, out); },
+                      options);
+  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, firmware_can_do));
+  OF_ASSIGN(const std::vector<std::uint8_t> component, firmware_component(info.image_format, prepared.image, flash.size()));
+  const auto progress = [&session](std::uint64_t done, std::uint64_t total) { session.progress("writing", done, total); };
+  if (auto updated = updater.update(component, progress); !updated)
+    return make_error(std::move(updated).error().with_context("the firmware's update"));
+  session.progress("done", 1, 1);
+  BurnReport& report = session.report();
+  report.through_firmware = true;
+  if (auto boot = session.boot_address(); boot && *boot) report.new_copy_address = **boot;  // a CR-space read
+  report.bytes_programmed = component.size();
+  report.identity = prepared.preflight.identity;
+  report.register_accesses = port.accesses() - accesses_before;
+  return report;
+}
+
+}  // namespace openflint

@@ -1,0 +1,36 @@
+// RegisterPort: access registers of a device's running firmware (MGIR, MCC, MFBA, ...) on whichever channel its transport has.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/Result.h"
+#include "mtcr/AccessRegisterTlv.h"
+
+namespace openflint {
+
+// PCI: the ICMD mailbox (mtcr/IcmdRegisterPort.h). In-band: the vendor GMP register access, or
+// the 44-byte SMP one on a directed route (mtcr/InbandRegisterPort.h). Simulated devices: their
+// firmware directly (sim/SimRegisterPort.h). Callers size what they move per access from
+// max_register_bytes(), never from a constant.
+class RegisterPort {
+ public:
+  virtual ~RegisterPort() = default;
+
+  // One access. The answer's register status stays in the TLV (the caller acts on "busy" or
+  // "bad parameter"); an error means the channel failed (Io, Timeout).
+  [[nodiscard]] virtual Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) = 0;
+  // The largest register (bytes after the TLV headers) one access carries both ways.
+  [[nodiscard]] virtual std::size_t max_register_bytes() const = 0;
+  // Accesses sent so far (each a round trip).
+  [[nodiscard]] std::uint64_t accesses() const { return accesses_; }
+
+ protected:
+  RegisterPort() = default;
+  void count_access() { ++accesses_; }
+
+ private:
+  std::uint64_t accesses_ = 0;
+};
+
+}  // namespace openflint

@@ -1,0 +1,213 @@
+// openflint's burns of live simulated devices: through the running firmware (MFBA reads, MCC/MCDA), never the gateway.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "flash/FirmwareFlashReader.h"
+#include "fwops/ComponentUpdater.h"
+#include "fwops/Device.h"
+#include "fwops/DeviceBurn.h"
+#include "fwops/FirmwareBurn.h"
+#include "sim/ComponentRegisters.h"
+#include "sim/SimDevice.h"
+#include "sim/SimRegisterPort.h"
+#include "tests/support/LiveDevice.h"
+#include "tests/support/SyntheticImage.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+namespace {
+
+std::vector<std::uint8_t> fs3(std::uint16_t minor, std::uint32_t hw_id = 0x209, std::string psid = "MT_0000000001") {
+  return mcc_fs3(minor, hw_id, std::move(psid));
+}
+
+// A port that carries at most `bytes` of register (an SMP-sized channel) over another.
+class NarrowPort final : public RegisterPort {
+ public:
+  NarrowPort(RegisterPort& inner, std::size_t bytes) : inner_(&inner), bytes_(bytes) {}
+  Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) override {
+    count_access();
+    if (request.data.size() > bytes_) return make_error(ErrorCode::InvalidArgument, "register too large for the port");
+    return inner_->transact(request);
+  }
+  std::size_t max_register_bytes() const override { return bytes_; }
+
+ private:
+  RegisterPort* inner_;
+  std::size_t bytes_;
+};
+
+std::uint16_t running_minor(const sim::SimDevice& d) {
+  const auto& r = d.boot_state().running;
+  return r && r->fw_version ? r->fw_version->minor : 0;
+}
+
+TEST(FirmwareFlashReader, ReadsTheFlashInTheLargestBlocksThePortCarries) {
+  auto dev = live_connectx4();
+  sim::SimRegisterPort port(*dev);
+  auto reader = FirmwareFlashReader::open(port);
+  ASSERT_TRUE(reader) << reader.error().message();
+  EXPECT_EQ(reader->size(), dev->flash().chip().size);
+  EXPECT_EQ(reader->block_bytes(), 256u);  // 812-byte ICMD registers: MFBA's own limit
+  std::vector<std::uint8_t> got(0x3000);
+  const auto gateway_before = dev->counters().gateway_commands;
+  ASSERT_TRUE(reader->read_into(0x10, got));  // unaligned start
+  const auto flash = dev->flash().contents();
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), flash.begin() + 0x10));
+  EXPECT_EQ(dev->counters().gateway_commands, gateway_before);
+
+  NarrowPort smp(port, 44);  // in-band SMP: 44-byte registers -> 32-byte reads
+  auto narrow = FirmwareFlashReader::open(smp);
+  ASSERT_TRUE(narrow) << narrow.error().message();
+  EXPECT_EQ(narrow->block_bytes(), 32u);
+  std::vector<std::uint8_t> small(100);
+  ASSERT_TRUE(narrow->read_into(0x1234, small));
+  EXPECT_TRUE(std::equal(small.begin(), small.end(), flash.begin() + 0x1234));
+  EXPECT_EQ(smp.accesses(), 1u + 4u);  // MFPA, then 0x1234..0x1298 in 32-byte aligned blocks
+}
+
+TEST(FirmwareBurn, ALiveDeviceTakesTheImageThroughItsFirmwareAndKeepsItsIdentity) {
+  auto dev = live_connectx4();
+  const auto before = dev->counters();
+  const auto fw_before = dev->firmware_counters();
+  sim::SimRegisterPort port(*dev);
+  BurnOptions options;
+  std::optional<BurnPreflight> asked;
+  options.decide = [&](const BurnPreflight& p) -> Result<bool> {
+    asked = p;
+    return true;
+  };
+  auto report = burn_through_firmware(port, *dev, dev->info(), fs3(29), options);
+  ASSERT_TRUE(report) << report.error().message();
+  EXPECT_TRUE(report->through_firmware);
+  ASSERT_TRUE(asked && asked->current && asked->current->fw_version);
+  EXPECT_EQ(asked->current->fw_version->minor, 28u);  // the preflight read the flash through MFBA
+  ASSERT_TRUE(asked->current->base_guid);
+  EXPECT_EQ(asked->current->base_guid->base, kLiveBoardGuid);
+
+  const auto after = dev->counters();
+  const auto fw_after = dev->firmware_counters();
+  EXPECT_EQ(after.gateway_commands, before.gateway_commands) << "the burn used the CR-space flash gateway";
+  EXPECT_EQ(fw_after.component_activations, fw_before.component_activations + 1);
+  EXPECT_GT(fw_after.component_writes, fw_before.component_writes);
+  // Every erase and program of the burn was the firmware's.
+  EXPECT_EQ(after.flash.erases - before.flash.erases, fw_after.flash_erases - fw_before.flash_erases);
+  EXPECT_EQ(after.flash.programs - before.flash.programs, fw_after.flash_programs - fw_before.flash_programs);
+  EXPECT_EQ(running_minor(*dev), 28u);  // until the reset
+
+  dev->power_cycle();
+  ASSERT_FALSE(dev->boot_state().recovery);
+  EXPECT_EQ(running_minor(*dev), 29u);
+  ASSERT_TRUE(dev->boot_state().running->base_guid);
+  EXPECT_EQ(dev->boot_state().running->base_guid->base, kLiveBoardGuid);
+  ASSERT_TRUE(dev->boot_state().running->base_mac);
+  EXPECT_EQ(dev->boot_state().running->base_mac->base, kLiveBoardMac);
+}
+
+TEST(FirmwareBurn, RefusesWhatOnlyADirectWriteCanDoBeforeAnything) {
+  auto dev = live_connectx4();
+  sim::SimRegisterPort port(*dev);
+  const auto fw_before = dev->firmware_counters();
+  BurnOptions psid;
+  psid.allow_psid_change = true;
+  auto r = burn_through_firmware(port, *dev, dev->info(), fs3(29, 0x209, "MT_0000000099"), psid);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported);
+  EXPECT_NE(r.error().message().find("--ocr"), std::string::npos) << r.error().message();
+
+  BurnOptions uid;
+  uid.identity.base_guid = 0x0002c90300bb6600ull;
+  r = burn_through_firmware(port, *dev, dev->info(), fs3(29), uid);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported) << r.error().message();
+
+  r = burn_through_firmware(port, *dev, dev->info(), fs3(29, 0x20b), BurnOptions{});  // a ConnectX-4 Lx image
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::Mismatch) << r.error().message();
+  EXPECT_EQ(dev->firmware_counters().component_locks, fw_before.component_locks);
+}
+
+TEST(FirmwareBurn, DoesNotTakeTheHandleFromAnotherTool) {
+  auto dev = live_connectx4();
+  auto& up = dev->component_update();
+  const std::uint32_t other = up.status().handle;
+  ASSERT_EQ(up.control(*dev, sim::UpdateInstruction::LockUpdateHandle, other, 0, 0), sim::UpdateAnswer::Accepted);
+  sim::SimRegisterPort port(*dev);
+  ComponentUpdateTimeouts quick;
+  quick.lock = std::chrono::milliseconds{50};
+  auto r = burn_through_firmware(port, *dev, dev->info(), fs3(29), BurnOptions{}, quick);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::Busy) << r.error().message();
+  EXPECT_EQ(up.status().state, sim::UpdateState::Locked);
+  EXPECT_EQ(up.status().handle, other);  // still theirs
+}
+
+TEST(FirmwareBurn, AFirmwareErrorReleasesTheHandleAndLeavesTheOldCopyBooting) {
+  auto dev = live_connectx4();
+  sim::SimFaults f;
+  f.flash_write_protected = true;  // the firmware's erase of the other slot fails
+  dev->set_faults(f);
+  sim::SimRegisterPort port(*dev);
+  auto r = burn_through_firmware(port, *dev, dev->info(), fs3(29), BurnOptions{});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::Io) << r.error().message();
+  EXPECT_NE(r.error().message().find("0x10"), std::string::npos) << r.error().message();  // flash erase error
+  EXPECT_EQ(dev->component_update().status().state, sim::UpdateState::Idle);  // cancelled and released
+  dev->set_faults({});
+  dev->power_cycle();
+  EXPECT_EQ(running_minor(*dev), 28u);
+  ASSERT_TRUE(burn_through_firmware(port, *dev, dev->info(), fs3(29), BurnOptions{}));  // the handle is free again
+  dev->power_cycle();
+  EXPECT_EQ(running_minor(*dev), 29u);
+}
+
+// burn_device chooses like the real tools: the firmware when it takes burns, the gateway with --ocr.
+TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
+  TempDir tmp;
+  auto created = create_sim_device(tmp.path() / "cx4", "connectx4", "");
+  ASSERT_TRUE(created) << created.error().message();
+  Device dev = std::move(*created);
+  ASSERT_TRUE(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
+  dev.simulator()->power_cycle();
+
+  BurnOptions fw;
+  EXPECT_EQ(burn_path(dev, fw), BurnPath::Firmware);
+  auto g0 = dev.simulator()->counters().gateway_commands;
+  auto r = burn_device(dev, fs3(29), fw);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_TRUE(r->through_firmware);
+  EXPECT_GT(r->register_accesses, 0u);
+  EXPECT_EQ(dev.simulator()->counters().gateway_commands, g0);
+  ASSERT_TRUE(dev.reset());
+
+  BurnOptions ocr;
+  ocr.override_firmware = true;
+  EXPECT_EQ(burn_path(dev, ocr), BurnPath::FlashGateway);
+  g0 = dev.simulator()->counters().gateway_commands;
+  r = burn_device(dev, fs3(30), ocr);
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_FALSE(r->through_firmware);
+  EXPECT_GT(dev.simulator()->counters().gateway_commands, g0);
+  ASSERT_TRUE(dev.reset());
+  EXPECT_EQ(running_minor(*dev.simulator()), 30u);
+}
+
+TEST(DeviceBurn, AnImageWithoutMccRunningMeansTheGateway) {
+  TempDir tmp;
+  auto created = create_sim_device(tmp.path() / "cx4", "connectx4", "");
+  ASSERT_TRUE(created) << created.error().message();
+  Device dev = std::move(*created);
+  SyntheticSpec s;
+  s.hw_id = 0x209;
+  auto plain = build_fs3(s).bytes;  // its firmware does not offer MCC
+  std::vector<std::uint8_t> flash(dev.simulator()->flash().contents().size(), 0xff);
+  std::copy(plain.begin(), plain.end(), flash.begin());
+  ASSERT_TRUE(dev.simulator()->flash().set_contents(flash));
+  dev.simulator()->power_cycle();
+  EXPECT_EQ(burn_path(dev, BurnOptions{}), BurnPath::FlashGateway);
+}
+
+}  // namespace
+}  // namespace openflint::test
