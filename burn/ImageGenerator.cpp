@@ -61,6 +61,7 @@ Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, con
   spec.description = c.description;
   spec.part_number = c.part_number;
   spec.pci_device_id = d.device->pci_device_id;
+  spec.component_update = d.component_update;
   spec.base_mac = c.base_mac;
   spec.guid_count = c.guid_count;
   spec.mac_count = c.mac_count;

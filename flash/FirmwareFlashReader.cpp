@@ -43,7 +43,8 @@ Result<FirmwareFlashReader> FirmwareFlashReader::open(RegisterPort& port) {
   return FirmwareFlashReader(port, **chip, std::bit_floor(fits));
 }
 
-Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std::uint8_t> out) {
+Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std::uint8_t> out,
+                                            const FlashProgress& progress) {
   if (address + out.size() > size())
     return make_error(ErrorCode::InvalidArgument, "read of " + hex_string(out.size()) + " bytes at " +
                                                       hex_string(address) + " is beyond the flash");
@@ -60,6 +61,7 @@ Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std
                                            " (MFBA status " + hex_string(answer.status) + ")");
     flash_reg::wire_to_flash_bytes(std::span(answer.data).subspan(flash_reg::kMfbaHeaderBytes), out.subspan(done, n));
     done += n;
+    if (progress) progress(done, out.size());
   }
   return {};
 }

@@ -11,14 +11,12 @@
 #include "devices/FlashChip.h"
 #include "devices/FlashGatewayInfo.h"
 #include "flash/FlashLock.h"
+#include "flash/FlashReader.h"
 #include "flash/FlashTimeouts.h"
 #include "flash/FlashWriteStats.h"
 #include "mtcr/RegisterAccess.h"
 
 namespace openflint {
-
-// Progress of a long operation: bytes done out of total.
-using FlashProgress = std::function<void(std::uint64_t done, std::uint64_t total)>;
 
 // Whether a write reads what it programmed back and compares it (mstflint --no_flash_verify: None).
 enum class WriteCheck { ReadBack, None };
@@ -28,21 +26,20 @@ enum class WriteCheck { ReadBack, None };
 // up to the page end. Special-style gateways (InfiniHost III Lx) cannot chain: reads go in
 // aligned 16-byte blocks, and every program is one WREN + one 16-byte page program (padded
 // with 0xFF) + a WIP wait, as mstflint's mflash does there.
-class FlashDriver {
+class FlashDriver final : public FlashReader {
  public:
   // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
   [[nodiscard]] static Result<FlashDriver> open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                                 FlashTimeouts timeouts = {});
 
-  [[nodiscard]] const FlashChip& chip() const { return *chip_; }
-  [[nodiscard]] std::uint32_t jedec_id() const { return jedec_id_; }
-  [[nodiscard]] std::uint64_t size() const { return chip_->size; }
-  [[nodiscard]] std::uint32_t sector_size() const { return chip_->min_erase_size(); }
+  [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
+  [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }
 
   [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
                                                        const FlashProgress& progress = {});
+  using FlashReader::read_into;
   [[nodiscard]] Result<void> read_into(std::uint64_t address, std::span<std::uint8_t> out,
-                                       const FlashProgress& progress = {});
+                                       const FlashProgress& progress) override;
   // Erases the sector_size() unit at `address` (which must be aligned to it).
   [[nodiscard]] Result<void> erase_sector(std::uint64_t address);
   // Programs bytes into an erased area (NOR: can only clear bits), page by page.

@@ -16,16 +16,16 @@ namespace openflint::cli {
 namespace {
 
 // The device half of a query: printed (or put into JSON) even when the flash holds no image.
-nlohmann::json device_part_json(Device& device, const FlashDriver& flash) {
+nlohmann::json device_part_json(Device& device, const FlashReader& flash) {
   return {{"device", device_json(device.info())},
           {"flash", flash_json(flash)},
           {"running", running_firmware_json(device.running_firmware())}};
 }
 
 int query_opened(const Options& options, Device& device) {
-  auto flash = open_device_flash(device);
+  auto flash = open_device_flash_reader(device, options.ocr);
   if (!flash) return report_error(options, flash.error());
-  auto query = openflint::query_device_image(device, *flash);
+  auto query = openflint::query_device_image(device, **flash);
   const auto no_image = [](ErrorCode c) {
     return c == ErrorCode::InvalidImage || c == ErrorCode::Mismatch || c == ErrorCode::NotFound;
   };
@@ -35,32 +35,32 @@ int query_opened(const Options& options, Device& device) {
     const Error error = query.error().with_context(device.name() + ": flash holds no valid firmware image");
     if (options.json) {
       nlohmann::json doc = error_json(error);
-      doc.update(device_part_json(device, *flash));
+      doc.update(device_part_json(device, **flash));
       std::cout << doc.dump(2) << '\n';
     } else {
       print_running(std::cout, device.running_firmware());
-      print_device(std::cout, device.info(), *flash);
+      print_device(std::cout, device.info(), **flash);
     }
     std::cerr << "-E- " << error.message() << '\n';
     return exit_code_for(error.code());
   }
   if (options.json) {
     nlohmann::json doc = query_json(*query);
-    doc.update(device_part_json(device, *flash));
+    doc.update(device_part_json(device, **flash));
     doc["ok"] = true;
     std::cout << doc.dump(2) << '\n';
   } else {
     print_query(std::cout, *query);
     print_running(std::cout, device.running_firmware());
-    print_device(std::cout, device.info(), *flash);
+    print_device(std::cout, device.info(), **flash);
   }
   return kOk;
 }
 
 int verify_opened(const Options& options, Device& device) {
-  auto flash = open_device_flash(device);
+  auto flash = open_device_flash_reader(device, options.ocr);
   if (!flash) return report_error(options, flash.error());
-  auto found = openflint::read_device_flash(device, *flash, false, progress_line(options, "Reading flash"));
+  auto found = openflint::read_device_flash(device, **flash, false, progress_line(options, "Reading flash"));
   if (!found) return report_error(options, found.error().with_context(device.name()));
   // The copy the boot ROM starts; with none bootable, the first copy on flash and why it fails.
   auto report = verify_found_copy(*found);

@@ -33,7 +33,7 @@ void print_running(std::ostream& out, const std::optional<RunningFirmware>& runn
   if (running->booted_copy) field(out, "Running Copy", hex(*running->booted_copy));
 }
 
-void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& flash) {
+void print_device(std::ostream& out, const DeviceInfo& info, const FlashReader& flash) {
   field(out, "Device", std::string(info.name) + " (" + std::string(info.part_number) + ", " +
                            std::string(to_string(info.kind)) + ")");
   field(out, "HW ID", hex(info.hw_id));
@@ -51,7 +51,7 @@ nlohmann::json device_json(const DeviceInfo& info) {
           {"image_format", std::string(to_string(info.image_format))}};
 }
 
-nlohmann::json flash_json(const FlashDriver& flash) {
+nlohmann::json flash_json(const FlashReader& flash) {
   return {{"chip", std::string(flash.chip().name)},
           {"jedec_id", hex(flash.jedec_id(), 6)},
           {"size", flash.size()},

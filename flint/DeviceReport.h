@@ -8,16 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "devices/DeviceInfo.h"
-#include "flash/FlashDriver.h"
+#include "flash/FlashReader.h"
 #include "fwops/RunningFirmware.h"
 
 namespace openflint::cli {
 
 // "FW Version(Running)" line (only when the transport knows what runs).
 void print_running(std::ostream& out, const std::optional<RunningFirmware>& running);
-void print_device(std::ostream& out, const DeviceInfo& info, const FlashDriver& flash);
+void print_device(std::ostream& out, const DeviceInfo& info, const FlashReader& flash);
 
 [[nodiscard]] nlohmann::json device_json(const DeviceInfo& info);
-[[nodiscard]] nlohmann::json flash_json(const FlashDriver& flash);
+[[nodiscard]] nlohmann::json flash_json(const FlashReader& flash);
 
 }  // namespace openflint::cli

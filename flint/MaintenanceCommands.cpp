@@ -8,6 +8,7 @@
 #include "flint/Commands.h"
 #include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
@@ -123,7 +124,7 @@ int run_wbne(const Options& options, const std::string& address_text, const std:
   }
   auto bytes = parse_words(size_text, data);
   if (!bytes) return report_error(options, bytes.error());
-  return with_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
     const std::string what = device.name() + ": wbne " + hex(*address);
     if (auto r = flash.program(*address, *bytes); !r) return report_error(options, r.error().with_context(what));
     auto back = flash.read(*address, bytes->size());
@@ -159,6 +160,8 @@ int run_burn_block(const Options& options) {
   if (!source) return report_error(options, source.error());
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
+  if (auto allowed = check_direct_flash_write(*device, options.ocr); !allowed)
+    return finish(options, *device, report_error(options, allowed.error()));
   {
     auto flash = open_device_flash(*device);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return finish(options, *device, report_error(options, flash.error()));

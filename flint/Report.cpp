@@ -81,6 +81,7 @@ nlohmann::json query_json(const ImageQuery& q) {
       {"base_mac", uid_json(q.base_mac)},
       {"security_version", opt(q.security_version, [](std::uint32_t v) { return v; })},
       {"image_size", q.image_size},
+      {"component_update", q.mcc_enabled},  // IMAGE_INFO mcc_en: its firmware takes images (MCC)
   };
 }
 

@@ -8,6 +8,7 @@
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
+#include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
@@ -130,6 +131,8 @@ Result<ImageQuery> query_device(Device& device) {
 int set_on_device(const Options& options, const Patch& patch, const std::string& what) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
+  if (auto allowed = check_direct_flash_write(*device, options.ocr); !allowed)
+    return finish(options, *device, report_error(options, allowed.error()));
   auto method = patch_device(options, *device, patch);
   if (!method) return finish(options, *device, report_error(options, method.error().with_context(device->name())));
   auto query = query_device(*device);

@@ -16,6 +16,15 @@ BurnPath burn_path(Device& device, const BurnOptions& options) {
   return offered && *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
 }
 
+Result<void> check_direct_flash_write(Device& device, bool override_firmware) {
+  BurnOptions path;
+  path.override_firmware = override_firmware;
+  if (burn_path(device, path) == BurnPath::FlashGateway) return {};
+  return make_error(ErrorCode::NotSupported, device.name() + ": the running firmware owns the flash; writing it "
+                                             "through the gateway may hang the firmware (--ocr forces it; reset "
+                                             "the device afterwards)");
+}
+
 Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
   if (burn_path(device, options) == BurnPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());

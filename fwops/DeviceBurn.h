@@ -18,6 +18,11 @@ enum class BurnPath {
 // registers (register errors count as "no") and options.override_firmware (--ocr) is off.
 [[nodiscard]] BurnPath burn_path(Device& device, const BurnOptions& options);
 
+// Before a raw write through the CR-space gateway (ww, wb, erase, sg/sv on a device, bb): on a
+// device whose firmware owns the flash (burn_path() is Firmware) the write would go under the
+// running firmware, which may hang it: NotSupported naming --ocr, unless `override_firmware`.
+[[nodiscard]] Result<void> check_direct_flash_write(Device& device, bool override_firmware);
+
 // burn_through_firmware or burn_image, as burn_path() says.
 [[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);
 

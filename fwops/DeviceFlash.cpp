@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "flash/FirmwareFlashReader.h"
+#include "fwops/DeviceBurn.h"
 #include "fwops/SectorJournal.h"
 
 namespace openflint {
@@ -19,15 +21,29 @@ Result<FlashDriver> open_device_flash(Device& device) {
   return open_device_flash(device.access(), device.info(), device.name());
 }
 
+Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {
+  BurnOptions path_options;
+  path_options.override_firmware = override_firmware;
+  if (burn_path(device, path_options) == BurnPath::Firmware) {
+    OF_ASSIGN(RegisterPort* port, device.register_port());
+    auto reader = FirmwareFlashReader::open(*port);
+    if (!reader)
+      return make_error(std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware"));
+    return std::unique_ptr<FlashReader>(std::make_unique<FirmwareFlashReader>(std::move(*reader)));
+  }
+  OF_ASSIGN(FlashDriver driver, open_device_flash(device));
+  return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(driver)));
+}
+
 bool reads_whole_flash(const RegisterAccess& access) { return !access.costly_access(); }
 
-Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data,
+Result<SparseFlash> read_device_flash(Device& device, FlashReader& flash, bool with_board_data,
                                       const FlashProgress& progress) {
   if (reads_whole_flash(device.access())) return read_whole_flash(device.access(), device.info(), flash, progress);
   return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
 }
 
-Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash) {
+Result<ImageQuery> query_device_image(Device& device, FlashReader& flash) {
   // Only the copy's tables and query sections, whatever the transport: a fast one gains
   // nothing from the whole flash (a served BAR read 16-32 MiB through the gateway for this).
   OF_ASSIGN(const SparseFlash found, read_current_image(device.access(), device.info(), flash, CopyScope::Query));

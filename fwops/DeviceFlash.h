@@ -1,11 +1,13 @@
 // DeviceFlash: an opened device's flash as every tool uses it (journal finished, read by transport cost).
 #pragma once
 
+#include <memory>
 #include <string_view>
 
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
 #include "flash/FlashDriver.h"
+#include "flash/FlashReader.h"
 #include "fwops/Device.h"
 #include "fwops/FlashImageReader.h"
 #include "image/ImageQuery.h"
@@ -27,11 +29,16 @@ namespace openflint {
 // The flash as query/verify/ri see it, with the copy the boot ROM starts (image/BootCopy rule):
 // the whole flash when that is cheap, else only the blocks of the current copy and (with
 // `with_board_data`) its device data, 0xFF elsewhere.
-[[nodiscard]] Result<SparseFlash> read_device_flash(Device& device, FlashDriver& flash, bool with_board_data = false,
+[[nodiscard]] Result<SparseFlash> read_device_flash(Device& device, FlashReader& flash, bool with_board_data = false,
                                                     const FlashProgress& progress = {});
 // The query of the copy the device boots (InvalidImage when none is bootable), on every
 // transport from just the copy's tables and query sections (a few hundred accesses; see
 // fwops/SlotCopy.h for when the copies are read whole to decide which one boots).
-[[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashDriver& flash);
+[[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashReader& flash);
+
+// The flash as query and verify read it: through the running firmware (MFPA/MFBA) when it takes
+// burns (fwops/DeviceBurn.h burn_path; never with `override_firmware`, --ocr), else the gateway
+// (open_device_flash). Either is kept for the reader's lifetime (the gateway: its lock).
+[[nodiscard]] Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware = false);
 
 }  // namespace openflint

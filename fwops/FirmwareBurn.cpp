@@ -13,7 +13,12 @@ namespace {
 
 constexpr std::string_view kUseOcr = " through the running firmware; burn with --ocr to write the flash directly";
 
-Result<void> firmware_can_do(const BurnPreflight& p) {
+// mstflint refuses the same under "controlled FW" (FsCtrlOperations::VerifyAllowedParams).
+Result<void> firmware_can_do(const BurnOptions& options, const BurnPreflight& p) {
+  if (!options.failsafe)
+    return make_error(ErrorCode::NotSupported, "a burn without failsafe cannot be done" + std::string(kUseOcr));
+  if (options.identity.use_image_vsd)
+    return make_error(ErrorCode::NotSupported, "the image's VSD cannot be burned" + std::string(kUseOcr));
   if (p.identity.write_image_device_data)
     return make_error(ErrorCode::NotSupported, "the file's device data cannot be burned" + std::string(kUseOcr));
   if (p.identity.edits_device_data())
@@ -38,7 +43,8 @@ Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& acc
   BurnSession session(access, info, flash.size(),
                       [&flash](std::uint64_t address, std::span<std::uint8_t> out) { return flash.read_into(address, out); },
                       options);
-  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, firmware_can_do));
+  const auto check = [&options](const BurnPreflight& p) { return firmware_can_do(options, p); };
+  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, check));
   OF_ASSIGN(const std::vector<std::uint8_t> component, firmware_component(info.image_format, prepared.image, flash.size()));
   const auto progress = [&session](std::uint64_t done, std::uint64_t total) { session.progress("writing", done, total); };
   if (auto updated = updater.update(component, progress); !updated)

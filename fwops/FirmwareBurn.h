@@ -16,8 +16,8 @@ namespace openflint {
 // it to the slot it does not boot from, verifies it and makes it the boot copy at the next reset.
 // The CR-space flash gateway is never used; `access` only reads the hw id. The board's device
 // data stays (the firmware keeps it); what only a direct write can do is refused before any
-// question with NotSupported naming --ocr: the file's device data, --uid/--mac/--vsd edits, a
-// PSID change (the firmware refuses those).
+// question with NotSupported naming --ocr, as mstflint under controlled firmware: a burn without
+// failsafe, the image's VSD, the file's device data, --uid/--mac/--vsd edits, a PSID change.
 [[nodiscard]] Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
                                                        Bytes image, const BurnOptions& options,
                                                        ComponentUpdateTimeouts timeouts = {});

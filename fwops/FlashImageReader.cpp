@@ -8,11 +8,19 @@
 
 namespace openflint {
 
-Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
+namespace {
+
+FlashView::Reader reads_from(FlashReader& flash) {
+  return [&flash](std::uint64_t address, std::span<std::uint8_t> out) { return flash.read_into(address, out); };
+}
+
+}  // namespace
+
+Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info, FlashReader& flash,
                                       CopyScope scope, bool with_board_data) {
   OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   const BurnOptions options;
-  BurnSession session(access, info, driver, options);
+  BurnSession session(access, info, flash.size(), reads_from(flash), options);
   auto current = burner->find_current(session, scope);
   if (!current) return make_error(std::move(current).error().with_context("reading the flash image"));
   if (with_board_data && current->has_value()) {
@@ -31,15 +39,16 @@ Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo&
   return out;
 }
 
-Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
+Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info, FlashReader& flash,
                                      const FlashProgress& progress) {
   OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   SparseFlash out;
-  OF_ASSIGN(out.bytes, driver.read(0, driver.size(), progress));
+  out.bytes.resize(flash.size());
+  OF_TRY(flash.read_into(0, out.bytes, progress));
   out.bytes_read = out.bytes.size();
   out.format = burner->image_format;
   const BurnOptions options;
-  BurnSession session(access, info, driver, options);
+  BurnSession session(access, info, flash.size(), reads_from(flash), options);
   OF_ASSIGN(const std::optional<std::uint64_t> boot_address, session.boot_address());
   if (auto copy = find_boot_copy(out.format, out.bytes, boot_address)) {
     out.image_found = true;

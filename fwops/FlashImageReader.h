@@ -7,7 +7,7 @@
 
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
-#include "flash/FlashDriver.h"
+#include "flash/FlashReader.h"
 #include "fwops/CopyLayout.h"
 #include "image/ImageQuery.h"
 #include "image/VerifyReport.h"
@@ -32,13 +32,13 @@ struct SparseFlash {
 // (`bytes` then cannot be verified; use `query`).
 // `with_board_data`: also the board data that carries no CRC (NV_DATA), e.g. for ri.
 [[nodiscard]] Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info,
-                                                     FlashDriver& driver, CopyScope scope,
+                                                     FlashReader& flash, CopyScope scope,
                                                      bool with_board_data = false);
 
 // The whole flash, and the copy the boot ROM starts from it (image/BootCopy.h find_boot_copy
 // with the device's boot-address register): what query/verify report on a fast transport.
 [[nodiscard]] Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info,
-                                                   FlashDriver& driver, const FlashProgress& progress = {});
+                                                   FlashReader& flash, const FlashProgress& progress = {});
 
 // Verify of the copy `flash` found; with none bootable, of the first copy on it (which says
 // why it does not boot). InvalidImage when the flash holds no copy at all.

@@ -174,7 +174,8 @@ Result<std::vector<Entry>> place_entries(const Fs3ImageSpec& spec, std::uint64_t
 
 std::vector<std::uint8_t> build_fs3_image_info(const Fs3ImageSpec& spec) {
   std::vector<std::uint8_t> v(0x400, 0);
-  store_be32(&v[0x00], 0x00020000);  // IMAGE_INFO layout 0.2 (as Spectrum-1 images)
+  // IMAGE_INFO layout 0.2 (as Spectrum-1 images); mcc_en is bit 8.
+  store_be32(&v[0x00], 0x00020000 | (spec.component_update ? 1u << 8 : 0u));
   store_be32(&v[0x04], std::uint32_t{spec.fw_version.major} << 16);
   store_be32(&v[0x08], std::uint32_t{spec.fw_version.minor} << 16 | spec.fw_version.subminor);
   if (spec.release_date) {

@@ -29,6 +29,7 @@ struct Fs3ImageSpec {
   std::string prs_name;      // at most 64 bytes; empty = none
   std::uint16_t pci_device_id = 0;
   std::uint16_t issu_version = 1;     // IMAGE_INFO MAD module major ("FW ISSU Version")
+  bool component_update = false;      // IMAGE_INFO mcc_en: the firmware takes updates through MCC
   std::vector<std::uint32_t> supported_hw_ids;  // at most 4
   std::uint64_t base_guid = 0;        // DEV_INFO/MFG_INFO; 0 = none ("N/A")
   std::uint8_t guid_count = 8;

@@ -14,7 +14,6 @@
 namespace openflint::fs4 {
 namespace {
 
-constexpr std::uint32_t kMagic[4] = {0x4D544657, 0xABCDEF00, 0xFADE1234, 0x5678DEAD};
 constexpr std::uint64_t kBootVersion = 0x10;  // [31:24] image format version: 1 = FS4
 constexpr std::uint64_t kHwPointers = 0x18;
 constexpr int kHwPointerCount = 16;

@@ -1,6 +1,7 @@
 // Fs4Image: FS4 image layout — detection, query, verify and INI extraction on a byte buffer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -11,6 +12,9 @@
 #include "image/VerifyReport.h"
 
 namespace openflint::fs4 {
+
+// The magic pattern an FS4 copy starts with (not FS2/FS3's: its last three dwords differ).
+inline constexpr std::array<std::uint32_t, 4> kMagic{0x4D544657, 0xABCDEF00, 0xFADE1234, 0x5678DEAD};
 
 // True when an FS4 image starts at `offset` (cheap magic/signature check only).
 [[nodiscard]] bool probe(Bytes data, std::uint64_t offset);

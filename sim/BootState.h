@@ -13,6 +13,9 @@ struct BootState {
   std::uint64_t booted_address = 0;  // flash address of the copy that runs (FS1: its image)
   std::optional<ImageQuery> running;  // query of the running copy; nullopt in recovery
   std::uint16_t pci_device_id = 0;    // normal id, or the catalog's recovery id in recovery
+  // The running firmware stopped answering: the flash was erased or programmed through the
+  // CR-space gateway while it owned it (SimDevice::firmware_owns_flash). Until the next boot.
+  bool firmware_hung = false;
 };
 
 }  // namespace openflint::sim

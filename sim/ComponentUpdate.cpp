@@ -7,6 +7,7 @@
 #include "image/BootCopy.h"
 #include "image/Fs2Header.h"
 #include "image/Fs3Image.h"
+#include "image/Fs4Image.h"
 #include "image/SectionType.h"
 #include "image/Toc.h"
 #include "sim/SimDevice.h"
@@ -173,11 +174,12 @@ UpdateAnswer ComponentUpdate::download(SimDevice& device, std::uint32_t handle, 
 void ComponentUpdate::verify(SimDevice& device) {
   if (received_ != size_) return fail(mcc_error::kBadFormat);
   // mstflint sends the image with its magic pattern masked to 0xFF (FwExtract4MBImage with
-  // maskMagicPatternAndDevToc): the firmware writes the pattern itself, which is the one the
-  // FS2/FS3/FS4 images share.
+  // maskMagicPatternAndDevToc): the firmware writes its format's pattern itself (FS3 shares
+  // FS2's; FS4 has its own).
   if (std::all_of(magic_.begin(), magic_.end(), [](std::uint8_t b) { return b == 0xff; })) {
-    for (std::size_t i = 0; i < fs2::kMagic.size(); ++i)
-      for (std::size_t j = 0; j < 4; ++j) magic_[4 * i + j] = static_cast<std::uint8_t>(fs2::kMagic[i] >> (24 - 8 * j));
+    const auto& pattern = device.info().image_format == ImageFormat::Fs4 ? fs4::kMagic : fs2::kMagic;
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+      for (std::size_t j = 0; j < 4; ++j) magic_[4 * i + j] = static_cast<std::uint8_t>(pattern[i] >> (24 - 8 * j));
   }
   // The copy is checked where it lies, with the board's device data the flash holds (an FS3
   // component from mstflint ends before the device-data sections its ITOC points at): the boot

@@ -16,6 +16,9 @@ struct FirmwareFlashCounters {
   // they tell which writes came through the firmware and which through the gateway.
   std::uint64_t flash_erases = 0;
   std::uint64_t flash_programs = 0;
+  // Erases/programs that went through the CR-space gateway while the running firmware owned the
+  // flash (SimDevice::firmware_owns_flash): each hangs the firmware until the next boot.
+  std::uint64_t gateway_conflicts = 0;
 };
 
 }  // namespace openflint::sim

@@ -100,6 +100,9 @@ bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
 
 Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
   if (!device.powered()) return make_error(ErrorCode::Io, "device is powered off");
+  if (device.boot_state().firmware_hung)
+    return make_error(ErrorCode::Timeout, "the firmware does not answer: it hung when its flash was written "
+                                          "through the gateway under it (reset the device)");
   if (request.register_id == MfrlRegister::kId) {
     answer_mfrl(device, request);
     return {};

@@ -27,7 +27,8 @@ inline constexpr std::uint8_t kBadParameter = AccessRegisterTlv::kStatusBadParam
 // SimDevice::component_update_offered()), else kRegisterNotSupported: sim/CapabilityRegister.h,
 // sim/ComponentRegisters.h. MFPA and MFBA reads on the same devices while firmware runs, with or
 // without MCC (sim/FlashAccessRegisters.h). Any other register:
-// kRegisterNotSupported. Io when the device is powered off (no firmware answers).
+// kRegisterNotSupported. Io when the device is powered off (no firmware answers), Timeout when
+// its firmware hung (BootState::firmware_hung).
 [[nodiscard]] Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request);
 
 }  // namespace openflint::sim

@@ -118,7 +118,12 @@ Result<void> SimDevice::write32_locked(std::uint32_t address, std::uint32_t valu
   OF_TRY(check_powered());
   ++register_writes_;
   const std::uint64_t before = flash_ops();
+  const bool owned = component_update_offered_locked();  // firmware_owns_flash(), under the lock
   auto result = cr_.write32(address, value);
+  if (owned && flash_ops() != before) {  // a gateway erase/program under the firmware
+    firmware_counters_.gateway_conflicts += flash_ops() - before;
+    boot_.firmware_hung = true;
+  }
   account_flash_ops(before);
   return result;
 }
@@ -237,10 +242,19 @@ Result<void> SimDevice::firmware_program(std::uint32_t address, std::span<const 
   return {};
 }
 
-bool SimDevice::component_update_offered() const {
-  std::lock_guard guard(bus_);
+bool SimDevice::component_update_offered_locked() const {
   return info_->firmware_flash.component_update && powered_ && !boot_.recovery && boot_.running &&
          boot_.running->mcc_enabled;
+}
+
+bool SimDevice::component_update_offered() const {
+  std::lock_guard guard(bus_);
+  return component_update_offered_locked();
+}
+
+bool SimDevice::firmware_owns_flash() const {
+  std::lock_guard guard(bus_);
+  return component_update_offered_locked();
 }
 
 void SimDevice::set_boot_address(std::uint64_t address) {

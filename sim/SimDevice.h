@@ -100,6 +100,13 @@ class SimDevice final : public RegisterAccess {
   // Whether the running firmware offers the component update (MCC): its family has it in the
   // catalog and the running image was built with it (IMAGE_INFO mcc_en), as on real parts.
   [[nodiscard]] bool component_update_offered() const;
+  // Whether the running firmware uses the flash itself and takes tools' flash work through its
+  // registers: it runs and offers the component update (a firmware of such a family built
+  // without MCC is modelled as leaving the flash to tools). An erase or program through the
+  // CR-space gateway then conflicts with it: the firmware hangs (boot_state().firmware_hung,
+  // counted in counters().firmware.gateway_conflicts) and answers no register until the next
+  // reset or power cycle; the flash itself takes the write. mstflint's --ocr warns of this.
+  [[nodiscard]] bool firmware_owns_flash() const;
   // The firmware's own SPI access to the flash (sim/FirmwareFlashPort), under the bus lock:
   // Io when powered off or the chip refused; erases and programs count towards
   // power_cut_after_ops one erase unit or page program at a time, like the gateway's.
@@ -125,6 +132,7 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] Result<void> check_powered() const;
   void run_boot_rom();
   [[nodiscard]] Result<std::uint32_t> read32_locked(std::uint32_t address);
+  [[nodiscard]] bool component_update_offered_locked() const;
   [[nodiscard]] Result<void> write32_locked(std::uint32_t address, std::uint32_t value);
   void account_flash_ops(std::uint64_t ops_before);
   [[nodiscard]] std::uint64_t flash_ops() const;

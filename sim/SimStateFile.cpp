@@ -149,6 +149,7 @@ json boot_to_json(const BootState& b) {
   return json{{"recovery", b.recovery},
               {"booted_address", b.booted_address},
               {"pci_device_id", b.pci_device_id},
+              {"firmware_hung", b.firmware_hung},
               {"running", b.running ? query_to_json(*b.running) : json()}};
 }
 
@@ -157,6 +158,7 @@ Result<BootState> boot_from(const Fields& f) {
   OF_TRY(f.boolean("recovery", b.recovery));
   OF_TRY(f.number("booted_address", b.booted_address));
   OF_TRY(f.number("pci_device_id", b.pci_device_id));
+  OF_TRY(f.boolean("firmware_hung", b.firmware_hung));
   OF_ASSIGN(const auto running, f.object("running"));
   if (running) {
     OF_ASSIGN(b.running, query_from(*running));
@@ -190,6 +192,7 @@ Result<SimCounters> counters_from(const Fields& f) {
   OF_TRY(f.number("fw_component_activations", c.firmware.component_activations));
   OF_TRY(f.number("fw_flash_erases", c.firmware.flash_erases));
   OF_TRY(f.number("fw_flash_programs", c.firmware.flash_programs));
+  OF_TRY(f.number("fw_gateway_conflicts", c.firmware.gateway_conflicts));
   return c;
 }
 
@@ -237,7 +240,8 @@ std::string SimStateFile::to_json() const {
                            {"fw_component_writes", c.firmware.component_writes},
                            {"fw_component_activations", c.firmware.component_activations},
                            {"fw_flash_erases", c.firmware.flash_erases},
-                           {"fw_flash_programs", c.firmware.flash_programs}}},
+                           {"fw_flash_programs", c.firmware.flash_programs},
+                           {"fw_gateway_conflicts", c.firmware.gateway_conflicts}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
   return j.dump(2) + "\n";

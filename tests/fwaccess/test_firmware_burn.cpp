@@ -8,7 +8,9 @@
 #include "fwops/ComponentUpdater.h"
 #include "fwops/Device.h"
 #include "fwops/DeviceBurn.h"
+#include "fwops/DeviceFlash.h"
 #include "fwops/FirmwareBurn.h"
+#include "mtcr/MgirRegister.h"
 #include "sim/ComponentRegisters.h"
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"
@@ -90,6 +92,8 @@ TEST(FirmwareBurn, ALiveDeviceTakesTheImageThroughItsFirmwareAndKeepsItsIdentity
   const auto after = dev->counters();
   const auto fw_after = dev->firmware_counters();
   EXPECT_EQ(after.gateway_commands, before.gateway_commands) << "the burn used the CR-space flash gateway";
+  EXPECT_EQ(fw_after.gateway_conflicts, 0u);
+  EXPECT_FALSE(dev->boot_state().firmware_hung);
   EXPECT_EQ(fw_after.component_activations, fw_before.component_activations + 1);
   EXPECT_GT(fw_after.component_writes, fw_before.component_writes);
   // Every erase and program of the burn was the firmware's.
@@ -120,6 +124,12 @@ TEST(FirmwareBurn, RefusesWhatOnlyADirectWriteCanDoBeforeAnything) {
   BurnOptions uid;
   uid.identity.base_guid = 0x0002c90300bb6600ull;
   r = burn_through_firmware(port, *dev, dev->info(), fs3(29), uid);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported) << r.error().message();
+
+  BurnOptions nofs;
+  nofs.failsafe = false;
+  r = burn_through_firmware(port, *dev, dev->info(), fs3(29), nofs);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code(), ErrorCode::NotSupported) << r.error().message();
 
@@ -174,6 +184,11 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
 
   BurnOptions fw;
   EXPECT_EQ(burn_path(dev, fw), BurnPath::Firmware);
+  auto raw = check_direct_flash_write(dev, false);  // ww, sg, ... would write under the firmware
+  ASSERT_FALSE(raw);
+  EXPECT_EQ(raw.error().code(), ErrorCode::NotSupported);
+  EXPECT_NE(raw.error().message().find("--ocr"), std::string::npos);
+  EXPECT_TRUE(check_direct_flash_write(dev, true));
   auto g0 = dev.simulator()->counters().gateway_commands;
   auto r = burn_device(dev, fs3(29), fw);
   ASSERT_TRUE(r) << r.error().message();
@@ -190,7 +205,21 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_FALSE(r->through_firmware);
   EXPECT_GT(dev.simulator()->counters().gateway_commands, g0);
+  // Writing the flash under a firmware that owns it hangs the firmware (mstflint's --ocr warning):
+  // it answers no register until the next reset, and the next burn can only take the gateway.
+  EXPECT_GT(dev.simulator()->counters().firmware.gateway_conflicts, 0u);
+  EXPECT_TRUE(dev.simulator()->boot_state().firmware_hung);
+  auto port = dev.register_port();
+  ASSERT_TRUE(port);
+  AccessRegisterTlv mgir;
+  mgir.register_id = MgirRegister::kId;
+  mgir.data.assign(0xa0, 0);
+  auto answer = (*port)->transact(mgir);
+  ASSERT_FALSE(answer);
+  EXPECT_EQ(answer.error().code(), ErrorCode::Timeout);
+  EXPECT_EQ(burn_path(dev, BurnOptions{}), BurnPath::FlashGateway);
   ASSERT_TRUE(dev.reset());
+  EXPECT_FALSE(dev.simulator()->boot_state().firmware_hung);
   EXPECT_EQ(running_minor(*dev.simulator()), 30u);
 }
 
@@ -207,6 +236,58 @@ TEST(DeviceBurn, AnImageWithoutMccRunningMeansTheGateway) {
   ASSERT_TRUE(dev.simulator()->flash().set_contents(flash));
   dev.simulator()->power_cycle();
   EXPECT_EQ(burn_path(dev, BurnOptions{}), BurnPath::FlashGateway);
+  EXPECT_TRUE(check_direct_flash_write(dev, false));
+}
+
+// FS4 (Spectrum-2, real releases built with MCC): the firmware writes FS4's own magic pattern
+// (not FS2/FS3's) into the new copy.
+TEST(FirmwareBurn, AnFs4SwitchTakesTheImageThroughItsFirmware) {
+  const auto old_path = sample_image("spectrum2-old"), new_path = sample_image("spectrum2-new");
+  if (!std::filesystem::exists(old_path) || !std::filesystem::exists(new_path))
+    GTEST_SKIP() << "the spectrum2 samples were not built (they are real images from ../shared/firmware/real)";
+  auto dev = device_running("spectrum2", read_file(old_path));
+  ASSERT_TRUE(dev->component_update_offered()) << "the real Spectrum-2 release is built with MCC";
+  const auto gateway = dev->counters().gateway_commands;
+  const auto was = running_minor(*dev);
+  sim::SimRegisterPort port(*dev);
+  auto r = burn_through_firmware(port, *dev, dev->info(), read_file(new_path), BurnOptions{});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(dev->counters().gateway_commands, gateway);
+  dev->power_cycle();
+  ASSERT_FALSE(dev->boot_state().recovery);
+  EXPECT_NE(running_minor(*dev), was);
+  EXPECT_NE(dev->boot_state().booted_address, 0u);  // the other slot
+}
+
+// q and v of a device whose firmware takes burns read its flash through MFBA; --ocr through the gateway.
+TEST(DeviceFlashReader, QueryAndVerifyOfALiveDeviceReadThroughTheFirmware) {
+  TempDir tmp;
+  auto created = create_sim_device(tmp.path() / "cx4", "connectx4", "");
+  ASSERT_TRUE(created) << created.error().message();
+  Device dev = std::move(*created);
+  ASSERT_TRUE(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
+  dev.simulator()->power_cycle();
+  const auto g0 = dev.simulator()->counters().gateway_commands;
+  {
+    auto reader = open_device_flash_reader(dev);
+    ASSERT_TRUE(reader) << reader.error().message();
+    EXPECT_NE(dynamic_cast<FirmwareFlashReader*>(reader->get()), nullptr);
+    auto query = query_device_image(dev, **reader);
+    ASSERT_TRUE(query) << query.error().message();
+    ASSERT_TRUE(query->fw_version && query->base_guid);
+    EXPECT_EQ(query->fw_version->minor, 28u);
+    EXPECT_EQ(query->base_guid->base, kLiveBoardGuid);
+    auto found = read_device_flash(dev, **reader);
+    ASSERT_TRUE(found) << found.error().message();
+    auto verified = verify_found_copy(*found);
+    ASSERT_TRUE(verified) << verified.error().message();
+    EXPECT_TRUE(found->image_found && verified->bootable());
+  }
+  EXPECT_EQ(dev.simulator()->counters().gateway_commands, g0);
+  auto ocr = open_device_flash_reader(dev, /*override_firmware=*/true);
+  ASSERT_TRUE(ocr) << ocr.error().message();
+  EXPECT_NE(dynamic_cast<FlashDriver*>(ocr->get()), nullptr);
+  EXPECT_GT(dev.simulator()->counters().gateway_commands, g0);
 }
 
 }  // namespace

@@ -103,10 +103,18 @@ TEST_P(BoardIdentity, FwburnToADeviceKeepsEachBoardsOwn) {
   expect_identity(b, b_);
 }
 
+// The file's identity needs a direct write: a running firmware that takes images (the real
+// Spectrum-2 releases are built so) refuses it, as mstflint under controlled FW; --ocr writes it.
 TEST_P(BoardIdentity, UseImageGuidsBurnsTheImagesIdentity) {
   const std::string a = make_board("a", a_);
+  if (image_query(sample(model(), "old"))["component_update"] == true) {
+    const auto refused = tool("flint", {"-d", a, "-i", sample(model(), "new").string(), "-y", "--use_image_guids",
+                                        "--use_image_ps", "burn"});
+    EXPECT_EQ(refused.exit_code, 6) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("--ocr"), std::string::npos) << refused.err;
+  }
   const auto r = tool("flint", {"-d", a, "-i", sample(model(), "new").string(), "-y", "--use_image_guids",
-                                "--use_image_ps", "burn"});
+                                "--use_image_ps", "--ocr", "burn"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.err.find("GUIDs/MACs from the image"), std::string::npos) << r.err;
   const auto want = image_query(sample(model(), "new"));
@@ -134,7 +142,7 @@ TEST_P(BoardIdentity, DeviceDataFlagsChangeExactlyWhatTheyName) {
   if (!vsd_in_device_data()) GTEST_SKIP() << model() << " keeps its identity in the copy (tests/identity/test_flags.cpp)";
   const std::string a = make_board("a", a_);
   const auto burn = [&](std::vector<std::string> flags) {
-    std::vector<std::string> args{"-d", a, "-i", sample(model(), "new").string(), "-y"};
+    std::vector<std::string> args{"-d", a, "-i", sample(model(), "new").string(), "-y", "--ocr"};
     args.insert(args.end(), flags.begin(), flags.end());
     args.push_back("burn");
     const auto r = tool("flint", args);
@@ -168,14 +176,21 @@ TEST_P(BoardIdentity, DeviceDataFlagsChangeExactlyWhatTheyName) {
 TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
   if (!vsd_in_device_data()) GTEST_SKIP() << model() << " keeps its identity in the copy (tests/setids)";
   const std::string a = make_board("a", a_);
+  // A firmware that owns its flash (the real Spectrum-2 releases) would be written under: refused
+  // unless --ocr (docs/fwaccess.md).
+  if (image_query(sample(model(), "old"))["component_update"] == true) {
+    const auto refused = tool("flint", {"-d", a, "sv", "refused"});
+    EXPECT_EQ(refused.exit_code, 6) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("--ocr"), std::string::npos) << refused.err;
+  }
   Identity want = a_;
   for (const std::uint64_t guid : {0x0002c90300e5e500ull, 0x0002c90300f6f600ull}) {
     want.guid = guid;
     want.mac = (guid & 0xffffff) | 0x0002c9000000ull;
     want.vsd = "sv " + hex16(guid);
-    const auto g = tool("flint", {"-d", a, "sg", hex16(want.guid), hex16(want.mac).substr(6)});
+    const auto g = tool("flint", {"-d", a, "--ocr", "sg", hex16(want.guid), hex16(want.mac).substr(6)});
     ASSERT_EQ(g.exit_code, 0) << g.out << g.err;
-    const auto v = tool("flint", {"-d", a, "sv", want.vsd});
+    const auto v = tool("flint", {"-d", a, "--ocr", "sv", want.vsd});
     ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
     const auto q = query(a);
     EXPECT_EQ(q["base_guid"]["base"], hex16(want.guid)) << q.dump(2);

@@ -142,6 +142,8 @@ TEST_F(MstflintPci, ConnectX4BurnedByMstflintThroughTheFirmware) {
   EXPECT_EQ(c.flash.erases - counters_before.flash.erases,
             c.firmware.flash_erases - counters_before.firmware.flash_erases);
   EXPECT_LT(c.gateway_commands - counters_before.gateway_commands, 1000u) << "the burn's data did not go by the gateway";
+  EXPECT_EQ(c.firmware.gateway_conflicts, counters_before.firmware.gateway_conflicts)
+      << "mstflint wrote the flash through the gateway under the firmware";
 
   // Until a reset the old firmware runs; our flint's reset (MFRL + bus reset) boots the new copy.
   EXPECT_EQ(saved_running_version(dev), "12.27.1100");
