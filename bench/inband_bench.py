@@ -101,9 +101,11 @@ def client_may_fail(bindir, fabric_dir, argv):
     except subprocess.TimeoutExpired:
         return time.monotonic() - start, -1, "no answer within 900 s"
     took = time.monotonic() - start
-    last = (r.stdout.strip().splitlines() or r.stderr.strip().splitlines() or [""])[-1]
-    err = (r.stderr.strip().splitlines() or [""])[-1]
-    return took, r.returncode, err or last
+    if r.returncode == 0:
+        return took, 0, ""
+    lines = [l for l in (r.stderr + "\n" + r.stdout).splitlines() if "-E-" in l or "rror" in l]
+    why = f"exit {r.returncode}" + (" (SIGSEGV)" if r.returncode in (139, -11) else "")
+    return took, r.returncode, why + (": " + lines[-1].strip() if lines else "")
 
 
 def mcc_sample(srcdir, bindir, work, version):
