@@ -23,6 +23,8 @@ class FirmwareFlashReader final : public FlashReader {
 
   [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
   [[nodiscard]] std::uint32_t jedec_id() const override { return chip_->jedec_id; }
+  // Each block is a register transaction with the firmware.
+  [[nodiscard]] bool costly_reads() const override { return true; }
   [[nodiscard]] std::size_t block_bytes() const { return block_; }
   using FlashReader::read_into;
   [[nodiscard]] Result<void> read_into(std::uint64_t address, std::span<std::uint8_t> out,

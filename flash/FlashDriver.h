@@ -34,6 +34,7 @@ class FlashDriver final : public FlashReader {
 
   [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
   [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }
+  [[nodiscard]] bool costly_reads() const override { return access_->costly_access(); }
 
   [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
                                                        const FlashProgress& progress = {});

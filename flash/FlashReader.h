@@ -28,6 +28,9 @@ class FlashReader {
   [[nodiscard]] Result<void> read_into(std::uint64_t address, std::span<std::uint8_t> out) {
     return read_into(address, out, FlashProgress{});
   }
+  // True when reading costs a round trip per small block (MADs, config space, the firmware's
+  // registers): callers then read only what they need, never the whole flash.
+  [[nodiscard]] virtual bool costly_reads() const = 0;
 
  protected:
   FlashReader() = default;

@@ -35,11 +35,11 @@ Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bo
   return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(driver)));
 }
 
-bool reads_whole_flash(const RegisterAccess& access) { return !access.costly_access(); }
+bool reads_whole_flash(const FlashReader& flash) { return !flash.costly_reads(); }
 
 Result<SparseFlash> read_device_flash(Device& device, FlashReader& flash, bool with_board_data,
                                       const FlashProgress& progress) {
-  if (reads_whole_flash(device.access())) return read_whole_flash(device.access(), device.info(), flash, progress);
+  if (reads_whole_flash(flash)) return read_whole_flash(device.access(), device.info(), flash, progress);
   return read_current_image(device.access(), device.info(), flash, CopyScope::Whole, with_board_data);
 }
 

@@ -22,9 +22,10 @@ namespace openflint {
                                                     std::string_view name);
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device);
 
-// Whether reading the whole flash is cheap on this transport: not when accesses are costly
-// (RegisterAccess::costly_access(): MADs, PCI config space); then only what is needed is read.
-[[nodiscard]] bool reads_whole_flash(const RegisterAccess& access);
+// Whether reading the whole flash is cheap: not when reads are costly (FlashReader::costly_reads:
+// the gateway over MADs or PCI config space, or the firmware's registers); then only what is
+// needed is read.
+[[nodiscard]] bool reads_whole_flash(const FlashReader& flash);
 
 // The flash as query/verify/ri see it, with the copy the boot ROM starts (image/BootCopy rule):
 // the whole flash when that is cheap, else only the blocks of the current copy and (with

@@ -4,25 +4,20 @@
 #include <memory>
 
 #include "core/HexString.h"
-#include "mtcr/IcmdAccess.h"
-#include "mtcr/PciConfigAccess.h"
+#include "mtcr/IcmdRegisterPort.h"
 
 namespace openflint {
 namespace {
 
 // One MFRL access: opens config space and ICMD, runs it, and turns the TLV status into an error.
 Result<MfrlRegister> access_mfrl(const std::filesystem::path& pci_dir, std::uint8_t method, const MfrlRegister& value) {
-  auto address = parse_pci_address(pci_dir.filename().string());
-  if (!address) return make_error(ErrorCode::InvalidArgument, pci_dir.filename().string() + " is not a PCI address");
-  OF_ASSIGN(auto config, PciConfigAccess::open(*address, pci_dir.parent_path().parent_path()));
-  if (config->gateway() != PciConfigGateway::Vsec)
-    return make_error(ErrorCode::NotSupported, "no firmware command interface (ICMD) on this part: no reset register");
-  OF_ASSIGN(auto icmd, IcmdAccess::open(*config));
+  auto port = IcmdRegisterPort::open(pci_dir);
+  if (!port) return make_error(std::move(port).error().with_context("no reset register"));
   AccessRegisterTlv request;
   request.register_id = MfrlRegister::kId;
   request.method = method;
   request.data = value.encode();
-  OF_ASSIGN(const auto answer, icmd.access_register(request));
+  OF_ASSIGN(const auto answer, (*port)->transact(request));
   if (answer.status == AccessRegisterTlv::kStatusRegisterNotSupported)
     return make_error(ErrorCode::NotSupported, "the running firmware has no reset register (MFRL not supported)");
   if (answer.status == AccessRegisterTlv::kStatusBadParameter)

@@ -1,9 +1,8 @@
 // MgirQuery: one MGIR query, decoded into a RunningFirmware, over MADs or ICMD.
 #include "fwops/MgirQuery.h"
 
-#include "mtcr/IcmdAccess.h"
+#include "mtcr/IcmdRegisterPort.h"
 #include "mtcr/MgirRegister.h"
-#include "mtcr/PciConfigAccess.h"
 
 namespace openflint {
 namespace {
@@ -38,13 +37,9 @@ std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const 
 }
 
 std::optional<RunningFirmware> query_running_pci(const std::filesystem::path& pci_dir, const DeviceInfo& info) {
-  auto address = parse_pci_address(pci_dir.filename().string());
-  if (!address) return std::nullopt;
-  auto config = PciConfigAccess::open(*address, pci_dir.parent_path().parent_path());
-  if (!config || (*config)->gateway() != PciConfigGateway::Vsec) return std::nullopt;
-  auto icmd = IcmdAccess::open(**config);
-  if (!icmd) return std::nullopt;
-  return decode(icmd->access_register(mgir_request()), info);
+  auto port = IcmdRegisterPort::open(pci_dir);
+  if (!port) return std::nullopt;
+  return decode((*port)->transact(mgir_request()), info);
 }
 
 }  // namespace openflint

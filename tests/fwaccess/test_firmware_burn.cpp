@@ -41,6 +41,14 @@ class NarrowPort final : public RegisterPort {
   std::size_t bytes_;
 };
 
+// A sim:PATH device (under `tmp`) that is live_connectx4()'s board.
+Result<Device> live_sim_device(const TempDir& tmp) {
+  OF_ASSIGN(Device dev, create_sim_device(tmp.path() / "cx4", "connectx4", ""));
+  OF_TRY(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
+  dev.simulator()->power_cycle();
+  return dev;
+}
+
 std::uint16_t running_minor(const sim::SimDevice& d) {
   const auto& r = d.boot_state().running;
   return r && r->fw_version ? r->fw_version->minor : 0;
@@ -176,11 +184,9 @@ TEST(FirmwareBurn, AFirmwareErrorReleasesTheHandleAndLeavesTheOldCopyBooting) {
 // burn_device chooses like the real tools: the firmware when it takes burns, the gateway with --ocr.
 TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   TempDir tmp;
-  auto created = create_sim_device(tmp.path() / "cx4", "connectx4", "");
+  auto created = live_sim_device(tmp);
   ASSERT_TRUE(created) << created.error().message();
   Device dev = std::move(*created);
-  ASSERT_TRUE(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
-  dev.simulator()->power_cycle();
 
   BurnOptions fw;
   EXPECT_EQ(burn_path(dev, fw), BurnPath::Firmware);
@@ -262,11 +268,9 @@ TEST(FirmwareBurn, AnFs4SwitchTakesTheImageThroughItsFirmware) {
 // q and v of a device whose firmware takes burns read its flash through MFBA; --ocr through the gateway.
 TEST(DeviceFlashReader, QueryAndVerifyOfALiveDeviceReadThroughTheFirmware) {
   TempDir tmp;
-  auto created = create_sim_device(tmp.path() / "cx4", "connectx4", "");
+  auto created = live_sim_device(tmp);
   ASSERT_TRUE(created) << created.error().message();
   Device dev = std::move(*created);
-  ASSERT_TRUE(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
-  dev.simulator()->power_cycle();
   const auto g0 = dev.simulator()->counters().gateway_commands;
   {
     auto reader = open_device_flash_reader(dev);
