@@ -6,8 +6,8 @@
 
 namespace openflint {
 
-BurnPath burn_path(Device& device, const BurnOptions& options) {
-  if (options.override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
+BurnPath burn_path(Device& device, bool override_firmware) {
+  if (override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
   const auto running = device.running_firmware();
   if (!running || running->recovery || !running->image) return BurnPath::FlashGateway;
   auto port = device.register_port();
@@ -17,16 +17,14 @@ BurnPath burn_path(Device& device, const BurnOptions& options) {
 }
 
 Result<void> check_direct_flash_write(Device& device, bool override_firmware) {
-  BurnOptions path;
-  path.override_firmware = override_firmware;
-  if (burn_path(device, path) == BurnPath::FlashGateway) return {};
+  if (burn_path(device, override_firmware) == BurnPath::FlashGateway) return {};
   return make_error(ErrorCode::NotSupported, device.name() + ": the running firmware owns the flash; writing it "
                                              "through the gateway may hang the firmware (--ocr forces it; reset "
                                              "the device afterwards)");
 }
 
 Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
-  if (burn_path(device, options) == BurnPath::Firmware) {
+  if (burn_path(device, options.override_firmware) == BurnPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());
     return burn_through_firmware(*port, device.access(), device.info(), image, options);
   }

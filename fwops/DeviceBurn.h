@@ -15,8 +15,8 @@ enum class BurnPath {
 
 // Firmware when the device's family offers firmware flash access (catalog), firmware runs (not
 // flash recovery), the device has a register channel, its firmware lists the component-update
-// registers (register errors count as "no") and options.override_firmware (--ocr) is off.
-[[nodiscard]] BurnPath burn_path(Device& device, const BurnOptions& options);
+// registers (register errors count as "no") and `override_firmware` (--ocr) is off.
+[[nodiscard]] BurnPath burn_path(Device& device, bool override_firmware = false);
 
 // Before a raw write through the CR-space gateway (ww, wb, erase, sg/sv on a device, bb): on a
 // device whose firmware owns the flash (burn_path() is Firmware) the write would go under the

@@ -22,9 +22,7 @@ Result<FlashDriver> open_device_flash(Device& device) {
 }
 
 Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {
-  BurnOptions path_options;
-  path_options.override_firmware = override_firmware;
-  if (burn_path(device, path_options) == BurnPath::Firmware) {
+  if (burn_path(device, override_firmware) == BurnPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());
     auto reader = FirmwareFlashReader::open(*port);
     if (!reader)

@@ -189,7 +189,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   Device dev = std::move(*created);
 
   BurnOptions fw;
-  EXPECT_EQ(burn_path(dev, fw), BurnPath::Firmware);
+  EXPECT_EQ(burn_path(dev, fw.override_firmware), BurnPath::Firmware);
   auto raw = check_direct_flash_write(dev, false);  // ww, sg, ... would write under the firmware
   ASSERT_FALSE(raw);
   EXPECT_EQ(raw.error().code(), ErrorCode::NotSupported);
@@ -205,7 +205,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
 
   BurnOptions ocr;
   ocr.override_firmware = true;
-  EXPECT_EQ(burn_path(dev, ocr), BurnPath::FlashGateway);
+  EXPECT_EQ(burn_path(dev, ocr.override_firmware), BurnPath::FlashGateway);
   g0 = dev.simulator()->counters().gateway_commands;
   r = burn_device(dev, fs3(30), ocr);
   ASSERT_TRUE(r) << r.error().message();
@@ -223,7 +223,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   auto answer = (*port)->transact(mgir);
   ASSERT_FALSE(answer);
   EXPECT_EQ(answer.error().code(), ErrorCode::Timeout);
-  EXPECT_EQ(burn_path(dev, BurnOptions{}), BurnPath::FlashGateway);
+  EXPECT_EQ(burn_path(dev), BurnPath::FlashGateway);
   ASSERT_TRUE(dev.reset());
   EXPECT_FALSE(dev.simulator()->boot_state().firmware_hung);
   EXPECT_EQ(running_minor(*dev.simulator()), 30u);
@@ -241,7 +241,7 @@ TEST(DeviceBurn, AnImageWithoutMccRunningMeansTheGateway) {
   std::copy(plain.begin(), plain.end(), flash.begin());
   ASSERT_TRUE(dev.simulator()->flash().set_contents(flash));
   dev.simulator()->power_cycle();
-  EXPECT_EQ(burn_path(dev, BurnOptions{}), BurnPath::FlashGateway);
+  EXPECT_EQ(burn_path(dev), BurnPath::FlashGateway);
   EXPECT_TRUE(check_direct_flash_write(dev, false));
 }
 
