@@ -7,6 +7,7 @@
 
 #include "devices/CrSpaceLayout.h"
 #include "devices/FlashGatewayInfo.h"
+#include "devices/NvConfigInfo.h"
 #include "devices/PciConfigGateway.h"
 #include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
 
@@ -60,6 +61,7 @@ struct DeviceInfo {
   CrSpaceLayout cr_space;               // CR-space size, register-dump ranges, named registers
   FirmwareResetSupport firmware_reset;  // the reset register, when the firmware has one
   FirmwareFlashAccess firmware_flash;   // flash access through the running firmware, if any
+  const NvConfigTable* nv_config = nullptr;  // non-volatile configuration (mst config); null: none known
 };
 
 }  // namespace openflint

@@ -1,6 +1,7 @@
 // DeviceListing: sysfs facts, catalog lookups, one open and one hw-id read per access method per function.
 #include "fwops/DeviceListing.h"
 
+#include "fwops/NvConfig.h"
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "devices/FlashGatewayInfo.h"
 #include "fwops/Device.h"
 #include "fwops/HostAccess.h"
+#include "fwops/NvConfig.h"
 #include "mtcr/PciBarAccess.h"
 
 namespace openflint {
@@ -81,6 +83,7 @@ void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string&
   auto config = open_for_probe("pciconf-" + bdf, root);
   s.config = config ? probe_opened(*config) : probe_word(make_error(config.error()));
   if (config) s.running = config->running_firmware();  // MGIR, no flash access
+  if (config && s.running && !s.running->recovery) s.port_protocols = running_port_protocols(*config);
   std::error_code ec;
   if (!fs::exists(root / "devices" / bdf / "resource0", ec)) {
     s.bar.reason = "no resource0 (BAR0 not exposed)";

@@ -37,6 +37,9 @@ struct PciDeviceStatus {
   // fw_ver (what the driver reports); empty: unknown. fw_source says which ("mgir", "driver").
   std::string fw_version;
   std::string fw_source;
+  // Each port's protocol since the last boot ("InfiniBand", "Ethernet"; fwops/NvConfig.h), read
+  // from the running firmware's configuration; empty: unknown.
+  std::vector<std::string> port_protocols;
 };
 
 struct ListingOptions {

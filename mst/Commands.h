@@ -16,5 +16,6 @@ struct Common {
 void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common);    // status, start, stop
 void add_register_commands(CLI::App& app, std::function<int()>& run, const Common& common);  // mread, mwrite, dump
 void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common);      // reset
+void add_config_command(CLI::App& app, std::function<int()>& run, const Common& common);     // config
 
 }  // namespace openflint::mst

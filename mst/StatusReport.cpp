@@ -77,7 +77,8 @@ json device_json(const PciDeviceStatus& d) {
           {"rdma", d.rdma},
           {"net", d.net},
           {"numa_node", d.numa_node ? json(*d.numa_node) : json(nullptr)},
-          {"fw_version", opt_string(d.fw_version)}, {"fw_source", opt_string(d.fw_source)}};
+          {"fw_version", opt_string(d.fw_version)}, {"fw_source", opt_string(d.fw_source)},
+          {"port_protocols", d.port_protocols}};
 }
 
 json node_json(const NodeFirmware& n) {
@@ -144,6 +145,10 @@ void print_devices(std::ostream& out, const std::filesystem::path& sysfs_root,
       if (p->works) out << "works (hw id " << hex4(*p->hw_id_word & 0xffff) << ")\n";
       else out << "no: " << p->reason << "\n";
     }
+    if (d.port_protocols.empty()) continue;
+    out << "    ports:";
+    for (std::size_t i = 0; i < d.port_protocols.size(); ++i) out << (i ? ", " : " ") << i + 1 << " " << d.port_protocols[i];
+    out << " (since the last boot)\n";
   }
 }
 

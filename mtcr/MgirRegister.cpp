@@ -7,6 +7,7 @@
 
 namespace openflint {
 namespace {
+constexpr std::size_t kHwInfo1 = 0x04;
 constexpr std::size_t kHwDevId = 0x08;
 constexpr std::size_t kFwInfo = 0x20;
 constexpr std::size_t kExtMajor = 0x44;
@@ -18,6 +19,7 @@ constexpr std::size_t kPsidLength = 16;
 std::vector<std::uint8_t> MgirRegister::encode() const {
   std::vector<std::uint8_t> out(kSize, 0);
   mad::put32(out.data(), 0, std::uint32_t{device_id} << 16);
+  mad::put32(out.data(), kHwInfo1, std::uint32_t{num_ports} << 16);
   mad::put32(out.data(), kHwDevId, device_id);
   mad::put32(out.data(), kFwInfo,
              (std::uint32_t{major & 0xffu} << 16) | (std::uint32_t{minor & 0xffu} << 8) | (subminor & 0xffu));
@@ -34,6 +36,7 @@ Result<MgirRegister> MgirRegister::decode(std::span<const std::uint8_t> bytes) {
                                                    " bytes end before fw_info at 0x20");
   MgirRegister m;
   m.device_id = static_cast<std::uint16_t>(mad::get32(bytes.data(), 0) >> 16);
+  m.num_ports = static_cast<std::uint8_t>(mad::get32(bytes.data(), kHwInfo1) >> 16);
   const std::uint32_t v = mad::get32(bytes.data(), kFwInfo);
   m.major = (v >> 16) & 0xff;
   m.minor = (v >> 8) & 0xff;

@@ -22,6 +22,7 @@ struct MgirRegister {
   static constexpr std::size_t kPsidOffset = 0x30;
 
   std::uint16_t device_id = 0;  // the hw id
+  std::uint8_t num_ports = 0;   // hardware_info.num_ports, 0x04 [23:16] (mstconfig's per-port items)
   std::uint16_t major = 0;
   std::uint16_t minor = 0;
   std::uint16_t subminor = 0;

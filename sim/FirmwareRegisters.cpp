@@ -6,12 +6,14 @@
 #include "sim/CapabilityRegister.h"
 #include "sim/ComponentRegisters.h"
 #include "sim/FlashAccessRegisters.h"
+#include "sim/NvConfigRegisters.h"
 
 namespace openflint::sim {
 
 MgirRegister running_mgir(const SimDevice& device) {
   MgirRegister m;
   m.device_id = device.info().hw_id;
+  m.num_ports = static_cast<std::uint8_t>(device.info().port_count);
   const BootState& boot = device.boot_state();
   if (boot.recovery || !boot.running) return m;  // no firmware runs: fw_info stays zero
   if (boot.running->fw_version) {
@@ -108,6 +110,7 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     return {};
   }
   if (answer_firmware_flash(device, request)) return {};
+  if (answer_nv_config(device, request)) return {};
   if (request.register_id != MgirRegister::kId) {
     request.status = kRegisterNotSupported;
     return {};

@@ -35,6 +35,7 @@ const BootState& SimDevice::reset() {
   gateway_.reset();
   update_.reset();
   armed_reset_ = 0;
+  nv_config_.boot();
   run_boot_rom();
   return boot_;
 }
@@ -183,6 +184,7 @@ void SimDevice::power_cycle() {
   powered_ = true;
   update_.reset();
   armed_reset_ = 0;
+  nv_config_.boot();
   run_boot_rom();
 }
 

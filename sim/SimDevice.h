@@ -16,6 +16,7 @@
 #include "sim/ComponentUpdate.h"
 #include "sim/FirmwareFlashCounters.h"
 #include "sim/FlashGateway.h"
+#include "sim/NvConfigStore.h"
 #include "sim/SimFaults.h"
 #include "sim/SpiNorFlash.h"
 
@@ -97,6 +98,10 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] ComponentUpdate& component_update() { return update_; }
   [[nodiscard]] const ComponentUpdate& component_update() const { return update_; }
   [[nodiscard]] FirmwareFlashCounters& firmware_counters() { return firmware_counters_; }
+  // The firmware's non-volatile configuration (sim/NvConfigRegisters): stored items survive
+  // power cycles; a reset or power cycle makes them the current ones.
+  [[nodiscard]] NvConfigStore& nv_config() { return nv_config_; }
+  [[nodiscard]] const NvConfigStore& nv_config() const { return nv_config_; }
   // Whether the running firmware offers the component update (MCC): its family has it in the
   // catalog and the running image was built with it (IMAGE_INFO mcc_en), as on real parts.
   [[nodiscard]] bool component_update_offered() const;
@@ -150,6 +155,7 @@ class SimDevice final : public RegisterAccess {
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;
   ComponentUpdate update_;
+  NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;
 };
 

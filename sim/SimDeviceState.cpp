@@ -51,6 +51,8 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   state.boot = boot_;
   state.registers = cr_.registers();
   state.registers.erase(info_->flash_gateway.cmd_addr);  // saved as the lock state
+  state.nv_stored = nv_config_.stored();
+  state.nv_current = nv_config_.current();
   const auto contents = flash_.contents();
   OF_TRY(write_bytes(dir / "flash.bin", reinterpret_cast<const char*>(contents.data()), contents.size()));
   const std::string text = state.to_json();
@@ -90,6 +92,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   dev->set_faults(state->faults);
   dev->gateway_.set_locked(state->flash_locked);
   dev->powered_ = state->powered;
+  dev->nv_config_.restore(state->nv_stored, state->nv_current);
   // The running firmware is what booted before the save (the flash may hold a newer burn);
   // a state without it (older files) boots now.
   if (state->boot) {

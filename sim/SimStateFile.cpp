@@ -209,6 +209,51 @@ Result<std::map<std::uint32_t, std::uint32_t>> registers_from(const json& j) {
   return out;
 }
 
+using NvItems = std::map<std::uint32_t, std::vector<std::uint8_t>>;
+
+json nv_items_to_json(const NvItems& items) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  json out = json::object();
+  for (const auto& [type, data] : items) {
+    std::string hex;
+    for (const std::uint8_t b : data) {
+      hex += kDigits[b >> 4];
+      hex += kDigits[b & 0xf];
+    }
+    out[std::to_string(type)] = hex;
+  }
+  return out;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// "type": "hex bytes" pairs (decimal type dword, at most 256 data bytes each).
+Result<NvItems> nv_items_from(const json& j, const std::string& name) {
+  if (!j.is_object()) return bad_field(name, "must be an object of \"type\": \"hex bytes\"");
+  NvItems out;
+  for (const auto& [key, value] : j.items()) {
+    std::uint32_t type = 0;
+    const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), type);
+    if (ec != std::errc() || end != key.data() + key.size())
+      return bad_field(name, "'" + key + "' is not a decimal item type");
+    if (!value.is_string()) return bad_field(name + "." + key, "must be a string of hex digits");
+    const std::string hex = value.get<std::string>();
+    if (hex.size() % 2 != 0 || hex.size() > 512) return bad_field(name + "." + key, "must be 0 to 256 hex bytes");
+    std::vector<std::uint8_t> data;
+    for (std::size_t i = 0; i < hex.size(); i += 2) {
+      const int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1]);
+      if (hi < 0 || lo < 0) return bad_field(name + "." + key, "must be lower-case hex digits");
+      data.push_back(static_cast<std::uint8_t>(hi << 4 | lo));
+    }
+    out[type] = std::move(data);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string SimStateFile::to_json() const {
@@ -244,6 +289,8 @@ std::string SimStateFile::to_json() const {
                            {"fw_gateway_conflicts", c.firmware.gateway_conflicts}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
+  if (!nv_stored.empty() || !nv_current.empty())
+    j["nv_config"] = json{{"stored", nv_items_to_json(nv_stored)}, {"current", nv_items_to_json(nv_current)}};
   return j.dump(2) + "\n";
 }
 
@@ -277,6 +324,15 @@ Result<SimStateFile> SimStateFile::parse(std::string_view text) {
   }
   if (const json* registers = top.find("registers")) {
     OF_ASSIGN(s.registers, registers_from(*registers));
+  }
+  OF_ASSIGN(const auto nv, top.object("nv_config"));
+  if (nv) {
+    if (const json* stored = nv->find("stored")) {
+      OF_ASSIGN(s.nv_stored, nv_items_from(*stored, "nv_config.stored"));
+    }
+    if (const json* current = nv->find("current")) {
+      OF_ASSIGN(s.nv_current, nv_items_from(*current, "nv_config.current"));
+    }
   }
   return s;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Result.h"
 #include "sim/BootState.h"
@@ -32,6 +33,9 @@ struct SimStateFile {
   SimCounters counters;
   std::optional<BootState> boot;  // absent in older files: the boot ROM runs on load
   std::map<std::uint32_t, std::uint32_t> registers;  // CR-space storage, address → value
+  // NV configuration (sim/NvConfigStore): items by type dword, stored and in effect since boot.
+  std::map<std::uint32_t, std::vector<std::uint8_t>> nv_stored;
+  std::map<std::uint32_t, std::vector<std::uint8_t>> nv_current;
 
   [[nodiscard]] std::string to_json() const;
   [[nodiscard]] static Result<SimStateFile> parse(std::string_view text);

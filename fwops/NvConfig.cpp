@@ -1,0 +1,321 @@
+// NvConfig: MNVQC/MNVGC to learn what the firmware offers, MNVDA reads and writes, MNVIA (docs/nvconfig.md §2).
+#include "fwops/NvConfig.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <utility>
+
+#include "core/HexString.h"
+#include "mtcr/NvConfigRegisters.h"
+
+namespace openflint {
+namespace {
+
+using Tlv = AccessRegisterTlv;
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
+         });
+}
+
+std::string status_text(std::uint8_t status) {
+  switch (status) {
+    case 1: return "the firmware is busy";
+    case 3: return "the firmware does not know the register";
+    case Tlv::kStatusRegisterNotSupported: return "the firmware does not support the register";
+    case Tlv::kStatusMethodNotSupported: return "the firmware does not support the method";
+    case Tlv::kStatusBadParameter: return "the firmware refused it (bad parameter)";
+    case Tlv::kStatusResourceNotAvailable: return "the firmware has no room or no such item";
+    default: return "register status " + hex_string(status);
+  }
+}
+
+std::uint32_t field_max(const NvParameter& p) {
+  const std::uint32_t width_max = nv_reg::field_mask(p.field);
+  return p.max_value != 0 ? std::min(p.max_value, width_max) : width_max;
+}
+
+std::string setting_name(const NvItem& item, const NvParameter& p, std::uint8_t port) {
+  std::string name(p.name);
+  if (item.item_class == NvItemClass::PhysicalPort) name += "_P" + std::to_string(port);
+  return name;
+}
+
+Result<std::uint32_t> parse_number(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  }
+  std::uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    return make_error(ErrorCode::InvalidArgument, "not a number");
+  return v;
+}
+
+}  // namespace
+
+bool NvReading::pending() const {
+  if (current) return next != *current;
+  return factory && next != *factory;
+}
+
+Result<NvConfig> NvConfig::open(Device& device) {
+  const DeviceInfo& info = device.info();
+  const std::string name = device.name();
+  if (info.nv_config == nullptr)
+    return make_error(ErrorCode::NotSupported, name + " (" + std::string(info.name) +
+                                                   "): no non-volatile configuration is known for this device family");
+  if (info.nv_config->access == NvConfigAccess::ToolsHcr)
+    return make_error(ErrorCode::NotSupported, name + " (" + std::string(info.name) +
+                                                   "): configuration through the tools HCR is not implemented yet");
+  auto port = device.register_port();
+  if (!port) return make_error(std::move(port).error().with_context(name + ": no register channel for configuration"));
+  NvConfig config(**port, info, *info.nv_config);
+  // The probe mstconfig makes: MNVQC on a zero type; a firmware without NV access refuses it.
+  OF_ASSIGN(const auto probe, config.item_caps(0));
+  if (!probe)
+    return make_error(ErrorCode::NotSupported, name + ": the firmware does not give access to its configuration "
+                                                      "(MNVQC not supported; is firmware running?)");
+  // mstconfig's order: items as the table has them; per-port items port by port.
+  const unsigned ports = std::max<unsigned>(info.port_count, 1);
+  for (const NvItem& item : config.table_->items) {
+    const bool per_port = item.item_class == NvItemClass::PhysicalPort;
+    std::vector<std::uint8_t> writable_ports;
+    for (unsigned p = per_port ? 1 : 0; p <= (per_port ? ports : 0); ++p) {
+      const auto port_number = static_cast<std::uint8_t>(p);
+      OF_ASSIGN(const auto caps, config.item_caps(nv_reg::item_type(item.item_class, item.index, port_number)));
+      if (!caps || (*caps & 1) == 0) continue;
+      if (item.capability) {
+        config.capabilities_.push_back(&item);
+        break;
+      }
+      if ((*caps & 2) != 0) writable_ports.push_back(port_number);  // readable only: nothing to configure
+    }
+    for (const std::uint8_t port_number : writable_ports)
+      for (const NvParameter& param : item.parameters)
+        config.settings_.push_back({setting_name(item, param, port_number), &item, &param, port_number});
+  }
+  AccessRegisterTlv gc;
+  gc.register_id = nv_reg::kMnvgc;
+  gc.method = Tlv::kMethodQuery;
+  gc.data.assign(nv_reg::kMnvgcBytes, 0);
+  OF_ASSIGN(const auto answer, config.port_->transact(gc));
+  if (answer.status == 0 && answer.data.size() >= 4) {
+    const std::uint32_t d0 = nv_reg::get_be32(answer.data, 0);
+    config.reads_factory_ = (d0 & 1) != 0;
+    config.reads_current_ = (d0 & 2) != 0;
+  }
+  return config;
+}
+
+Result<std::optional<std::uint32_t>> NvConfig::item_caps(std::uint32_t type) {
+  AccessRegisterTlv request;
+  request.register_id = nv_reg::kMnvqc;
+  request.method = Tlv::kMethodQuery;
+  request.data.assign(nv_reg::kMnvqcBytes, 0);
+  nv_reg::put_be32(request.data, 0, type);
+  OF_ASSIGN(const auto answer, port_->transact(request));
+  if (answer.status != 0 || answer.data.size() < nv_reg::kMnvqcBytes) return std::optional<std::uint32_t>{};
+  return std::optional<std::uint32_t>(nv_reg::get_be32(answer.data, 4));
+}
+
+Result<NvSetting> NvConfig::find(std::string_view name) const {
+  for (const NvSetting& s : settings_)
+    if (same_name(s.name, name)) return s;
+  for (const NvItem& item : table_->items) {
+    if (item.capability) continue;
+    for (const NvParameter& p : item.parameters) {
+      const bool per_port = item.item_class == NvItemClass::PhysicalPort;
+      const bool known = per_port ? name.size() > p.name.size() + 2 && same_name(name.substr(0, p.name.size()), p.name) &&
+                                        same_name(name.substr(p.name.size(), 2), "_P")
+                                  : same_name(name, p.name);
+      if (known) return make_error(ErrorCode::NotSupported, "the device does not support parameter " + std::string(name));
+    }
+  }
+  return make_error(ErrorCode::InvalidArgument, "unknown parameter " + std::string(name));
+}
+
+Result<std::vector<std::uint8_t>> NvConfig::read_item(std::uint32_t type, const NvItem& item, int mode) {
+  AccessRegisterTlv request;
+  request.register_id = nv_reg::kMnvda;
+  request.method = Tlv::kMethodQuery;
+  request.data.assign(nv_reg::kHeaderBytes + (item.size + 3u) / 4 * 4, 0);
+  nv_reg::NvItemHeader header;
+  header.length = item.size;
+  header.mode = static_cast<nv_reg::NvReadMode>(mode);
+  header.type = type;
+  nv_reg::put_header(request.data, header);
+  OF_ASSIGN(const auto answer, port_->transact(request));
+  if (answer.status != 0)
+    return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": " + status_text(answer.status));
+  if (answer.data.size() < nv_reg::kHeaderBytes + item.size)
+    return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": a short answer");
+  return std::vector<std::uint8_t>(answer.data.begin() + nv_reg::kHeaderBytes,
+                                   answer.data.begin() + static_cast<std::ptrdiff_t>(nv_reg::kHeaderBytes + item.size));
+}
+
+Result<std::vector<NvReading>> NvConfig::query(std::span<const NvSetting> settings) {
+  using Key = std::pair<std::uint32_t, int>;  // (type, mode)
+  std::map<Key, std::vector<std::uint8_t>> read;
+  auto item_data = [&](const NvSetting& s, nv_reg::NvReadMode mode) -> Result<const std::vector<std::uint8_t>*> {
+    const std::uint32_t type = nv_reg::item_type(s.item->item_class, s.item->index, s.port);
+    const Key key{type, static_cast<int>(mode)};
+    auto it = read.find(key);
+    if (it == read.end()) {
+      OF_ASSIGN(auto data, read_item(type, *s.item, static_cast<int>(mode)));
+      it = read.emplace(key, std::move(data)).first;
+    }
+    return &it->second;
+  };
+  std::vector<NvReading> out;
+  for (const NvSetting& s : settings) {
+    NvReading r;
+    r.setting = s;
+    const NvParameter& p = *s.parameter;
+    std::optional<std::uint32_t> factory;
+    if (reads_factory_) {
+      OF_ASSIGN(const auto* data, item_data(s, nv_reg::NvReadMode::Default));
+      r.factory = nv_reg::get_field(*data, p.field);
+    }
+    if (reads_current_) {
+      OF_ASSIGN(const auto* data, item_data(s, nv_reg::NvReadMode::Current));
+      const bool valid = !p.valid || nv_reg::get_field(*data, *p.valid) != 0;
+      r.current = valid ? nv_reg::get_field(*data, p.field) : r.factory.value_or(0);
+    }
+    OF_ASSIGN(const auto* data, item_data(s, nv_reg::NvReadMode::Next));
+    const bool valid = !p.valid || nv_reg::get_field(*data, *p.valid) != 0;
+    r.next = valid ? nv_reg::get_field(*data, p.field) : r.factory.value_or(0);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Result<NvAssignment> NvConfig::parse_assignment(std::string_view text) const {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    return make_error(ErrorCode::InvalidArgument, "'" + std::string(text) + "' is not NAME=VALUE");
+  OF_ASSIGN(const NvSetting setting, find(text.substr(0, eq)));
+  const std::string_view value = text.substr(eq + 1);
+  const NvParameter& p = *setting.parameter;
+  const std::string bad = "bad value '" + std::string(value) + "' for " + setting.name + " (accepted: " +
+                          nv_value_choices(p) + ")";
+  NvAssignment a{setting, 0};
+  if (p.kind == NvValueKind::Bool && (same_name(value, "True") || same_name(value, "False"))) {
+    a.value = same_name(value, "True") ? 1 : 0;
+    return a;
+  }
+  if (p.kind == NvValueKind::Enum) {
+    for (const NvEnumName& n : p.names)
+      if (same_name(value, n.name)) {
+        a.value = n.value;
+        return a;
+      }
+  }
+  auto number = parse_number(value);
+  if (!number) return make_error(ErrorCode::InvalidArgument, bad);
+  const bool named = std::any_of(p.names.begin(), p.names.end(), [&](const NvEnumName& n) { return n.value == *number; });
+  if (*number > field_max(p) || (p.kind == NvValueKind::Bool && *number > 1) || (p.kind == NvValueKind::Enum && !named))
+    return make_error(ErrorCode::InvalidArgument, bad);
+  a.value = *number;
+  return a;
+}
+
+Result<void> NvConfig::set(std::span<const NvAssignment> assignments) {
+  std::map<std::uint32_t, std::vector<const NvAssignment*>> by_item;  // in type order
+  for (const NvAssignment& a : assignments)
+    by_item[nv_reg::item_type(a.setting.item->item_class, a.setting.item->index, a.setting.port)].push_back(&a);
+  for (const auto& [type, list] : by_item) {
+    const NvItem& item = *list.front()->setting.item;
+    OF_ASSIGN(std::vector<std::uint8_t> data, read_item(type, item, static_cast<int>(nv_reg::NvReadMode::Next)));
+    for (const NvAssignment* a : list) {
+      nv_reg::put_field(data, a->setting.parameter->field, a->value);
+      if (a->setting.parameter->valid) nv_reg::put_field(data, *a->setting.parameter->valid, 1);
+    }
+    AccessRegisterTlv request;
+    request.register_id = nv_reg::kMnvda;
+    request.method = Tlv::kMethodWrite;
+    request.data.assign(nv_reg::kHeaderBytes + (item.size + 3u) / 4 * 4, 0);
+    nv_reg::NvItemHeader header;
+    header.length = item.size;
+    header.writer_id = nv_reg::kWriterMstconfig;
+    header.type = type;
+    nv_reg::put_header(request.data, header);
+    std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kHeaderBytes);
+    OF_ASSIGN(const auto answer, port_->transact(request));
+    if (answer.status != 0)
+      return make_error(answer.status == Tlv::kStatusBadParameter ? ErrorCode::InvalidArgument : ErrorCode::Io,
+                        "setting " + std::string(item.title) + ": " + status_text(answer.status));
+  }
+  return {};
+}
+
+Result<void> NvConfig::reset_to_defaults() {
+  AccessRegisterTlv request;
+  request.register_id = nv_reg::kMnvia;
+  request.method = Tlv::kMethodWrite;
+  request.data.assign(nv_reg::kMnviaBytes, 0);  // target 0: every item
+  OF_ASSIGN(const auto answer, port_->transact(request));
+  if (answer.status != 0) return make_error(ErrorCode::Io, "resetting the configuration: " + status_text(answer.status));
+  return {};
+}
+
+std::uint64_t NvConfig::accesses() const { return port_->accesses(); }
+
+std::vector<std::string> running_port_protocols(Device& device) {
+  const NvConfigTable* table = device.info().nv_config;
+  if (table == nullptr || table->access != NvConfigAccess::AccessRegisters) return {};
+  const NvItem* link = nullptr;
+  for (const NvItem& item : table->items)
+    if (item.name == "nv_vpi_link_type" && !item.parameters.empty()) link = &item;
+  if (link == nullptr) return {};
+  auto port = device.register_port();
+  if (!port) return {};
+  std::vector<std::string> out;
+  for (unsigned n = 1; n <= device.info().port_count; ++n) {
+    AccessRegisterTlv request;
+    request.register_id = nv_reg::kMnvda;
+    request.method = Tlv::kMethodQuery;
+    request.data.assign(nv_reg::kHeaderBytes + link->size, 0);
+    nv_reg::NvItemHeader header;
+    header.length = link->size;
+    header.mode = nv_reg::NvReadMode::Current;
+    header.type = nv_reg::item_type(link->item_class, link->index, static_cast<std::uint8_t>(n));
+    nv_reg::put_header(request.data, header);
+    auto answer = (*port)->transact(request);
+    if (!answer || answer->status != 0 || answer->data.size() < request.data.size()) return {};
+    const std::uint32_t v = nv_reg::get_field(std::span(answer->data).subspan(nv_reg::kHeaderBytes),
+                                              link->parameters.front().field);
+    const std::string name = nv_value_name(link->parameters.front(), v);
+    out.push_back(name == "ETH" ? "Ethernet" : name == "IB" ? "InfiniBand" : name);
+  }
+  return out;
+}
+
+std::string nv_value_name(const NvParameter& p, std::uint32_t value) {
+  if (p.kind == NvValueKind::Bool) return value != 0 ? "True" : "False";
+  for (const NvEnumName& n : p.names)
+    if (n.value == value) return std::string(n.name);
+  return std::to_string(value);
+}
+
+std::string nv_value_text(const NvParameter& p, std::uint32_t value) {
+  if (p.kind == NvValueKind::Unsigned) return std::to_string(value);
+  const std::string name = nv_value_name(p, value);
+  if (p.kind == NvValueKind::Enum && name == std::to_string(value)) return name;
+  return name + "(" + std::to_string(value) + ")";
+}
+
+std::string nv_value_choices(const NvParameter& p) {
+  if (p.kind == NvValueKind::Bool) return "False|True";
+  if (p.kind == NvValueKind::Unsigned) return "<NUM 0.." + std::to_string(field_max(p)) + ">";
+  std::string out;
+  for (const NvEnumName& n : p.names) out += (out.empty() ? "" : "|") + std::string(n.name);
+  return out;
+}
+
+}  // namespace openflint

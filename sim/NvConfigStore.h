@@ -1,0 +1,45 @@
+// NvConfigStore: a simulated firmware's non-volatile configuration — stored items and the ones in effect since boot.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "devices/NvConfigInfo.h"
+
+namespace openflint::sim {
+
+// Items by type dword (mtcr/NvConfigRegisters.h item_type). `stored` is what the NV area holds
+// (a set writes it; it survives power cycles: saved in state.json); `current` is what the
+// firmware loaded at its last boot (a set does not change it; boot() copies stored over it).
+// An item never stored reads as its factory default (every parameter's default, valid bits set).
+class NvConfigStore {
+ public:
+  using Items = std::map<std::uint32_t, std::vector<std::uint8_t>>;
+
+  [[nodiscard]] const Items& stored() const { return stored_; }
+  [[nodiscard]] const Items& current() const { return current_; }
+  void store(std::uint32_t type, std::vector<std::uint8_t> data) { stored_[type] = std::move(data); }
+  void invalidate(std::uint32_t type) { stored_.erase(type); }
+  void invalidate_all() { stored_.clear(); }
+  // The firmware (re)loads its configuration: a reset or power cycle.
+  void boot() { current_ = stored_; }
+  void restore(Items stored, Items current) {
+    stored_ = std::move(stored);
+    current_ = std::move(current);
+  }
+
+ private:
+  Items stored_;
+  Items current_;
+};
+
+// The catalog item `type` names on a device of `table` with `ports` ports (per-port items:
+// port 1..ports); nullptr when the device has no such item.
+[[nodiscard]] const NvItem* find_nv_item(const NvConfigTable& table, std::uint32_t type, unsigned ports);
+// `item`'s factory default data (item.size bytes).
+[[nodiscard]] std::vector<std::uint8_t> default_item_data(const NvItem& item);
+
+}  // namespace openflint::sim
