@@ -19,22 +19,10 @@ class MstPciInterop : public PciServeFixture {
     if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot bind-mount over /sys/bus/pci in a mount namespace";
   }
 
-  // argv in a new mount namespace where the served tree is /sys/bus/pci (and a private
-  // mstflint lock directory); the mounts end with the command. Killed after 2 minutes.
-  CommandResult in_namespace(std::vector<std::string> argv) const {
-    std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
-    std::vector<std::string> cmd{"unshare", "-m", "--fork", "sh", "-c",
-                                 "mount --bind \"$0\" /sys/bus/pci || exit 97; mkdir -p /tmp/mstflint_lockfiles && "
-                                 "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; shift; exec \"$@\"",
-                                 sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), "timeout", "120"};
-    cmd.insert(cmd.end(), argv.begin(), argv.end());
-    return run_command(cmd);
-  }
+  CommandResult in_namespace(const std::vector<std::string>& argv) const { return in_pci_namespace(argv, 120); }
   bool namespace_works() {
-    const auto r = in_namespace({"true"});
-    if (r.exit_code == 0) return true;
-    skip_reason_ = "cannot bind-mount the served tree over /sys/bus/pci (exit " + std::to_string(r.exit_code) + "): " + r.err;
-    return false;
+    skip_reason_ = pci_namespace_problem();
+    return skip_reason_.empty();
   }
   CommandResult mst(std::vector<std::string> args) const {
     args.insert(args.begin(), bin("mst").string());

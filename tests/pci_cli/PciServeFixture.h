@@ -138,6 +138,31 @@ class PciServeFixture : public ::testing::Test {
     return {"OPENFLINT_SYSFS_ROOT=" + sysfs_.string(), "OPENFLINT_RUN_DIR=" + run_dir_.string()};
   }
 
+  // argv run in a new mount namespace where the served tree is /sys/bus/pci, for the real
+  // mstflint tools, killed after `timeout_s` (a hang fails instead of blocking). The namespace
+  // and its bind mounts end with the command (unshare's default propagation is private: nothing
+  // reaches the host's mounts). mstflint flocks /tmp/mstflint_lockfiles/<BDF>_config without
+  // waiting, and that directory is shared by every namespace: another mstflint on some other
+  // served 0000:03:00.0 makes it fail with EAGAIN ("Cannot open Device ... Resource temporarily
+  // unavailable"), so the namespace gets a lock directory of this test's own.
+  CommandResult in_pci_namespace(const std::vector<std::string>& argv, int timeout_s = 300) const {
+    std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
+    std::vector<std::string> cmd{"unshare", "-m", "--fork", "sh", "-c",
+                                 "mount --bind \"$0\" /sys/bus/pci || exit 97; mkdir -p /tmp/mstflint_lockfiles && "
+                                 "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; shift; exec \"$@\"",
+                                 sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), "timeout",
+                                 std::to_string(timeout_s)};
+    cmd.insert(cmd.end(), argv.begin(), argv.end());
+    return run_command(cmd);
+  }
+  // Empty when the namespace and its bind mounts can be made here, else why not (to skip).
+  [[nodiscard]] std::string pci_namespace_problem() const {
+    const auto r = in_pci_namespace({"true"});
+    if (r.exit_code == 0) return {};
+    return "cannot bind-mount the served tree over /sys/bus/pci in a private mount namespace (exit " +
+           std::to_string(r.exit_code) + "): " + r.err;
+  }
+
   // Our flint against the served tree.
   CommandResult flint(std::vector<std::string> args) const {
     args.insert(args.begin(), bin("flint").string());

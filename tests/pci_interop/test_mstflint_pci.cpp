@@ -19,38 +19,19 @@ class MstflintPci : public PciServeFixture {
     if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot bind-mount over /sys/bus/pci in a mount namespace";
   }
 
-  // argv run in a new mount namespace where the served tree is /sys/bus/pci. The namespace and
-  // its bind mounts end with the command (unshare's default propagation is private: nothing
-  // reaches the host's mounts). mstflint flocks /tmp/mstflint_lockfiles/<BDF>_config without
-  // waiting, and that directory is shared by every namespace: another mstflint on some other
-  // served 0000:03:00.0 makes it fail with EAGAIN ("Cannot open Device ... Resource temporarily
-  // unavailable"), so the namespace gets a lock directory of this test's own.
-  CommandResult in_namespace(const std::vector<std::string>& argv) const {
-    std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
-    std::vector<std::string> cmd{"unshare", "-m", "--fork", "sh", "-c",
-                                 "mount --bind \"$0\" /sys/bus/pci || exit 97; mkdir -p /tmp/mstflint_lockfiles && "
-                                 "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; shift; exec \"$@\"",
-                                 sysfs_.string(), (dir_ / "mstflint_lockfiles").string()};
-    cmd.insert(cmd.end(), argv.begin(), argv.end());
-    return run_command(cmd);
-  }
-
   // False (skipped) when the namespace or the bind mount cannot be made here.
   bool namespace_works() {
-    const auto r = in_namespace({"true"});
-    if (r.exit_code != 0) {
-      skip("cannot bind-mount the served tree over /sys/bus/pci in a private mount namespace (exit " +
-           std::to_string(r.exit_code) + "): " + r.err);
-      return false;
-    }
-    return true;
+    const std::string problem = pci_namespace_problem();
+    if (problem.empty()) return true;
+    skip(problem);
+    return false;
   }
   static void skip(const std::string& why) { GTEST_SKIP() << why; }
 
   // mstflint ARGS in the namespace, killed after 5 minutes (a hang fails instead of blocking).
   CommandResult mstflint(std::vector<std::string> args) const {
-    args.insert(args.begin(), {"timeout", "300", "mstflint"});
-    return in_namespace(args);
+    args.insert(args.begin(), "mstflint");
+    return in_pci_namespace(args);
   }
 };
 
