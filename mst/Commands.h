@@ -17,5 +17,6 @@ void add_status_commands(CLI::App& app, std::function<int()>& run, const Common&
 void add_register_commands(CLI::App& app, std::function<int()>& run, const Common& common);  // mread, mwrite, dump
 void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common);      // reset
 void add_config_command(CLI::App& app, std::function<int()>& run, const Common& common);     // config
+void add_vpd_command(CLI::App& app, std::function<int()>& run, const Common& common);        // vpd
 
 }  // namespace openflint::mst

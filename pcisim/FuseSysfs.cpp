@@ -48,6 +48,7 @@ constexpr std::string_view kResource0 = "resource0";
 constexpr std::string_view kReset = "reset";
 constexpr std::string_view kResetMethod = "reset_method";
 constexpr std::string_view kDriver = "driver";
+constexpr std::string_view kVpd = "vpd";
 
 // libfuse logs to stderr by default; a library does not print, so the last message is kept for
 // the error that follows it.
@@ -69,7 +70,7 @@ std::string take_last_log() {
 
 // What a path names: the root, devices/, devices/<BDF>/, or a file in it.
 struct Node {
-  enum class Kind { Root, DevicesDir, DeviceDir, Config, Attribute, Link, Reset, ResetMethod, DriverLink, DriversDir, DriverDir, Bind } kind;
+  enum class Kind { Root, DevicesDir, DeviceDir, Config, Vpd, Attribute, Link, Reset, ResetMethod, DriverLink, DriversDir, DriverDir, Bind } kind;
   std::size_t device = 0;
   std::string_view file;
 };
@@ -114,6 +115,7 @@ std::optional<Node> lookup(State& s, std::string_view path) {
   if (slash == std::string_view::npos) return Node{Node::Kind::DeviceDir, index, {}};
   const std::string_view file = path.substr(slash + 1);
   if (file == kConfig) return Node{Node::Kind::Config, index, file};
+  if (file == kVpd && !s.configs[index]->vpd().empty()) return Node{Node::Kind::Vpd, index, file};
   if (file == kResource0 && s.devices[index].resource0_target) return Node{Node::Kind::Link, index, file};
   if (file == kReset) return Node{Node::Kind::Reset, index, file};
   if (file == kResetMethod) return Node{Node::Kind::ResetMethod, index, file};
@@ -122,6 +124,11 @@ std::optional<Node> lookup(State& s, std::string_view path) {
     if (file == a) return Node{Node::Kind::Attribute, index, a};
   }
   return std::nullopt;
+}
+
+// The sysfs vpd file: the VPD rounded up to 256 bytes (reads past the end tag see zeros).
+std::size_t vpd_file_size(State& s, std::size_t device) {
+  return (s.configs[device]->vpd().size() + 255) / 256 * 256;
 }
 
 std::string attribute_text(State& s, const Node& n) {
@@ -147,6 +154,7 @@ int op_getattr(const char* path, struct stat* st, fuse_file_info*) {
       st->st_size = static_cast<off_t>(("../../drivers/" + bound_driver(s, node->device)).size());
       break;
     case Node::Kind::Config: st->st_mode = S_IFREG | 0644; st->st_size = sim::PciConfigSpace::kSize; break;
+    case Node::Kind::Vpd: st->st_mode = S_IFREG | 0600; st->st_size = static_cast<off_t>(vpd_file_size(s, node->device)); break;
     case Node::Kind::Reset: st->st_mode = S_IFREG | 0200; st->st_size = 4096; break;  // as sysfs shows it
     case Node::Kind::ResetMethod: st->st_mode = S_IFREG | 0644; st->st_size = 4096; break;
     case Node::Kind::Attribute:
@@ -180,6 +188,7 @@ int op_readdir(const char* path, void* buf, fuse_fill_dir_t fill, off_t, fuse_fi
       return 0;
     case Node::Kind::DeviceDir:
       add(kConfig);
+      if (!s.configs[node->device]->vpd().empty()) add(kVpd);
       for (std::string_view a : kAttributeNames) add(a);
       if (s.devices[node->device].resource0_target) add(kResource0);
       add(kReset);
@@ -195,9 +204,10 @@ int op_open(const char* path, fuse_file_info* fi) {
   if (!node) return -ENOENT;
   if (node->kind == Node::Kind::Bind) return (fi->flags & O_ACCMODE) == O_RDONLY ? -EACCES : 0;
   if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset &&
-      node->kind != Node::Kind::ResetMethod)
+      node->kind != Node::Kind::ResetMethod && node->kind != Node::Kind::Vpd)
     return -EISDIR;
-  if (node->kind == Node::Kind::Attribute && (fi->flags & O_ACCMODE) != O_RDONLY) return -EACCES;
+  if ((node->kind == Node::Kind::Attribute || node->kind == Node::Kind::Vpd) && (fi->flags & O_ACCMODE) != O_RDONLY)
+    return -EACCES;  // the VPD EEPROM is write-protected
   if (node->kind == Node::Kind::Reset && (fi->flags & O_ACCMODE) == O_RDONLY) return -EACCES;
   if (const auto& hook = state().devices[node->device].on_open) hook();
   fi->direct_io = 1;  // every access reaches us: config reads have side effects, ids may change
@@ -220,6 +230,17 @@ int op_read(const char* path, char* buf, std::size_t size, off_t off, fuse_file_
     if (n == 0) return 0;
     auto bytes = std::span(reinterpret_cast<std::uint8_t*>(buf), n);
     if (!s.configs[node->device]->read(static_cast<std::uint32_t>(off), bytes)) return -EIO;
+    return static_cast<int>(n);
+  }
+  if (node->kind == Node::Kind::Vpd) {  // the VPD, then zeros to the file's size
+    const auto& vpd = s.configs[node->device]->vpd();
+    const std::size_t end = vpd_file_size(s, node->device);
+    if (off < 0 || static_cast<std::size_t>(off) >= end) return 0;
+    const std::size_t n = std::min(size, end - static_cast<std::size_t>(off));
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = static_cast<std::size_t>(off) + i;
+      buf[i] = at < vpd.size() ? static_cast<char>(vpd[at]) : '\0';
+    }
     return static_cast<int>(n);
   }
   if (node->kind != Node::Kind::Attribute && node->kind != Node::Kind::ResetMethod) return -EISDIR;

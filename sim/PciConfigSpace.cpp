@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "sim/BoardVpd.h"
 #include "sim/FirmwareRegisters.h"
 
 namespace openflint::sim {
@@ -18,6 +19,7 @@ constexpr std::uint32_t kVsecLength = 0x18;        // through DATA
 constexpr std::uint32_t kAddrMask = 0x3fffffff;
 constexpr std::uint32_t kSyndromeBit = 1u << 30;
 constexpr std::uint32_t kAllOnes = 0xffffffff;
+constexpr std::uint32_t kVpdCapabilityId = 0x03;
 
 constexpr std::uint32_t dword(std::uint8_t b0, std::uint8_t b1, std::uint16_t hi) {
   return b0 | (std::uint32_t{b1} << 8) | (std::uint32_t{hi} << 16);
@@ -59,6 +61,7 @@ PciConfigSpace::PciConfigSpace(SimDevice& device, const PciConfigSpaceOptions& o
       options_(options),
       gateway_(device.info().pci_config_gateway),
       icmd_([&device](std::uint16_t opcode, std::span<std::uint8_t> mailbox) { return run_icmd(device, opcode, mailbox); }) {
+  vpd_ = board_vpd(device);
   build_header();
 }
 
@@ -76,12 +79,14 @@ void PciConfigSpace::build_header() {
   // Power management (id 0x01, version 3), then PCI Express (id 0x10, v2 endpoint, x16 8 GT/s).
   regs_[kPmOffset / 4] = dword(0x01, kPcieOffset, 0x0003);
   const bool vsec = gateway_ == PciConfigGateway::Vsec;
-  regs_[kPcieOffset / 4] = dword(0x10, vsec ? kVsecOffset : 0, 0x0002);
+  const bool has_vpd = !vpd_.empty();
+  const std::uint32_t after_pcie = vsec ? kVsecOffset : has_vpd ? kVpdOffset : 0;
+  regs_[kPcieOffset / 4] = dword(0x10, static_cast<std::uint8_t>(after_pcie), 0x0002);
   regs_[(kPcieOffset + 0x0c) / 4] = 0x0103;        // link capabilities: x16, 8 GT/s
   regs_[(kPcieOffset + 0x10) / 4] = 0x0103u << 16;  // link status: the same
   if (vsec) {
     regs_[kVsecOffset / 4] =
-        dword(kPciVendorCapabilityId, 0, kVsecLength) | (std::uint32_t{kPciVsecTypeFunctional} << 24);
+        dword(kPciVendorCapabilityId, has_vpd ? kVpdOffset : 0, kVsecLength) | (std::uint32_t{kPciVsecTypeFunctional} << 24);
   }
 }
 
@@ -114,6 +119,8 @@ std::uint32_t PciConfigSpace::latched(std::uint32_t offset) const {
       case kVsecData: return vsec_.data;
     }
   }
+  if (!vpd_.empty() && offset == kVpdOffset) return kVpdCapabilityId | vpd_addr_;
+  if (!vpd_.empty() && offset == kVpdOffset + 4) return vpd_data_;
   if (gateway_ == PciConfigGateway::AddressWindow) {
     if (offset == kPciWindowAddrOffset) return window_addr_;
     if (offset == kPciWindowDataOffset) return 0;  // reading it is a CR-space access
@@ -145,6 +152,11 @@ void PciConfigSpace::write_dword(std::uint32_t offset, std::uint32_t value) {
     (void)device_->write32(window_addr_, value);  // a failed write is lost, as on the bus
     return;
   }
+  if (!vpd_.empty() && offset == kVpdOffset) return run_vpd_cycle(value);
+  if (!vpd_.empty() && offset == kVpdOffset + 4) {
+    vpd_data_ = value;
+    return;
+  }
   switch (offset) {
     case 0x04: regs_[1] = (regs_[1] & 0xffff0000) | (value & 0xffff); return;  // command
     case 0x10: case 0x14: return write_bar(offset, value);
@@ -152,6 +164,17 @@ void PciConfigSpace::write_dword(std::uint32_t offset, std::uint32_t value) {
     case kPmOffset + 4: regs_[(kPmOffset + 4) / 4] = value & 0xffff; return;  // PM control
     default: return;  // read-only
   }
+}
+
+void PciConfigSpace::run_vpd_cycle(std::uint32_t value) {
+  const std::uint32_t address = value >> 16 & 0x7fff;
+  const bool write = (value & 0x80000000u) != 0;
+  if (!write) {  // a read: the data register takes the 4 bytes, the flag sets
+    vpd_data_ = 0;
+    for (std::uint32_t i = 0; i < 4; ++i)
+      if (address + i < vpd_.size()) vpd_data_ |= std::uint32_t{vpd_[address + i]} << (8 * i);
+  }
+  vpd_addr_ = (address << 16) | (write ? 0 : 0x80000000u);  // a write completes: the flag clears
 }
 
 void PciConfigSpace::clear_host_settings() {

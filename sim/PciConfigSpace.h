@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <vector>
 
 #include "core/Result.h"
 #include "devices/PciConfigGateway.h"
@@ -27,7 +28,10 @@ struct PciConfigSpaceOptions {
 // the device's current PCI id, so the recovery id in recovery mode; class 0x020000 for HCAs,
 // 0x028000 "other network controller" for switches; a 64-bit prefetchable BAR0 that sizes like
 // hardware), a capability list from 0x34: power management at 0x40, PCI Express at 0x60 and, on
-// PciConfigGateway::Vsec devices, the vendor-specific gateway at kVsecOffset. AddressWindow
+// PciConfigGateway::Vsec devices, the vendor-specific gateway at kVsecOffset, then on adapters
+// the VPD capability at kVpdOffset (sim/BoardVpd: a write of the address with flag 0 completes at
+// once with the flag set and the 4 bytes in the data register; VPD writes are ignored and
+// complete, the EEPROM being write-protected). AddressWindow
 // devices instead decode config 0x58 (CR-space address) / 0x5c (data).
 //
 // Accesses split into aligned dwords; a partial write merges with the register's latched
@@ -45,6 +49,7 @@ class PciConfigSpace {
   static constexpr std::uint32_t kPmOffset = 0x40;
   static constexpr std::uint32_t kPcieOffset = 0x60;
   static constexpr std::uint32_t kVsecOffset = 0xc0;
+  static constexpr std::uint32_t kVpdOffset = 0xd8;  // adapters: the VPD capability (id 0x03)
 
   // `device` must outlive this object.
   explicit PciConfigSpace(SimDevice& device, const PciConfigSpaceOptions& options = {});
@@ -67,6 +72,8 @@ class PciConfigSpace {
   [[nodiscard]] SimDevice& device() const { return *device_; }
   [[nodiscard]] PciConfigGateway gateway() const { return gateway_; }
   [[nodiscard]] const PciConfigSpaceOptions& options() const { return options_; }
+  // The board's VPD bytes (what the VPD capability and the sysfs `vpd` file read); empty: none.
+  [[nodiscard]] const std::vector<std::uint8_t>& vpd() const { return vpd_; }
   // CR-space transactions performed through the VSEC or the window (for tests).
   [[nodiscard]] std::uint64_t gateway_transactions() const;
   // ICMD commands the running firmware served (for tests).
@@ -93,6 +100,7 @@ class PciConfigSpace {
   void write_vsec(std::uint32_t reg, std::uint32_t value);
   void run_vsec_command(std::uint32_t value);
   void write_bar(std::uint32_t offset, std::uint32_t value);
+  void run_vpd_cycle(std::uint32_t value);
 
   SimDevice* device_;
   PciConfigSpaceOptions options_;
@@ -103,6 +111,9 @@ class PciConfigSpace {
   Vsec vsec_;
   IcmdMailbox icmd_;  // the VSEC's ICMD space (the running firmware's access registers)
   std::uint32_t window_addr_ = 0;
+  std::vector<std::uint8_t> vpd_;   // the board's VPD (built at construction)
+  std::uint32_t vpd_addr_ = 0;      // the capability's address register [30:16] and flag [31]
+  std::uint32_t vpd_data_ = 0;
   std::uint64_t transactions_ = 0;
 };
 

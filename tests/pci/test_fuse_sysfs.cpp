@@ -30,7 +30,7 @@ TEST_F(PciSysfsFixture, ListsTheDevicesAndTheirFiles) {
   EXPECT_EQ(listing(root() / "devices"), (std::set<std::string>{"0000:03:00.0", "0000:81:00.0"}));
   EXPECT_EQ(listing(root() / "devices" / "0000:03:00.0"),
             (std::set<std::string>{"config", "vendor", "device", "class", "revision", "subsystem_vendor",
-                                   "subsystem_device", "irq", "resource", "reset", "reset_method"}));
+                                   "subsystem_device", "irq", "resource", "reset", "reset_method", "vpd"}));
   EXPECT_FALSE(std::filesystem::exists(root() / "devices" / "0000:03:00.1"));
   std::ofstream out(root() / "devices" / "0000:03:00.0" / "vendor");
   EXPECT_FALSE(out.is_open());  // attributes are read-only

@@ -53,7 +53,7 @@ TEST(PciConfigSpace, HeaderOfAConnectX4) {
   EXPECT_NE(rd(cfg, 0x04) & (0x10u << 16), 0u);  // status: capability list
   EXPECT_EQ(rd(cfg, 0x2c), 0x15b3u | (4115u << 16));
   std::uint32_t vsec = 0;
-  EXPECT_EQ(walk_caps(cfg, &vsec), (std::vector<std::uint8_t>{0x01, 0x10, 0x09}));
+  EXPECT_EQ(walk_caps(cfg, &vsec), (std::vector<std::uint8_t>{0x01, 0x10, 0x09, 0x03}));  // ..., VSEC, VPD
   EXPECT_EQ(vsec, PciConfigSpace::kVsecOffset);
   // Byte reads see the little-endian bus order.
   std::array<std::uint8_t, 4> bytes{};
@@ -65,10 +65,32 @@ TEST(PciConfigSpace, SwitchClassAndWindowDevicesHaveNoVsec) {
   auto sw = make("spectrum");
   PciConfigSpace sw_cfg(*sw);
   EXPECT_EQ(rd(sw_cfg, 0x08) >> 8, 0x028000u);
+  EXPECT_EQ(walk_caps(sw_cfg), (std::vector<std::uint8_t>{0x01, 0x10, 0x09}));  // a switch has no VPD
   auto cx3 = make("connectx3");
   PciConfigSpace cfg(*cx3);
   EXPECT_EQ(cfg.gateway(), PciConfigGateway::AddressWindow);
-  EXPECT_EQ(walk_caps(cfg), (std::vector<std::uint8_t>{0x01, 0x10}));
+  EXPECT_EQ(walk_caps(cfg), (std::vector<std::uint8_t>{0x01, 0x10, 0x03}));  // PM, PCIe, VPD
+}
+
+// The VPD capability: a read cycle (flag 0 written with the address) completes with the flag set
+// and 4 VPD bytes in the data register; a write cycle is ignored and completes with the flag clear.
+TEST(PciConfigSpace, VpdCapabilityReadsTheBoardsVpd) {
+  auto dev = make("connectx4");
+  PciConfigSpace cfg(*dev);
+  const std::uint32_t cap = PciConfigSpace::kVpdOffset;
+  ASSERT_GE(cfg.vpd().size(), 8u);
+  for (std::uint32_t address : {0u, 4u}) {
+    ASSERT_TRUE(cfg.write32(cap, 0x03 | address << 16));
+    EXPECT_EQ(rd(cfg, cap), 0x03 | address << 16 | 0x80000000u);
+    std::uint32_t expected = 0;
+    for (std::uint32_t i = 0; i < 4; ++i) expected |= std::uint32_t{cfg.vpd()[address + i]} << (8 * i);
+    EXPECT_EQ(rd(cfg, cap + 4), expected);
+  }
+  ASSERT_TRUE(cfg.write32(cap + 4, 0xdeadbeef));
+  ASSERT_TRUE(cfg.write32(cap, 0x80000003u));  // a write cycle at address 0
+  EXPECT_EQ(rd(cfg, cap), 0x03u);                 // done: the flag cleared
+  ASSERT_TRUE(cfg.write32(cap, 0x03));
+  EXPECT_EQ(rd(cfg, cap + 4) & 0xff, 0x82u);      // still the identifier tag: write-protected
 }
 
 TEST(PciConfigSpace, Bar0SizesLikeHardware) {
