@@ -18,5 +18,6 @@ void add_register_commands(CLI::App& app, std::function<int()>& run, const Commo
 void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common);      // reset
 void add_config_command(CLI::App& app, std::function<int()>& run, const Common& common);     // config
 void add_vpd_command(CLI::App& app, std::function<int()>& run, const Common& common);        // vpd
+void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& common);        // reg
 
 }  // namespace openflint::mst

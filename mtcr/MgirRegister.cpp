@@ -18,7 +18,7 @@ constexpr std::size_t kPsidLength = 16;
 
 std::vector<std::uint8_t> MgirRegister::encode() const {
   std::vector<std::uint8_t> out(kSize, 0);
-  mad::put32(out.data(), 0, std::uint32_t{device_id} << 16);
+  mad::put32(out.data(), 0, device_id);  // device_hw_revision [31:16] stays 0
   mad::put32(out.data(), kHwInfo1, std::uint32_t{num_ports} << 16);
   mad::put32(out.data(), kHwDevId, device_id);
   mad::put32(out.data(), kFwInfo,
@@ -35,7 +35,7 @@ Result<MgirRegister> MgirRegister::decode(std::span<const std::uint8_t> bytes) {
     return make_error(ErrorCode::InvalidImage, "mgir: " + std::to_string(bytes.size()) +
                                                    " bytes end before fw_info at 0x20");
   MgirRegister m;
-  m.device_id = static_cast<std::uint16_t>(mad::get32(bytes.data(), 0) >> 16);
+  m.device_id = static_cast<std::uint16_t>(mad::get32(bytes.data(), 0) & 0xffff);
   m.num_ports = static_cast<std::uint8_t>(mad::get32(bytes.data(), kHwInfo1) >> 16);
   const std::uint32_t v = mad::get32(bytes.data(), kFwInfo);
   m.major = (v >> 16) & 0xff;

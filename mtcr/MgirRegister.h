@@ -10,7 +10,7 @@
 
 namespace openflint {
 
-// The fields we model, at their PRM offsets: hardware_info.device_id [31:16] of 0x00 (encode
+// The fields we model, at their PRM offsets: hardware_info.device_id [15:0] of 0x00 (device_hw_revision [31:16]: 0) (encode
 // also writes it as hardware_info.hw_dev_id, 0x08 [15:0], by which mstflint's component manager
 // identifies the device);
 // fw_info at 0x20 (version bytes major/minor/sub_minor [23:0]), psid at 0x30 (16 ASCII bytes),

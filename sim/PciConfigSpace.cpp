@@ -20,6 +20,8 @@ constexpr std::uint32_t kAddrMask = 0x3fffffff;
 constexpr std::uint32_t kSyndromeBit = 1u << 30;
 constexpr std::uint32_t kAllOnes = 0xffffffff;
 constexpr std::uint32_t kVpdCapabilityId = 0x03;
+constexpr std::uint16_t kIcmdQueryCap = 0x8400;                // ICMD QUERY_CAP (mstflint GET_ICMD_QUERY_CAP)
+constexpr std::uint32_t kQueryCapAllRegisters = 1u << 29;      // allow_icmd_access_reg_on_all_registers
 
 constexpr std::uint32_t dword(std::uint8_t b0, std::uint8_t b1, std::uint16_t hi) {
   return b0 | (std::uint32_t{b1} << 8) | (std::uint32_t{hi} << 16);
@@ -35,6 +37,12 @@ bool space_supported(std::uint16_t space) {
 // are unknown (status 1). A malformed TLV is a bad command (2); a powered-off device does not
 // answer: operational error (3).
 std::uint8_t run_icmd(SimDevice& device, std::uint16_t opcode, std::span<std::uint8_t> mailbox) {
+  if (opcode == kIcmdQueryCap) {  // general capabilities: any access register may be sent (mstreg needs it)
+    if (!running_mgir(device).has_firmware()) return 3;
+    std::fill(mailbox.begin(), mailbox.end(), 0);
+    if (mailbox.size() >= 4) mailbox[0] = kQueryCapAllRegisters >> 24;  // dword 0 big-endian
+    return 0;
+  }
   if (opcode != kIcmdAccessRegister) return 1;
   auto request = AccessRegisterTlv::decode(mailbox);
   if (!request) return 2;

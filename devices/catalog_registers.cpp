@@ -1,0 +1,72 @@
+// catalog_registers: access-register layouts mst reg knows, with the PRM field names and positions
+// mstflint 4.21's register database gives them (mstreg --show_reg), checked field by field by the
+// mstreg interop test.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string>
+
+#include "devices/RegisterLayout.h"
+
+namespace openflint {
+namespace {
+
+using A = FieldAccess;
+
+constexpr std::array kMgir{
+    AccessRegisterField{"device_id", 0x00, 0, 16}, AccessRegisterField{"device_hw_revision", 0x00, 16, 16},
+    AccessRegisterField{"num_ports", 0x04, 16, 8}, AccessRegisterField{"hw_dev_id", 0x08, 0, 16},
+    AccessRegisterField{"sub_minor", 0x20, 0, 8}, AccessRegisterField{"minor", 0x20, 8, 8}, AccessRegisterField{"major", 0x20, 16, 8},
+    AccessRegisterField{"psid[3]", 0x30, 0, 8}, AccessRegisterField{"psid[2]", 0x30, 8, 8},
+    AccessRegisterField{"psid[1]", 0x30, 16, 8}, AccessRegisterField{"psid[0]", 0x30, 24, 8},
+    AccessRegisterField{"psid[7]", 0x34, 0, 8}, AccessRegisterField{"psid[6]", 0x34, 8, 8},
+    AccessRegisterField{"psid[5]", 0x34, 16, 8}, AccessRegisterField{"psid[4]", 0x34, 24, 8},
+    AccessRegisterField{"psid[11]", 0x38, 0, 8}, AccessRegisterField{"psid[10]", 0x38, 8, 8},
+    AccessRegisterField{"psid[9]", 0x38, 16, 8}, AccessRegisterField{"psid[8]", 0x38, 24, 8},
+    AccessRegisterField{"psid[15]", 0x3c, 0, 8}, AccessRegisterField{"psid[14]", 0x3c, 8, 8},
+    AccessRegisterField{"psid[13]", 0x3c, 16, 8}, AccessRegisterField{"psid[12]", 0x3c, 24, 8},
+    AccessRegisterField{"extended_major", 0x44, 0, 32}, AccessRegisterField{"extended_minor", 0x48, 0, 32},
+    AccessRegisterField{"extended_sub_minor", 0x4c, 0, 32},
+};
+
+constexpr std::array kMfrl{
+    AccessRegisterField{"reset_trigger", 0x04, 0, 8, A::RW}, AccessRegisterField{"reset_type", 0x04, 8, 8},
+    AccessRegisterField{"rst_type_sel", 0x04, 24, 3, A::RW}, AccessRegisterField{"pci_rescan_required", 0x04, 31, 1},
+};
+
+constexpr std::array kMnvgc{
+    AccessRegisterField{"nvda_read_factory_settings", 0x00, 0, 1},
+    AccessRegisterField{"nvda_read_current_settings", 0x00, 1, 1},
+};
+
+constexpr std::array kMnvqc{
+    AccessRegisterField{"type", 0x00, 0, 32, A::Index}, AccessRegisterField{"support_rd", 0x04, 0, 1},
+    AccessRegisterField{"support_wr", 0x04, 1, 1}, AccessRegisterField{"version", 0x04, 4, 4},
+};
+
+constexpr std::array kLayouts{
+    RegisterLayout{"MGIR", 0x9020, 0xa0, kMgir},
+    RegisterLayout{"MFRL", 0x9028, 0x08, kMfrl},
+    RegisterLayout{"MNVQC", 0x9030, 0x08, kMnvqc},
+    RegisterLayout{"MNVGC", 0x9034, 0x10, kMnvgc},
+};
+
+bool same(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::span<const RegisterLayout> register_layouts() { return kLayouts; }
+
+Result<const RegisterLayout*> find_register_layout(std::string_view name) {
+  for (const RegisterLayout& r : kLayouts)
+    if (same(r.name, name)) return &r;
+  std::string known;
+  for (const RegisterLayout& r : kLayouts) known += (known.empty() ? "" : ", ") + std::string(r.name);
+  return make_error(ErrorCode::NotFound, "unknown register " + std::string(name) + " (known: " + known + ")");
+}
+
+}  // namespace openflint
