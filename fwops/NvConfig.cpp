@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <map>
 #include <utility>
 
 #include "core/HexString.h"
+#include "core/NumberText.h"
 #include "mtcr/NvConfigRegisters.h"
 
 namespace openflint {
@@ -44,17 +44,20 @@ std::string setting_name(const NvItem& item, const NvParameter& p, std::uint8_t 
   return name;
 }
 
-Result<std::uint32_t> parse_number(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  }
-  std::uint32_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    return make_error(ErrorCode::InvalidArgument, "not a number");
-  return v;
+// An MNVDA request for item `type` of `size` data bytes (GET: in `mode`; SET: the data follows).
+AccessRegisterTlv mnvda_request(std::uint8_t method, std::uint32_t type, std::uint16_t size, nv_reg::NvReadMode mode,
+                                std::uint8_t writer_id = 0) {
+  AccessRegisterTlv request;
+  request.register_id = nv_reg::kMnvda;
+  request.method = method;
+  request.data.assign(nv_reg::kHeaderBytes + (size + 3u) / 4 * 4, 0);
+  nv_reg::NvItemHeader header;
+  header.length = size;
+  header.mode = mode;
+  header.writer_id = writer_id;
+  header.type = type;
+  nv_reg::put_header(request.data, header);
+  return request;
 }
 
 }  // namespace
@@ -141,15 +144,7 @@ Result<NvSetting> NvConfig::find(std::string_view name) const {
 }
 
 Result<std::vector<std::uint8_t>> NvConfig::read_item(std::uint32_t type, const NvItem& item, int mode) {
-  AccessRegisterTlv request;
-  request.register_id = nv_reg::kMnvda;
-  request.method = Tlv::kMethodQuery;
-  request.data.assign(nv_reg::kHeaderBytes + (item.size + 3u) / 4 * 4, 0);
-  nv_reg::NvItemHeader header;
-  header.length = item.size;
-  header.mode = static_cast<nv_reg::NvReadMode>(mode);
-  header.type = type;
-  nv_reg::put_header(request.data, header);
+  const AccessRegisterTlv request = mnvda_request(Tlv::kMethodQuery, type, item.size, static_cast<nv_reg::NvReadMode>(mode));
   OF_ASSIGN(const auto answer, port_->transact(request));
   if (answer.status != 0)
     return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": " + status_text(answer.status));
@@ -216,7 +211,7 @@ Result<NvAssignment> NvConfig::parse_assignment(std::string_view text) const {
         return a;
       }
   }
-  auto number = parse_number(value);
+  auto number = parse_unsigned(value, 0xffffffff, setting.name);
   if (!number) return make_error(ErrorCode::InvalidArgument, bad);
   const bool named = std::any_of(p.names.begin(), p.names.end(), [&](const NvEnumName& n) { return n.value == *number; });
   if (*number > field_max(p) || (p.kind == NvValueKind::Bool && *number > 1) || (p.kind == NvValueKind::Enum && !named))
@@ -236,15 +231,8 @@ Result<void> NvConfig::set(std::span<const NvAssignment> assignments) {
       nv_reg::put_field(data, a->setting.parameter->field, a->value);
       if (a->setting.parameter->valid) nv_reg::put_field(data, *a->setting.parameter->valid, 1);
     }
-    AccessRegisterTlv request;
-    request.register_id = nv_reg::kMnvda;
-    request.method = Tlv::kMethodWrite;
-    request.data.assign(nv_reg::kHeaderBytes + (item.size + 3u) / 4 * 4, 0);
-    nv_reg::NvItemHeader header;
-    header.length = item.size;
-    header.writer_id = nv_reg::kWriterMstconfig;
-    header.type = type;
-    nv_reg::put_header(request.data, header);
+    AccessRegisterTlv request =
+        mnvda_request(Tlv::kMethodWrite, type, item.size, nv_reg::NvReadMode::Next, nv_reg::kWriterMstconfig);
     std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kHeaderBytes);
     OF_ASSIGN(const auto answer, port_->transact(request));
     if (answer.status != 0)
@@ -277,15 +265,9 @@ std::vector<std::string> running_port_protocols(Device& device) {
   if (!port) return {};
   std::vector<std::string> out;
   for (unsigned n = 1; n <= device.info().port_count; ++n) {
-    AccessRegisterTlv request;
-    request.register_id = nv_reg::kMnvda;
-    request.method = Tlv::kMethodQuery;
-    request.data.assign(nv_reg::kHeaderBytes + link->size, 0);
-    nv_reg::NvItemHeader header;
-    header.length = link->size;
-    header.mode = nv_reg::NvReadMode::Current;
-    header.type = nv_reg::item_type(link->item_class, link->index, static_cast<std::uint8_t>(n));
-    nv_reg::put_header(request.data, header);
+    const AccessRegisterTlv request =
+        mnvda_request(Tlv::kMethodQuery, nv_reg::item_type(link->item_class, link->index, static_cast<std::uint8_t>(n)),
+                      link->size, nv_reg::NvReadMode::Current);
     auto answer = (*port)->transact(request);
     if (!answer || answer->status != 0 || answer->data.size() < request.data.size()) return {};
     const std::uint32_t v = nv_reg::get_field(std::span(answer->data).subspan(nv_reg::kHeaderBytes),

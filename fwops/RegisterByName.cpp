@@ -1,9 +1,9 @@
 // RegisterByName: field packing over the big-endian register bytes, index checks, GET/SET with statuses as errors.
 #include "fwops/RegisterByName.h"
 
-#include <charconv>
 
 #include "core/HexString.h"
+#include "core/NumberText.h"
 
 namespace openflint {
 namespace {
@@ -82,17 +82,8 @@ Result<FieldAssignments> parse_field_list(std::string_view text) {
     const auto eq = pair.find('=');
     if (eq == std::string_view::npos || eq == 0)
       return make_error(ErrorCode::InvalidArgument, "'" + std::string(pair) + "' is not FIELD=VALUE");
-    std::string_view number = pair.substr(eq + 1);
-    int base = 10;
-    if (number.size() > 2 && number[0] == '0' && (number[1] == 'x' || number[1] == 'X')) {
-      base = 16;
-      number.remove_prefix(2);
-    }
-    std::uint32_t v = 0;
-    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v, base);
-    if (number.empty() || ec != std::errc() || end != number.data() + number.size())
-      return make_error(ErrorCode::InvalidArgument, "'" + std::string(pair.substr(eq + 1)) + "' is not a 32-bit number");
-    out[std::string(pair.substr(0, eq))] = v;
+    OF_ASSIGN(const std::uint64_t v, parse_unsigned(pair.substr(eq + 1), 0xffffffff, std::string(pair.substr(0, eq))));
+    out[std::string(pair.substr(0, eq))] = static_cast<std::uint32_t>(v);
   }
   return out;
 }

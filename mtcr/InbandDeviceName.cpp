@@ -1,28 +1,11 @@
 // InbandDeviceName: parsing of in-band device names.
 #include "mtcr/InbandDeviceName.h"
 
-#include <charconv>
+#include "core/NumberText.h"
 
 namespace openflint {
 
 namespace {
-
-Result<std::uint64_t> parse_number(std::string_view text, std::uint64_t max, std::string_view what) {
-  int base = 10;
-  std::string_view digits = text;
-  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-    base = 16;
-    digits.remove_prefix(2);
-  }
-  std::uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size())
-    return make_error(ErrorCode::InvalidArgument, std::string(what) + " '" + std::string(text) + "' is not a number");
-  if (value > max)
-    return make_error(ErrorCode::InvalidArgument,
-                      std::string(what) + " '" + std::string(text) + "' is out of range (max " + std::to_string(max) + ")");
-  return value;
-}
 
 Result<std::vector<std::uint8_t>> parse_path(std::string_view text) {
   std::vector<std::uint8_t> path;
@@ -30,7 +13,7 @@ Result<std::vector<std::uint8_t>> parse_path(std::string_view text) {
   while (true) {
     const std::size_t dot = text.find('.', start);
     const std::string_view part = text.substr(start, dot == std::string_view::npos ? dot : dot - start);
-    OF_ASSIGN(const std::uint64_t hop, parse_number(part, 255, "directed-route hop"));
+    OF_ASSIGN(const std::uint64_t hop, parse_unsigned(part, 255, "directed-route hop"));
     path.push_back(static_cast<std::uint8_t>(hop));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
@@ -69,7 +52,7 @@ Result<InbandDeviceName> parse_inband_device_name(std::string_view name) {
     if (!path) return make_error(std::move(path).error().with_context(context));
     dev.path = std::move(*path);
   } else {
-    auto lid = parse_number(target, 0xbfff, "lid");
+    auto lid = parse_unsigned(target, 0xbfff, "lid");
     if (!lid) return make_error(std::move(lid).error().with_context(context));
     if (*lid == 0) return make_error(ErrorCode::InvalidArgument, context + ": lid 0 is not a valid unicast lid");
     dev.lid = static_cast<std::uint16_t>(*lid);
@@ -80,7 +63,7 @@ Result<InbandDeviceName> parse_inband_device_name(std::string_view name) {
   dev.ca = std::string(tail.substr(0, comma2));
   if (dev.ca.empty()) return make_error(ErrorCode::InvalidArgument, context + ": empty ca name");
   if (comma2 != std::string_view::npos) {
-    auto port = parse_number(tail.substr(comma2 + 1), 254, "port");
+    auto port = parse_unsigned(tail.substr(comma2 + 1), 254, "port");
     if (!port) return make_error(std::move(port).error().with_context(context));
     dev.port = static_cast<int>(*port);
   }

@@ -58,7 +58,7 @@ TEST_F(MstReg, SetReadsModifiesAndWritesAndRefusesWhatItMustNot) {
            {{"--reg-name", "MFRL", "--set", "reset_type=1", "-y"}, 2, "field reset_type of MFRL is read-only"},
            {{"--reg-name", "MFRL", "--set", "reset_trigger=0x100", "-y"}, 2, "does not fit field reset_trigger (8 bits)"},
            {{"--reg-name", "MFRL", "--set", "bogus=1", "-y"}, 2, "MFRL has no field bogus"},
-           {{"--reg-name", "MFRL", "--set", "reset_trigger=x", "-y"}, 2, "'x' is not a 32-bit number"},
+           {{"--reg-name", "MFRL", "--set", "reset_trigger=x", "-y"}, 2, "reset_trigger 'x' is not a number"},
            {{"--reg-name", "MXYZ", "--get"}, 2, "unknown register MXYZ (known: MGIR, MFRL, MNVQC, MNVGC)"},
            {{"--reg-name", "MFRL"}, 2, "give one of --get and --set"},
            {{"--reg-name", "MFRL", "--set", "reset_trigger=0x40"}, 7, "declined: nothing was sent"},
