@@ -1,6 +1,8 @@
 // Md5: the RFC 1321 compression function and padding.
 #include "core/Md5.h"
 
+#include "core/HexString.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -96,13 +98,7 @@ Md5::Digest Md5::finish() const {
 }
 
 std::string Md5::to_hex(const Digest& digest) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  for (std::uint8_t b : digest) {
-    text += kDigits[b >> 4];
-    text += kDigits[b & 0xf];
-  }
-  return text;
+  return hex_digits(digest);
 }
 
 }  // namespace openflint

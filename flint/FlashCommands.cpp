@@ -1,6 +1,5 @@
 // FlashCommands: raw flash access on -d DEVICE — erase, rw, ww, wwne, rb, wb, ri; every write checks, then writes.
 #include <array>
-#include <cstdio>
 #include <functional>
 #include <iostream>
 
@@ -49,11 +48,7 @@ std::array<std::uint8_t, 4> be_bytes(std::uint32_t v) {
           static_cast<std::uint8_t>(v)};
 }
 
-std::string dword_text(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
+std::string dword_text(std::uint32_t v) { return hex_dword(v); }
 
 std::string hex_bytes(const std::vector<std::uint8_t>& b) {
   return dword_text((std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) | (std::uint32_t{b[2]} << 8) | b[3]);

@@ -1,6 +1,5 @@
 // RegCommand: `mst reg DEV --reg-name NAME [--get | --set F=V,...]` — an access register by field name, as mstreg shows it.
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <string>
 
@@ -32,12 +31,6 @@ struct RegArgs {
   bool no = false;
 };
 
-std::string hex8(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
-
 std::string pad(const std::string& s, std::size_t width) { return s + std::string(width > s.size() ? width - s.size() : 0, ' '); }
 
 // mstreg's table: "Field Name | Data", names padded to the longest + 3.
@@ -46,7 +39,7 @@ void print_values(std::ostream& out, const std::vector<FieldValue>& values) {
   for (const auto& v : values) width = std::max(width, v.field->name.size());
   width += 3;
   out << pad("Field Name", width) << " | " << pad("Data", 8) << '\n' << std::string(width + 14, '=') << '\n';
-  for (const auto& v : values) out << pad(std::string(v.field->name), width) << " | " << hex8(v.value) << '\n';
+  for (const auto& v : values) out << pad(std::string(v.field->name), width) << " | " << hex_dword(v.value) << '\n';
   out << std::string(width + 14, '=') << '\n';
 }
 
@@ -68,7 +61,7 @@ int show_layout(const RegisterLayout& layout, const Common& common) {
   }
   std::cout << "Field Name                      | Address (Bytes) | Offset (Bits) | Size (Bits) | Access\n";
   for (const auto& f : layout.fields)
-    std::cout << pad(std::string(f.name), 32) << "| " << pad(hex8(f.address), 16) << "| " << pad(std::to_string(f.lsb), 14)
+    std::cout << pad(std::string(f.name), 32) << "| " << pad(hex_dword(f.address), 16) << "| " << pad(std::to_string(f.lsb), 14)
               << "| " << pad(std::to_string(f.width), 12) << "| " << to_string(f.access) << '\n';
   return cli::kOk;
 }

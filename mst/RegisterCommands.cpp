@@ -33,12 +33,8 @@ struct RegisterArgs {
   bool verbose = false;
 };
 
-// "0x%08x": the fixed-width form mstregdump prints.
-std::string hex8(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
+// The fixed-width form mstregdump prints.
+std::string hex8(std::uint32_t v) { return hex_dword(v); }
 
 Result<Device> open(const RegisterArgs& a) {
   DeviceOpenOptions options;

@@ -151,13 +151,7 @@ std::string vpd_text(const VpdKeyword& keyword, bool* binary) {
   for (const std::uint8_t b : keyword.data) printable = printable && b >= 0x20 && b < 0x7f;
   if (binary != nullptr) *binary = !printable;
   if (printable) return std::string(keyword.data.begin(), keyword.data.end());
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (const std::uint8_t b : keyword.data) {
-    hex += kDigits[b >> 4];
-    hex += kDigits[b & 0xf];
-  }
-  return hex;
+  return hex_digits(keyword.data);
 }
 
 }  // namespace openflint

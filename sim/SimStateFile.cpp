@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/HexString.h"
+
 namespace openflint::sim {
 namespace {
 
@@ -212,16 +214,8 @@ Result<std::map<std::uint32_t, std::uint32_t>> registers_from(const json& j) {
 using NvItems = std::map<std::uint32_t, std::vector<std::uint8_t>>;
 
 json nv_items_to_json(const NvItems& items) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   json out = json::object();
-  for (const auto& [type, data] : items) {
-    std::string hex;
-    for (const std::uint8_t b : data) {
-      hex += kDigits[b >> 4];
-      hex += kDigits[b & 0xf];
-    }
-    out[std::to_string(type)] = hex;
-  }
+  for (const auto& [type, data] : items) out[std::to_string(type)] = hex_digits(data);
   return out;
 }
 
