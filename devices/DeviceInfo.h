@@ -9,6 +9,7 @@
 #include "devices/FlashGatewayInfo.h"
 #include "devices/NvConfigInfo.h"
 #include "devices/PciConfigGateway.h"
+#include "devices/ToolsHcrLayout.h"
 #include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
 
 namespace openflint {
@@ -62,6 +63,7 @@ struct DeviceInfo {
   FirmwareResetSupport firmware_reset;  // the reset register, when the firmware has one
   FirmwareFlashAccess firmware_flash;   // flash access through the running firmware, if any
   const NvConfigTable* nv_config = nullptr;  // non-volatile configuration (mst config); null: none known
+  const ToolsHcrLayout* tools_hcr = nullptr;  // the firmware's tools command interface in CR-space, if any
 };
 
 }  // namespace openflint

@@ -8,10 +8,11 @@
 
 namespace openflint {
 
-// How a family's NV configuration is reached (docs/nvconfig.md §1): the NV access registers
-// (MNVDA/MNVDI/MNVQC/MNVIA/MNVGC, ConnectX-4 and later) on any register channel, or the
-// ConnectX-3 tools HCR (PCI only; not modelled yet).
-enum class NvConfigAccess : std::uint8_t { AccessRegisters, ToolsHcr };
+// How a family's NV configuration is reached (docs/nvconfig.md §1): the 5th-generation NV access
+// registers (MNVDA with its 12-byte item header, MNVDI/MNVQC/MNVIA/MNVGC; ConnectX-4 and later),
+// or the 4th-generation ones (MNVA with the 8-byte header, MNVI, MNVIA at 0x9029; ConnectX-3,
+// whose PCI register channel is the tools HCR). Both go over any register channel.
+enum class NvConfigAccess : std::uint8_t { AccessRegisters, Gen4Registers };
 
 // The item type dword's class byte [31:24] (docs/nvconfig.md §2.2).
 enum class NvItemClass : std::uint8_t { Global = 0, PhysicalPort = 1, HostFunction = 3, PerHost = 7 };
@@ -59,5 +60,8 @@ struct NvConfigTable {
 
 // ConnectX-4 and later adapters (docs/nvconfig.md §3.1).
 extern const NvConfigTable kGen5HcaNvConfig;
+// ConnectX-3 and ConnectX-3 Pro (docs/nvconfig.md §4): the item index is the 16-bit type,
+// per-port items carry the port in the header's type_mod.
+extern const NvConfigTable kGen4HcaNvConfig;
 
 }  // namespace openflint

@@ -119,7 +119,60 @@ constexpr std::array kGen5HcaItems{
            .index = 0x206, .size = 4},
 };
 
+// ConnectX-3 (4th generation, docs/nvconfig.md §4). Values are mstconfig's FourthGenCommander
+// spellings; the defaults are the simulated firmware's (it answers them in QUERY_DEF_PARAMS).
+constexpr std::uint32_t kGen4MaxVfs = 16;
+constexpr std::uint32_t kGen4MaxLogBarSize = 10;
+
+constexpr std::array kGen4LinkTypeNames{NvEnumName{"IB", 1}, NvEnumName{"ETH", 2}, NvEnumName{"VPI", 3}};
+constexpr std::array kGen4BootProtocolNames{NvEnumName{"None", 0}, NvEnumName{"PXE", 1}, NvEnumName{"iSCSI", 2},
+                                           NvEnumName{"Both", 3}};
+
+constexpr std::array kGen4Sriov{
+    NvParameter{.name = "SRIOV_EN", .field = {0x0, 31, 1}, .kind = K::Bool, .description = "Enable SR-IOV"},
+    NvParameter{.name = "NUM_OF_VFS", .field = {0x0, 0, 16}, .kind = K::Unsigned, .factory_default = 8,
+                .max_value = kGen4MaxVfs, .description = "desired amount of virtual functions"},
+};
+
+constexpr std::array kGen4Vpi{
+    NvParameter{.name = "LINK_TYPE", .field = {0x0, 0, 2}, .kind = K::Enum, .names = kGen4LinkTypeNames,
+                .factory_default = 1, .description = "the port's protocol: InfiniBand, Ethernet or VPI (sensed)"},
+};
+
+constexpr std::array kGen4BarSize{
+    NvParameter{.name = "LOG_BAR_SIZE", .field = {0x0, 0, 32}, .kind = K::Unsigned, .factory_default = 3,
+                .max_value = kGen4MaxLogBarSize, .description = "log2 of the BAR size in MB (3: 8 MB)"},
+};
+
+constexpr std::array kGen4PrebootBoot{
+    NvParameter{.name = "BOOT_OPTION_ROM_EN", .field = {0x0, 31, 1}, .kind = K::Bool, .factory_default = 1,
+                .description = "Disable/Enable boot option ROM"},
+    NvParameter{.name = "BOOT_VLAN_EN", .field = {0x0, 30, 1}, .kind = K::Bool,
+                .description = "Disable/Enable VLAN mode for network boot"},
+    NvParameter{.name = "BOOT_RETRY_CNT", .field = {0x0, 24, 3}, .kind = K::Unsigned,
+                .description = "retries on a boot failure (7: infinite)"},
+    NvParameter{.name = "LEGACY_BOOT_PROTOCOL", .field = {0x0, 16, 8}, .kind = K::Enum,
+                .names = kGen4BootProtocolNames, .factory_default = 1,
+                .description = "None: disable legacy boot. PXE: DHCP/TFTP boot. Both: PXE and iSCSI"},
+    NvParameter{.name = "BOOT_VLAN", .field = {0x0, 0, 12}, .kind = K::Unsigned, .factory_default = 1,
+                .description = "VLAN ID for the network boot"},
+};
+
+// mstconfig's order (its parameter enumeration): SR-IOV, VPI per port, BAR size, boot settings.
+constexpr std::array kGen4HcaItems{
+    NvItem{.name = "sriov", .title = "SR-IOV", .item_class = C::Global, .index = 0x11, .size = 4,
+           .parameters = kGen4Sriov},
+    NvItem{.name = "vpi_settings", .title = "VPI SETTINGS", .item_class = C::PhysicalPort, .index = 0x12, .size = 4,
+           .parameters = kGen4Vpi},
+    NvItem{.name = "bar_size", .title = "BAR SIZE", .item_class = C::Global, .index = 0x13, .size = 4,
+           .parameters = kGen4BarSize},
+    NvItem{.name = "preboot_boot_settings", .title = "PREBOOT BOOT SETTINGS", .item_class = C::PhysicalPort,
+           .index = 0x2021, .size = 4, .parameters = kGen4PrebootBoot},
+};
+
 }  // namespace
+
+const NvConfigTable kGen4HcaNvConfig{.access = NvConfigAccess::Gen4Registers, .items = kGen4HcaItems};
 
 const NvConfigTable kGen5HcaNvConfig{.access = NvConfigAccess::AccessRegisters, .items = kGen5HcaItems};
 

@@ -67,9 +67,10 @@ class Device {
   // itself; a caller that resets the device some other way calls it.
   void invalidate_running_firmware() { mgir_read_ = false; }
 
-  // The running firmware's access registers: the ICMD mailbox (PCI), vendor MADs (in-band), the
-  // simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
-  // device has no such channel (a PCI part without ICMD).
+  // The running firmware's access registers: the ICMD mailbox (PCI), or on a pre-VSEC part whose
+  // catalog record has a tools HCR (ConnectX-3) the tools HCR in CR-space; vendor MADs (in-band);
+  // the simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
+  // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old).
   [[nodiscard]] Result<RegisterPort*> register_port();
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
@@ -93,6 +94,7 @@ class Device {
   std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
   bool mgir_read_ = false;                        // running_firmware() asked since the open or reset
   RegisterAccess* access_ = nullptr;              // whichever of the three
+  std::unique_ptr<RegisterAccess> command_access_;  // config space the tools HCR port goes through
   std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;

@@ -12,9 +12,9 @@ namespace openflint {
 
 // MGIR through vendor MADs; nullopt when the device does not answer it.
 [[nodiscard]] std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const DeviceInfo& info);
-// MGIR through the ICMD mailbox of the function at `pci_dir` (<sysfs root>/devices/<BDF>),
-// opened for this query only; nullopt when the function has no ICMD (a pre-VSEC part such as
-// ConnectX-3) or does not answer.
+// MGIR through the ICMD mailbox of the function at `pci_dir` (<sysfs root>/devices/<BDF>), or
+// on a pre-VSEC part whose catalog record has one (ConnectX-3) through the tools HCR over config
+// space, opened for this query only; nullopt when the function has neither or does not answer.
 [[nodiscard]] std::optional<RunningFirmware> query_running_pci(const std::filesystem::path& pci_dir, const DeviceInfo& info);
 
 }  // namespace openflint

@@ -60,6 +60,23 @@ AccessRegisterTlv mnvda_request(std::uint8_t method, std::uint32_t type, std::ui
   return request;
 }
 
+// The 4th-generation MNVA request for one item (GET: the header alone sized for the answer;
+// SET: `data` follows).
+AccessRegisterTlv mnva_request(std::uint8_t method, const NvItem& item, std::uint8_t port,
+                               std::span<const std::uint8_t> data = {}) {
+  AccessRegisterTlv request;
+  request.register_id = nv_reg::kMnva;
+  request.method = method;
+  const std::uint16_t dwords = static_cast<std::uint16_t>((item.size + 3u) / 4);
+  request.data.assign(nv_reg::kGen4HeaderBytes + std::size_t{dwords} * 4, 0);
+  nv_reg::put_gen4_header(request.data, {.type = static_cast<std::uint16_t>(item.index),
+                                         .length_dwords = dwords, .type_mod = port});
+  std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kGen4HeaderBytes);
+  return request;
+}
+
+bool is_gen4(const NvConfigTable& table) { return table.access == NvConfigAccess::Gen4Registers; }
+
 }  // namespace
 
 bool NvReading::pending() const {
@@ -73,12 +90,13 @@ Result<NvConfig> NvConfig::open(Device& device) {
   if (info.nv_config == nullptr)
     return make_error(ErrorCode::NotSupported, name + " (" + std::string(info.name) +
                                                    "): no non-volatile configuration is known for this device family");
-  if (info.nv_config->access == NvConfigAccess::ToolsHcr)
-    return make_error(ErrorCode::NotSupported, name + " (" + std::string(info.name) +
-                                                   "): configuration through the tools HCR is not implemented yet");
   auto port = device.register_port();
   if (!port) return make_error(std::move(port).error().with_context(name + ": no register channel for configuration"));
   NvConfig config(**port, info, *info.nv_config);
+  if (is_gen4(*info.nv_config)) {
+    OF_TRY(config.open_gen4(name));
+    return config;
+  }
   // The probe mstconfig makes: MNVQC on a zero type; a firmware without NV access refuses it.
   OF_ASSIGN(const auto probe, config.item_caps(0));
   if (!probe)
@@ -116,6 +134,31 @@ Result<NvConfig> NvConfig::open(Device& device) {
   return config;
 }
 
+// 4th generation: no query register; an item is offered when MNVA GET answers it (its stored
+// data, or "resource not available": never stored, the default applies). Defaults are the
+// catalog's; there is no "current" read.
+Result<void> NvConfig::open_gen4(const std::string& name) {
+  const unsigned ports = std::max<unsigned>(info_->port_count, 1);
+  bool any_answer = false;
+  for (const NvItem& item : table_->items) {
+    const bool per_port = item.item_class == NvItemClass::PhysicalPort;
+    for (unsigned p = per_port ? 1 : 0; p <= (per_port ? ports : 0); ++p) {
+      const auto port_number = static_cast<std::uint8_t>(p);
+      OF_ASSIGN(const auto answer, port_->transact(mnva_request(Tlv::kMethodQuery, item, port_number)));
+      if (answer.status == Tlv::kStatusRegisterNotSupported) continue;
+      any_answer = true;
+      if (answer.status != 0 && answer.status != Tlv::kStatusResourceNotAvailable) continue;
+      for (const NvParameter& param : item.parameters)
+        settings_.push_back({setting_name(item, param, port_number), &item, &param, port_number});
+    }
+  }
+  if (!any_answer)
+    return make_error(ErrorCode::NotSupported, name + ": the firmware does not give access to its configuration "
+                                                      "(MNVA not supported; is firmware 2.31.5000 or later running?)");
+  reads_factory_ = true;
+  return {};
+}
+
 Result<std::optional<std::uint32_t>> NvConfig::item_caps(std::uint32_t type) {
   AccessRegisterTlv request;
   request.register_id = nv_reg::kMnvqc;
@@ -144,6 +187,7 @@ Result<NvSetting> NvConfig::find(std::string_view name) const {
 }
 
 Result<std::vector<std::uint8_t>> NvConfig::read_item(std::uint32_t type, const NvItem& item, int mode) {
+  if (is_gen4(*table_)) return read_gen4_item(type, item, mode);
   const AccessRegisterTlv request = mnvda_request(Tlv::kMethodQuery, type, item.size, static_cast<nv_reg::NvReadMode>(mode));
   OF_ASSIGN(const auto answer, port_->transact(request));
   if (answer.status != 0)
@@ -152,6 +196,20 @@ Result<std::vector<std::uint8_t>> NvConfig::read_item(std::uint32_t type, const 
     return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": a short answer");
   return std::vector<std::uint8_t>(answer.data.begin() + nv_reg::kHeaderBytes,
                                    answer.data.begin() + static_cast<std::ptrdiff_t>(nv_reg::kHeaderBytes + item.size));
+}
+
+Result<std::vector<std::uint8_t>> NvConfig::read_gen4_item(std::uint32_t type, const NvItem& item, int mode) {
+  if (mode != static_cast<int>(nv_reg::NvReadMode::Next)) return nv_reg::factory_item_data(item);
+  const auto port_number = static_cast<std::uint8_t>(type >> 16 & 0xff);  // item_type's port byte
+  const auto port = item.item_class == NvItemClass::PhysicalPort ? port_number : std::uint8_t{0};
+  OF_ASSIGN(const auto answer, port_->transact(mnva_request(Tlv::kMethodQuery, item, port)));
+  if (answer.status == Tlv::kStatusResourceNotAvailable) return nv_reg::factory_item_data(item);
+  if (answer.status != 0)
+    return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": " + status_text(answer.status));
+  if (answer.data.size() < nv_reg::kGen4HeaderBytes + item.size)
+    return make_error(ErrorCode::Io, "reading " + std::string(item.title) + ": a short answer");
+  return std::vector<std::uint8_t>(answer.data.begin() + nv_reg::kGen4HeaderBytes,
+                                   answer.data.begin() + static_cast<std::ptrdiff_t>(nv_reg::kGen4HeaderBytes + item.size));
 }
 
 Result<std::vector<NvReading>> NvConfig::query(std::span<const NvSetting> settings) {
@@ -231,9 +289,13 @@ Result<void> NvConfig::set(std::span<const NvAssignment> assignments) {
       nv_reg::put_field(data, a->setting.parameter->field, a->value);
       if (a->setting.parameter->valid) nv_reg::put_field(data, *a->setting.parameter->valid, 1);
     }
-    AccessRegisterTlv request =
-        mnvda_request(Tlv::kMethodWrite, type, item.size, nv_reg::NvReadMode::Next, nv_reg::kWriterMstconfig);
-    std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kHeaderBytes);
+    AccessRegisterTlv request;
+    if (is_gen4(*table_)) {
+      request = mnva_request(Tlv::kMethodWrite, item, list.front()->setting.port, data);
+    } else {
+      request = mnvda_request(Tlv::kMethodWrite, type, item.size, nv_reg::NvReadMode::Next, nv_reg::kWriterMstconfig);
+      std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kHeaderBytes);
+    }
     OF_ASSIGN(const auto answer, port_->transact(request));
     if (answer.status != 0)
       return make_error(answer.status == Tlv::kStatusBadParameter ? ErrorCode::InvalidArgument : ErrorCode::Io,
@@ -244,9 +306,9 @@ Result<void> NvConfig::set(std::span<const NvAssignment> assignments) {
 
 Result<void> NvConfig::reset_to_defaults() {
   AccessRegisterTlv request;
-  request.register_id = nv_reg::kMnvia;
+  request.register_id = is_gen4(*table_) ? nv_reg::kGen4Mnvia : nv_reg::kMnvia;
   request.method = Tlv::kMethodWrite;
-  request.data.assign(nv_reg::kMnviaBytes, 0);  // target 0: every item
+  request.data.assign(is_gen4(*table_) ? nv_reg::kGen4MnviaBytes : nv_reg::kMnviaBytes, 0);  // every item
   OF_ASSIGN(const auto answer, port_->transact(request));
   if (answer.status != 0) return make_error(ErrorCode::Io, "resetting the configuration: " + status_text(answer.status));
   return {};

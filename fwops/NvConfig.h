@@ -38,10 +38,11 @@ struct NvAssignment {
   std::uint32_t value = 0;
 };
 
-// Opened on a device whose catalog record has access-register NV configuration (ConnectX-4 and
-// later) and whose firmware answers MNVQC; NotSupported otherwise, with the reason (no NV
-// configuration known for the family, ConnectX-3's tools HCR, no firmware runs, no register
-// channel). Every access goes through the device's register port; the Device must outlive it.
+// Opened on a device whose catalog record has NV configuration and whose firmware answers its
+// registers: MNVQC on ConnectX-4 and later, MNVA on ConnectX-3 (whose factory defaults are the
+// catalog's and whose "current" values cannot be read); NotSupported otherwise, with the reason
+// (no NV configuration known for the family, no firmware runs, no register channel). Every
+// access goes through the device's register port; the Device must outlive it.
 class NvConfig {
  public:
   [[nodiscard]] static Result<NvConfig> open(Device& device);
@@ -71,7 +72,9 @@ class NvConfig {
  private:
   NvConfig(RegisterPort& port, const DeviceInfo& info, const NvConfigTable& table)
       : port_(&port), info_(&info), table_(&table) {}
+  [[nodiscard]] Result<void> open_gen4(const std::string& name);
   [[nodiscard]] Result<std::vector<std::uint8_t>> read_item(std::uint32_t type, const NvItem& item, int mode);
+  [[nodiscard]] Result<std::vector<std::uint8_t>> read_gen4_item(std::uint32_t type, const NvItem& item, int mode);
   [[nodiscard]] Result<std::optional<std::uint32_t>> item_caps(std::uint32_t type);
 
   RegisterPort* port_;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "devices/NvConfigInfo.h"
 
@@ -71,6 +72,38 @@ inline void put_header(std::span<std::uint8_t> reg, const NvItemHeader& h) {
   return c | (index & 0xffffff);
 }
 
+// 4th generation (ConnectX-3, docs/nvconfig.md §4): MNVA (the same id as MNVDA) with an 8-byte
+// header, MNVI (one item), MNVIA at 0x9029 (all items; 0x9033 is the 5th-generation one).
+inline constexpr std::uint16_t kMnva = 0x9024;
+inline constexpr std::uint16_t kMnvi = 0x9025;
+inline constexpr std::uint16_t kGen4Mnvia = 0x9029;
+inline constexpr std::size_t kGen4HeaderBytes = 8;
+inline constexpr std::size_t kGen4MaxItemBytes = 128;
+inline constexpr std::size_t kGen4MnviaBytes = 8;
+
+// dword 0: type [15:0], length in dwords [29:18]; dword 1: type_mod [23:16] (the port of a
+// per-port item, else 0), shadow [24], pad count [26:25], version [31:28].
+struct Gen4ItemHeader {
+  std::uint16_t type = 0;
+  std::uint16_t length_dwords = 0;
+  std::uint8_t type_mod = 0;
+  std::uint8_t version = 0;
+};
+
+inline void put_gen4_header(std::span<std::uint8_t> reg, const Gen4ItemHeader& h) {
+  put_be32(reg, 0, h.type | std::uint32_t{h.length_dwords & 0xfffu} << 18);
+  put_be32(reg, 4, std::uint32_t{h.type_mod} << 16 | std::uint32_t{h.version & 0xfu} << 28);
+}
+
+[[nodiscard]] inline Gen4ItemHeader get_gen4_header(std::span<const std::uint8_t> reg) {
+  const std::uint32_t d0 = get_be32(reg, 0);
+  const std::uint32_t d1 = get_be32(reg, 4);
+  return {.type = static_cast<std::uint16_t>(d0 & 0xffff),
+          .length_dwords = static_cast<std::uint16_t>(d0 >> 18 & 0xfff),
+          .type_mod = static_cast<std::uint8_t>(d1 >> 16 & 0xff),
+          .version = static_cast<std::uint8_t>(d1 >> 28 & 0xf)};
+}
+
 // A field of item data (NvField: big-endian dword at field.byte, bits [lsb+width-1 : lsb]).
 [[nodiscard]] inline std::uint32_t field_mask(const NvField& f) {
   return f.width >= 32 ? 0xffffffffu : (1u << f.width) - 1;
@@ -83,6 +116,20 @@ inline void put_field(std::span<std::uint8_t> data, const NvField& f, std::uint3
   if (f.byte + 4u > data.size()) return;
   const std::uint32_t mask = field_mask(f) << f.lsb;
   put_be32(data, f.byte, (get_be32(data, f.byte) & ~mask) | (value << f.lsb & mask));
+}
+
+}  // namespace openflint::nv_reg
+
+namespace openflint::nv_reg {
+
+// An item's factory data (item.size bytes): every parameter at its default, valid bits set.
+[[nodiscard]] inline std::vector<std::uint8_t> factory_item_data(const NvItem& item) {
+  std::vector<std::uint8_t> data(item.size, 0);
+  for (const NvParameter& p : item.parameters) {
+    put_field(data, p.field, p.factory_default);
+    if (p.valid) put_field(data, *p.valid, 1);
+  }
+  return data;
 }
 
 }  // namespace openflint::nv_reg

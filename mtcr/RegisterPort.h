@@ -9,7 +9,8 @@
 
 namespace openflint {
 
-// PCI: the ICMD mailbox (mtcr/IcmdRegisterPort.h). In-band: the vendor GMP register access, or
+// PCI: the ICMD mailbox (mtcr/IcmdRegisterPort.h), or the tools HCR in CR-space on pre-ICMD parts
+// (mtcr/ToolsHcrRegisterPort.h). In-band: the vendor GMP register access, or
 // the 44-byte SMP one on a directed route (mtcr/InbandRegisterPort.h). Simulated devices: their
 // firmware directly (sim/SimRegisterPort.h). Callers size what they move per access from
 // max_register_bytes(), never from a constant.

@@ -87,12 +87,14 @@ Result<void> BarServer::build_watch_list() {
   return {};
 }
 
-// The model's value of a register, read without side effects: CMD and the semaphore are
-// test-and-set on a read, so they are peeked; the rest go through read32 (the hw id is a read
-// hook, not storage).
+// The model's value of a register, read without side effects: CMD and the semaphores (the
+// flash gateway's, the tools HCR's) are test-and-set on a read, so they are peeked; the rest go
+// through read32 (the hw id is a read hook, not storage).
 std::uint32_t BarServer::model_value(std::uint32_t address) const {
+  const ToolsHcrLayout* hcr = device_->info().tools_hcr;
   const bool takes_lock = address == gateway_.cmd_addr ||
-                          (gateway_.lock == FlashLockKind::Semaphore && address == gateway_.semaphore_addr);
+                          (gateway_.lock == FlashLockKind::Semaphore && address == gateway_.semaphore_addr) ||
+                          (hcr != nullptr && address == hcr->semaphore);
   if (!takes_lock) {
     if (auto v = device_->read32(address)) return *v;
   }

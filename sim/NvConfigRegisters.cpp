@@ -21,14 +21,6 @@ const NvItem* find_nv_item(const NvConfigTable& table, std::uint32_t type, unsig
   return nullptr;
 }
 
-std::vector<std::uint8_t> default_item_data(const NvItem& item) {
-  std::vector<std::uint8_t> data(item.size, 0);
-  for (const NvParameter& p : item.parameters) {
-    nv_reg::put_field(data, p.field, p.factory_default);
-    if (p.valid) nv_reg::put_field(data, *p.valid, 1);
-  }
-  return data;
-}
 
 namespace {
 
@@ -36,7 +28,7 @@ using Tlv = AccessRegisterTlv;
 
 std::vector<std::uint8_t> item_data(const NvConfigStore::Items& items, std::uint32_t type, const NvItem& item) {
   const auto it = items.find(type);
-  return it != items.end() ? it->second : default_item_data(item);
+  return it != items.end() ? it->second : nv_reg::factory_item_data(item);
 }
 
 void answer_mnvda(SimDevice& device, const NvConfigTable& table, Tlv& request) {
@@ -65,7 +57,7 @@ void answer_mnvda(SimDevice& device, const NvConfigTable& table, Tlv& request) {
   }
   std::vector<std::uint8_t> data;
   switch (header.mode) {
-    case nv_reg::NvReadMode::Default: data = default_item_data(*item); break;
+    case nv_reg::NvReadMode::Default: data = nv_reg::factory_item_data(*item); break;
     case nv_reg::NvReadMode::Current: data = item_data(store.current(), header.type, *item); break;
     case nv_reg::NvReadMode::Next: data = item_data(store.stored(), header.type, *item); break;
   }
@@ -94,10 +86,12 @@ void answer_mnvqc(SimDevice& device, const NvConfigTable& table, Tlv& request) {
 
 bool answer_nv_config(SimDevice& device, AccessRegisterTlv& request) {
   const std::uint16_t id = request.register_id;
+  const NvConfigTable* table = device.info().nv_config;
+  if (table != nullptr && table->access == NvConfigAccess::Gen4Registers && running_mgir(device).has_firmware())
+    return answer_gen4_nv_config(device, *table, request);
   if (id != nv_reg::kMnvda && id != nv_reg::kMnvdi && id != nv_reg::kMnvqc && id != nv_reg::kMnvia &&
       id != nv_reg::kMnvgc)
     return false;
-  const NvConfigTable* table = device.info().nv_config;
   if (table == nullptr || table->access != NvConfigAccess::AccessRegisters || !running_mgir(device).has_firmware()) {
     request.status = Tlv::kStatusRegisterNotSupported;
     return true;

@@ -39,7 +39,5 @@ class NvConfigStore {
 // The catalog item `type` names on a device of `table` with `ports` ports (per-port items:
 // port 1..ports); nullptr when the device has no such item.
 [[nodiscard]] const NvItem* find_nv_item(const NvConfigTable& table, std::uint32_t type, unsigned ports);
-// `item`'s factory default data (item.size bytes).
-[[nodiscard]] std::vector<std::uint8_t> default_item_data(const NvItem& item);
 
 }  // namespace openflint::sim

@@ -18,6 +18,7 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
   cr_.add_hook(
       kHwIdAddr, kHwIdAddr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
       [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
+  if (info.tools_hcr != nullptr) tools_hcr_ = std::make_unique<ToolsHcr>(*this, *info.tools_hcr);
   run_boot_rom();  // power-on
 }
 
@@ -34,6 +35,7 @@ const BootState& SimDevice::reset() {
   flash_.reset();
   gateway_.reset();
   update_.reset();
+  if (tools_hcr_) tools_hcr_->reset();
   armed_reset_ = 0;
   nv_config_.boot();
   run_boot_rom();
@@ -183,6 +185,7 @@ void SimDevice::power_cycle() {
   if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
   update_.reset();
+  if (tools_hcr_) tools_hcr_->reset();
   armed_reset_ = 0;
   nv_config_.boot();
   run_boot_rom();

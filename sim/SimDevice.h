@@ -19,6 +19,7 @@
 #include "sim/NvConfigStore.h"
 #include "sim/SimFaults.h"
 #include "sim/SpiNorFlash.h"
+#include "sim/ToolsHcr.h"
 
 namespace openflint::sim {
 
@@ -39,7 +40,8 @@ struct SimCounters {
 // Boot: creation, power_cycle() and reset() run the boot ROM (sim/BootRom.h) over the flash
 // array; the running firmware (boot_state()) changes only then, never when the flash is written.
 // Register accesses are serialized (one at a time, like a bus), so several threads may drive
-// one device; the flash lock decides who may use the gateway.
+// one device; the flash lock decides who may use the gateway. Parts whose record has a tools
+// HCR answer it in CR-space (sim/ToolsHcr.h); like the gateway's latches it is volatile.
 class SimDevice final : public RegisterAccess {
  public:
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> create(const DeviceInfo& info,
@@ -61,6 +63,8 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] const SpiNorFlash& flash() const { return flash_; }
   [[nodiscard]] CrSpace& cr_space() { return cr_; }
   [[nodiscard]] FlashGateway& gateway() { return gateway_; }
+  // The tools command interface in CR-space (ConnectX-3: info().tools_hcr); null on other parts.
+  [[nodiscard]] const ToolsHcr* tools_hcr() const { return tools_hcr_.get(); }
 
   void set_faults(const SimFaults& faults);
   [[nodiscard]] SimFaults faults() const;
@@ -150,13 +154,16 @@ class SimDevice final : public RegisterAccess {
   BootState boot_;
   std::uint8_t armed_reset_ = 0;  // MFRL reset_trigger armed (volatile: lost on reset/power)
   bool no_reset_register_ = false;
-  mutable std::mutex bus_;  // one register access at a time
+  // One register access at a time. Recursive: CR-space hooks run under it and some (the tools
+  // HCR's register access, sim/ToolsHcr) call back into locking members (reset_register(), ...).
+  mutable std::recursive_mutex bus_;
   std::uint64_t ops_until_power_cut_ = 0;  // 0 = not armed
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;
   ComponentUpdate update_;
   NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;
+  std::unique_ptr<ToolsHcr> tools_hcr_;  // the firmware's tools HCR, on parts whose catalog record has one
 };
 
 }  // namespace openflint::sim

@@ -161,12 +161,14 @@ TEST_F(MstConfig, RefusalsAreOneLineWithTheirExitCodes) {
 }
 
 TEST_F(MstConfig, DevicesWithoutItSayWhy) {
-  const auto cx3 = create("cx3", "connectx3", sample_image("connectx3-old"));
+  const auto ih = create("ih", "mt25204", {});
   const auto sx = create("sx", "spectrum", sample_image("spectrum-old"));
   const auto blank = create("blank", "connectx4", {});  // no firmware runs
-  for (const auto& [dev, says] : {std::pair{cx3, "no non-volatile configuration is known"},
+  const auto blank3 = create("blank3", "connectx3", {});
+  for (const auto& [dev, says] : {std::pair{ih, "no non-volatile configuration is known"},
                                   std::pair{sx, "no non-volatile configuration is known"},
-                                  std::pair{blank, "is firmware running?"}}) {
+                                  std::pair{blank, "is firmware running?"},
+                                  std::pair{blank3, "is firmware 2.31.5000 or later running?"}}) {
     const auto r = mst({"config", dev, "query"});
     EXPECT_EQ(r.exit_code, 6) << dev << ": " << r.err;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;

@@ -1,6 +1,6 @@
-// mst config in-band: a simulated ConnectX-4 on an ibsim fabric, reached through its vendor GMP
-// register access (lid-N): query, set, reset round-trip, and the stored items are the device's
-// own (they take effect when it next boots).
+// mst config in-band: a simulated ConnectX-4 and a ConnectX-3 on an ibsim fabric, reached
+// through the vendor GMP register access (lid-N): query, set, reset round-trip, and the stored
+// items are the device's own (they take effect when it next boots).
 #include <nlohmann/json.hpp>
 
 #include "mtcr/NvConfigRegisters.h"
@@ -63,6 +63,43 @@ TEST_F(ConfigInband, QuerySetAndResetRoundTripThroughTheVendorGmp) {
   EXPECT_EQ(q.at("LINK_TYPE_P1")["next"]["text"], "IB");
   EXPECT_EQ(q.at("NUM_OF_VFS")["next"]["value"], 8);
   EXPECT_EQ(q.at("LINK_TYPE_P1")["current"]["text"], "ETH");
+}
+
+}  // namespace
+}  // namespace openflint::test
+
+namespace openflint::test {
+namespace {
+
+// A ConnectX-3 in-band: the same MNVA items (8-byte header) through the vendor GMP; a set lands
+// in the device's own store, survives its power cycle, and a reset (MNVIA 0x9029) clears it.
+TEST_F(ConfigInband, ConnectX3RoundTripsTheFourthGenerationItems) {
+  bring_up({{"Hca2", "connectx3", sample_image("connectx3-old")}});
+  if (HasFatalFailure() || IsSkipped()) return;
+  auto q = query();
+  ASSERT_EQ(q.size(), 15u);
+  EXPECT_EQ(q.at("LINK_TYPE_P2")["next"]["text"], "IB");
+  const auto s = mst_config({"set", "LINK_TYPE_P2=ETH", "BOOT_RETRY_CNT_P1=7", "-y"});
+  ASSERT_EQ(s.exit_code, 0) << s.out << s.err;
+
+  auto device = stop_and_load("Hca2");
+  ASSERT_NE(device, nullptr);
+  const std::uint32_t vpi_p2 = nv_reg::item_type(NvItemClass::PhysicalPort, 0x12, 2);
+  ASSERT_EQ(device->nv_config().stored().count(vpi_p2), 1u);
+  EXPECT_EQ(nv_reg::get_be32(device->nv_config().stored().at(vpi_p2), 0) & 3, 2u);
+  device->power_cycle();
+  ASSERT_TRUE(device->save_state(device_dir("Hca2")));
+  device.reset();
+
+  start_responder("Hca2");
+  if (HasFatalFailure()) return;
+  q = query();
+  EXPECT_EQ(q.at("LINK_TYPE_P2")["next"]["text"], "ETH");
+  EXPECT_EQ(q.at("BOOT_RETRY_CNT_P1")["next"]["value"], 7);
+  ASSERT_EQ(mst_config({"reset", "-y"}).exit_code, 0);
+  q = query();
+  EXPECT_EQ(q.at("LINK_TYPE_P2")["next"]["text"], "IB");
+  EXPECT_EQ(q.at("BOOT_RETRY_CNT_P1")["next"]["value"], 0);
 }
 
 }  // namespace
