@@ -155,6 +155,18 @@ bool mad_seeds(const fs::path& requests, const fs::path& replies) {
   return ok;
 }
 
+// fuzz_bus_request: one mstmtserver request per command, as a client sends them.
+bool bus_seeds(const fs::path& out) {
+  const std::vector<std::pair<std::string, std::string>> requests{
+      {"version", "V"}, {"list", "L"}, {"open", "O 1 /dev/mst/mt4115_pciconf0"}, {"open-old", "O mt4115_pciconf0"},
+      {"close", "C"}, {"read", "R 0xf0014"}, {"read-octal", "R 03600024"}, {"write", "W 0xf0400 0x80000000"},
+      {"block-read", "B 0x100 10"}, {"block-write", "U 0x100 10 0x1 0x2 0x3"}, {"pci-change", "P"},
+      {"space", "A 2"}, {"block-reply", "O 0x11223344 0xaabbccdd 0x0304"}};
+  bool ok = true;
+  for (const auto& [name, text] : requests) ok = ok && save(out, name, {text.begin(), text.end()});
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -193,6 +205,6 @@ int main(int argc, char** argv) {
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
   ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&
-       mad_seeds(out / "mad_request", out / "mad_reply");
+       mad_seeds(out / "mad_request", out / "mad_reply") && bus_seeds(out / "bus_request");
   return ok ? 0 : 1;
 }

@@ -16,13 +16,13 @@ scale=${OPENFLINT_FUZZ_SCALE:-1}
 jobs=${OPENFLINT_FUZZ_JOBS:-$(nproc)}
 (( jobs > 2 )) && jobs=2
 
-# Inputs per target (1,140,000 in all), sized by each target's speed — the FS3/FS4 parsers run a
+# Inputs per target (1,340,000 in all), sized by each target's speed — the FS3/FS4 parsers run a
 # few hundred inputs a second, the MAD parsers tens of thousands. Measured: ~130 s of CPU for
 # the whole stage, so about a minute on two free cores. A new target not listed gets the default.
 declare -A runs=(
   [fuzz_any]=60000 [fuzz_fs1]=150000 [fuzz_fs2]=150000 [fuzz_fs3]=40000 [fuzz_fs4]=30000
   [fuzz_mfa]=150000 [fuzz_burn_ini]=60000 [fuzz_sim_state]=60000 [fuzz_mad_reply]=220000
-  [fuzz_mad_request]=220000
+  [fuzz_mad_request]=220000 [fuzz_bus_request]=200000
 )
 default_runs=50000
 

@@ -1,0 +1,22 @@
+// Fuzz target: the mstmtserver request parser (parse_bus_request) and reply parsers on arbitrary text.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "mtcr/BusProtocol.h"
+
+// Input: the message text as it arrives between NULs (NULs inside must be refused, not crash).
+// A request that parses must survive format -> parse unchanged. The same bytes also go through
+// the client's reply parsers, with a block size taken from the input's length.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace openflint;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (auto request = parse_bus_request(text)) {
+    auto again = parse_bus_request(format_bus_request(*request));
+    if (!again || !(*again == *request)) std::abort();  // the formatter and the parser disagree
+  }
+  (void)parse_read_reply(text);
+  (void)parse_block_reply(text, size % (kBusMaxBlockBytes + 1));
+  return 0;
+}

@@ -1,0 +1,48 @@
+// BusConnection: NUL-framed messages over a connected stream socket (the mstmtserver transport), owning the fd.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+// Move-only; the destructor closes the descriptor. Reads are buffered: bytes that arrive after
+// a message's NUL are kept for the next receive().
+class BusConnection {
+ public:
+  // Takes ownership of a connected stream socket (TCP, or one end of a socketpair in tests).
+  explicit BusConnection(int fd);
+  ~BusConnection();
+  BusConnection(BusConnection&& other) noexcept;
+  BusConnection& operator=(BusConnection&& other) noexcept;
+  BusConnection(const BusConnection&) = delete;
+  BusConnection& operator=(const BusConnection&) = delete;
+
+  // Resolves `host` (a name, IPv4 or IPv6 literal) with getaddrinfo and connects to the first
+  // address that answers within `timeout` each. Io (refused, unreachable, unknown host) or
+  // Timeout. TCP_NODELAY is set: every request waits for its reply.
+  [[nodiscard]] static Result<BusConnection> connect_tcp(const std::string& host, std::uint16_t port,
+                                                         std::chrono::milliseconds timeout);
+
+  // Sends `message` and its terminating NUL. InvalidArgument when it contains a NUL; Io when
+  // the peer is gone (no SIGPIPE).
+  [[nodiscard]] Result<void> send(std::string_view message);
+  // The next message without its NUL. Timeout when none is complete within `timeout`; Io "the
+  // server closed the connection" at EOF; InvalidArgument when it runs past `max_bytes`.
+  [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout);
+
+  [[nodiscard]] int fd() const { return fd_; }
+
+ private:
+  void close_fd();
+
+  int fd_ = -1;
+  std::string buffer_;  // received bytes not yet returned
+};
+
+}  // namespace openflint

@@ -1,0 +1,86 @@
+// BusProtocol: the legacy MFT/mstflint bus-server protocol (mstmtserver 1.4) as data: requests and replies, no I/O.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Result.h"
+
+namespace openflint {
+
+// mft-internals.md §1.2. Every message is ASCII framed by one NUL (BusConnection adds and strips
+// it); a request is a command letter, then space-separated arguments; numbers read like C
+// strtoul(..., 0): decimal, 0x hex, or leading-0 octal.
+inline constexpr std::string_view kBusProtocolVersion = "1.4";
+inline constexpr std::uint16_t kBusDefaultPort = 23108;
+// The server's request buffer (BUF_LEN = 128*4*3), NUL included.
+inline constexpr std::size_t kBusMaxRequestBytes = 1536;
+// Largest reply we accept: a 512-byte B reply is "O" + 128 x " 0x%08x" = 1409 characters.
+inline constexpr std::size_t kBusMaxReplyBytes = 2048;
+// B and U move at most this many bytes (the server's block buffer).
+inline constexpr std::size_t kBusMaxBlockBytes = 512;
+inline constexpr std::size_t kBusMaxBlockDwords = kBusMaxBlockBytes / 4;
+// The error text of a command the server does not know (mstflint's MST_UL build: B, U, S, r, w).
+inline constexpr std::string_view kBusInvalidCommand = "Invalid command";
+// dtype of a new-style O request: MST_TAVOR, what MFT clients send.
+inline constexpr std::uint32_t kBusDeviceTypeTavor = 1;
+
+enum class BusCommand : char {
+  Version = 'V',       // V                          -> O 1.4
+  List = 'L',          // L                          -> O <n>, then n device names
+  Open = 'O',          // O [<dtype>] <device>       -> O <g>
+  Close = 'C',         // C                          -> O
+  Read = 'R',          // R <offset>                 -> O 0x%08x
+  Write = 'W',         // W <offset> <value>         -> O
+  ReadBlock = 'B',     // B <offset> <size>          -> O 0x%08x ...
+  WriteBlock = 'U',    // U <offset> <size> <dw>...  -> O
+  PciChange = 'P',     // P                          -> O
+  AddressSpace = 'A',  // A <space>                  -> O
+};
+
+// One request with the fields its command uses; the others stay zero/empty.
+struct BusRequest {
+  BusCommand command = BusCommand::Version;
+  std::uint32_t offset = 0;  // R W B U: CR-space byte address, dword aligned
+  std::uint32_t value = 0;   // W: the dword; A: the address space
+  std::uint32_t size = 0;    // B U: bytes, 1..kBusMaxBlockBytes
+  std::vector<std::uint32_t> data;          // U: ceil(size/4) dwords
+  std::optional<std::uint32_t> device_type;  // O: set for the new style "O <dtype> <device>"
+  std::string device;                       // O: the device name (printable, no spaces)
+
+  friend bool operator==(const BusRequest&, const BusRequest&) = default;
+};
+
+// Server side, strict: the exact grammar above with single spaces, bounded sizes and 32-bit
+// numbers; anything else (including a NUL or a control character) is an InvalidArgument error
+// with a one-line reason.
+[[nodiscard]] Result<BusRequest> parse_bus_request(std::string_view text);
+// Client side: the text of a request (no NUL); numbers in hex. parse_bus_request reads it back.
+[[nodiscard]] std::string format_bus_request(const BusRequest& request);
+
+// Replies.
+[[nodiscard]] std::string format_ok(std::string_view payload = {});   // "O" or "O <payload>"
+[[nodiscard]] std::string format_error(std::string_view text);        // "E <text>"
+[[nodiscard]] std::string format_read_reply(std::uint32_t value);     // "O 0x%08x"
+// "O" + " 0x%08x" per whole dword of `size_bytes`; a partial tail is " 0x" + the low
+// (size_bytes % 4) bytes of the next dword, two hex digits each (most significant first), as
+// mtserver prints the tail bytes of a little-endian buffer. `dwords` holds ceil(size_bytes/4).
+[[nodiscard]] std::string format_block_reply(std::span<const std::uint32_t> dwords, std::size_t size_bytes);
+
+// The text after "O" (without its space; empty for a bare "O"). "E <text>" is an Io error
+// "the server answered: <text>"; anything else an Io error naming the malformed reply.
+[[nodiscard]] Result<std::string> parse_ok_reply(std::string_view reply);
+// "O <number>" (R's value, O's gateway flag, L's count) -> the number.
+[[nodiscard]] Result<std::uint32_t> parse_read_reply(std::string_view reply);
+// A B reply for `size_bytes` bytes -> ceil(size_bytes/4) dwords (a partial tail in the low bytes).
+[[nodiscard]] Result<std::vector<std::uint32_t>> parse_block_reply(std::string_view reply, std::size_t size_bytes);
+// Whether `reply` is the server's "E Invalid command".
+[[nodiscard]] bool is_invalid_command_reply(std::string_view reply);
+
+}  // namespace openflint

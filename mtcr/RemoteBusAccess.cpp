@@ -1,0 +1,153 @@
+// RemoteBusAccess: the mstmtserver client: V and O on open, R/W per dword, B/U blocks with a per-dword fallback.
+#include "mtcr/RemoteBusAccess.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/HexString.h"
+
+namespace openflint {
+namespace {
+
+BusRequest make_request(BusCommand command, std::uint32_t offset = 0, std::uint32_t value = 0, std::uint32_t size = 0) {
+  BusRequest r;
+  r.command = command;
+  r.offset = offset;
+  r.value = value;
+  r.size = size;
+  return r;
+}
+
+}  // namespace
+
+RemoteBusAccess::RemoteBusAccess(BusConnection connection, std::chrono::milliseconds reply_timeout)
+    : connection_(std::move(connection)), reply_timeout_(reply_timeout) {}
+
+Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection connection,
+                                                               std::string_view remote_device,
+                                                               std::chrono::milliseconds reply_timeout) {
+  BusRequest open_request = make_request(BusCommand::Open);
+  open_request.device_type = kBusDeviceTypeTavor;
+  open_request.device = std::string(remote_device);
+  // The name goes on the wire as one field: what the server's grammar accepts, nothing else.
+  if (auto valid = parse_bus_request(format_bus_request(open_request)); !valid)
+    return make_error(std::move(valid).error().with_context("remote device name '" + std::string(remote_device) + "'"));
+
+  std::unique_ptr<RemoteBusAccess> access(new RemoteBusAccess(std::move(connection), reply_timeout));
+  {
+    OF_ASSIGN(const std::string reply, access->exchange(make_request(BusCommand::Version)));
+    auto version = parse_ok_reply(reply);
+    if (!version) return make_error(std::move(version).error().with_context("asking the server's version"));
+    access->version_ = std::move(version).value();
+  }
+  OF_ASSIGN(const std::string reply, access->exchange(open_request));
+  auto gateway = parse_read_reply(reply);
+  if (!gateway) return make_error(std::move(gateway).error().with_context("opening remote " + std::string(remote_device)));
+  access->gateway_ = *gateway != 0;
+  return access;
+}
+
+RemoteBusAccess::~RemoteBusAccess() {
+  if (broken_) return;
+  if (connection_.send(format_bus_request(make_request(BusCommand::Close)))) {
+    // Wait briefly for the answer so the server sees an orderly close; its content is moot.
+    (void)connection_.receive(kBusMaxReplyBytes, kCloseReplyTimeout);
+  }
+}
+
+Result<std::string> RemoteBusAccess::exchange(const BusRequest& request) {
+  if (broken_) return make_error(ErrorCode::Io, "the connection to the server is unusable after an earlier error");
+  auto sent = connection_.send(format_bus_request(request));
+  if (!sent) {
+    broken_ = true;
+    return make_error(std::move(sent).error());
+  }
+  auto reply = connection_.receive(kBusMaxReplyBytes, reply_timeout_);
+  if (!reply) broken_ = true;
+  return reply;
+}
+
+void RemoteBusAccess::note_failed_reply(std::string_view reply) {
+  // An "E ..." answer is a reply in step with its request; anything else that failed to parse
+  // may be a reply to some other request.
+  if (!reply.starts_with("E")) broken_ = true;
+}
+
+Result<std::uint32_t> RemoteBusAccess::read32(std::uint32_t address) {
+  OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::Read, address)));
+  auto value = parse_read_reply(reply);
+  if (!value) {
+    note_failed_reply(reply);
+    return make_error(std::move(value).error().with_context("reading " + hex_string(address)));
+  }
+  return value;
+}
+
+Result<void> RemoteBusAccess::write32(std::uint32_t address, std::uint32_t value) {
+  OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::Write, address, value)));
+  if (auto ok = parse_ok_reply(reply); !ok) {
+    note_failed_reply(reply);
+    return make_error(std::move(ok).error().with_context("writing " + hex_string(address)));
+  }
+  return {};
+}
+
+Result<void> RemoteBusAccess::read_block(std::uint32_t address, std::span<std::uint32_t> out) {
+  for (std::size_t done = 0; done < out.size();) {
+    const std::size_t n = std::min(kBusMaxBlockDwords, out.size() - done);
+    OF_TRY(read_piece(address + static_cast<std::uint32_t>(4 * done), out.subspan(done, n)));
+    done += n;
+  }
+  return {};
+}
+
+Result<void> RemoteBusAccess::write_block(std::uint32_t address, std::span<const std::uint32_t> values) {
+  for (std::size_t done = 0; done < values.size();) {
+    const std::size_t n = std::min(kBusMaxBlockDwords, values.size() - done);
+    OF_TRY(write_piece(address + static_cast<std::uint32_t>(4 * done), values.subspan(done, n)));
+    done += n;
+  }
+  return {};
+}
+
+Result<void> RemoteBusAccess::read_piece(std::uint32_t address, std::span<std::uint32_t> out) {
+  if (block_read_.value_or(true)) {
+    const auto size = static_cast<std::uint32_t>(4 * out.size());
+    OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::ReadBlock, address, 0, size)));
+    if (!is_invalid_command_reply(reply)) {
+      auto values = parse_block_reply(reply, size);
+      if (!values) {
+        note_failed_reply(reply);
+        return make_error(std::move(values).error().with_context("reading " + std::to_string(size) + " bytes at " +
+                                                                 hex_string(address)));
+      }
+      block_read_ = true;
+      std::copy(values->begin(), values->end(), out.begin());
+      return {};
+    }
+    block_read_ = false;
+  }
+  return RegisterAccess::read_block(address, out);
+}
+
+Result<void> RemoteBusAccess::write_piece(std::uint32_t address, std::span<const std::uint32_t> values) {
+  if (block_write_.value_or(true)) {
+    const auto size = static_cast<std::uint32_t>(4 * values.size());
+    BusRequest request = make_request(BusCommand::WriteBlock, address, 0, size);
+    request.data.assign(values.begin(), values.end());
+    OF_ASSIGN(const std::string reply, exchange(request));
+    if (!is_invalid_command_reply(reply)) {
+      if (auto ok = parse_ok_reply(reply); !ok) {
+        note_failed_reply(reply);
+        return make_error(std::move(ok).error().with_context("writing " + std::to_string(size) + " bytes at " +
+                                                             hex_string(address)));
+      }
+      block_write_ = true;
+      return {};
+    }
+    block_write_ = false;
+  }
+  return RegisterAccess::write_block(address, values);
+}
+
+}  // namespace openflint

@@ -1,0 +1,128 @@
+// FakeBusServer: a tiny mstmtserver in a thread (socketpair or loopback TCP) over a map of dwords, with switchable faults.
+#pragma once
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mtcr/BusConnection.h"
+#include "mtcr/BusProtocol.h"
+
+namespace openflint::test {
+
+struct FakeBusOptions {
+  bool block_commands = true;                // B and U; false answers "E Invalid command" (mstflint's MST_UL build)
+  std::optional<std::uint32_t> failing_read;  // R at this offset answers "E Invalid offset"
+  std::optional<char> silent_on;             // this command gets no answer at all
+  std::optional<char> close_on;              // the server hangs up on this command
+  std::string version = "1.4";
+  std::optional<std::string> open_error;     // O answers "E <this>"
+  std::optional<std::string> read_reply;     // R answers this text verbatim
+  bool tcp = false;                          // listen on 127.0.0.1:<port()> instead of a socketpair
+};
+
+class FakeBusServer {
+ public:
+  static constexpr std::chrono::milliseconds kIdleTimeout{30000};  // the thread gives up then
+
+  explicit FakeBusServer(FakeBusOptions options = {}) : options_(std::move(options)) {
+    if (options_.tcp) {
+      listener_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      sockaddr_in a{};
+      a.sin_family = AF_INET;
+      a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      socklen_t len = sizeof a;
+      if (listener_ < 0 || ::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listener_, 1) != 0 ||
+          ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+        return;
+      port_ = ntohs(a.sin_port);
+      thread_ = std::thread([this] {
+        const int fd = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+        if (fd >= 0) serve(BusConnection(fd));
+      });
+      return;
+    }
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return;
+    client_fd_ = fds[0];
+    thread_ = std::thread([this, fd = fds[1]] { serve(BusConnection(fd)); });
+  }
+  ~FakeBusServer() {
+    if (client_fd_ >= 0) ::close(client_fd_);  // never handed out: end the thread by EOF
+    if (listener_ >= 0) ::shutdown(listener_, SHUT_RDWR);
+    join();
+    if (listener_ >= 0) ::close(listener_);
+  }
+  FakeBusServer(const FakeBusServer&) = delete;
+  FakeBusServer& operator=(const FakeBusServer&) = delete;
+
+  // The client end of the socketpair (once).
+  BusConnection client() {
+    const int fd = client_fd_;
+    client_fd_ = -1;
+    return BusConnection(fd);
+  }
+  [[nodiscard]] std::uint16_t port() const { return port_; }
+  // Waits for the thread (it ends when the client hangs up); then memory and requests are stable.
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::map<std::uint32_t, std::uint32_t> memory;
+  std::vector<std::string> requests;  // as received
+
+ private:
+  void serve(BusConnection connection) {
+    while (true) {
+      auto text = connection.receive(kBusMaxRequestBytes - 1, kIdleTimeout);
+      if (!text) return;
+      requests.push_back(*text);
+      const char letter = text->empty() ? '?' : (*text)[0];
+      if (options_.close_on == letter) return;
+      if (options_.silent_on == letter) continue;
+      if (!connection.send(answer(*text))) return;
+    }
+  }
+
+  std::string answer(const std::string& text) {
+    auto r = parse_bus_request(text);
+    if (!r) return format_error(r.error().message());
+    switch (r->command) {
+      case BusCommand::Version: return format_ok(options_.version);
+      case BusCommand::Open: return options_.open_error ? format_error(*options_.open_error) : format_ok("0");
+      case BusCommand::Read:
+        if (options_.failing_read == r->offset) return format_error("Invalid offset");
+        if (options_.read_reply) return *options_.read_reply;
+        return format_read_reply(memory[r->offset]);
+      case BusCommand::Write: memory[r->offset] = r->value; return format_ok();
+      case BusCommand::ReadBlock: {
+        if (!options_.block_commands) return format_error(kBusInvalidCommand);
+        std::vector<std::uint32_t> dwords;
+        for (std::uint32_t i = 0; i < (r->size + 3) / 4; ++i) dwords.push_back(memory[r->offset + 4 * i]);
+        return format_block_reply(dwords, r->size);
+      }
+      case BusCommand::WriteBlock:
+        if (!options_.block_commands) return format_error(kBusInvalidCommand);
+        for (std::size_t i = 0; i < r->data.size(); ++i) memory[r->offset + static_cast<std::uint32_t>(4 * i)] = r->data[i];
+        return format_ok();
+      default: return format_ok();
+    }
+  }
+
+  FakeBusOptions options_;
+  int client_fd_ = -1;
+  int listener_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace openflint::test
