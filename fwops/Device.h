@@ -1,4 +1,4 @@
-// Device: an opened device (simulated or in-band) — register access, catalog record, reset, commit.
+// Device: an opened device (simulated, PCI, in-band or remote) — register access, catalog record, reset, commit.
 #pragma once
 
 #include <chrono>
@@ -16,6 +16,7 @@
 #include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
+#include "mtcr/RemoteDeviceName.h"
 #include "sim/SimDevice.h"
 
 namespace openflint {
@@ -29,9 +30,11 @@ struct DeviceOpenOptions {
   // In-band only: share this umad port (one per process; threads each open their own Device on
   // it). Null: the device opens its own.
   std::shared_ptr<MadChannel> channel;
+  // Remote names (HOST:PORT,DEVICE): the bound on connecting and on each reply of the server.
+  std::chrono::milliseconds remote_timeout{10000};
 };
 
-// Move-only; owns the transport and (for sim:PATH) the exclusive lock on the device directory.
+// Move-only; owns the transport and (for sim:PATH and PCI names) the exclusive lock on the device.
 // Destroying a Device releases it WITHOUT saving: a simulated device persists only through
 // commit(), which saves atomically (see commit()).
 class Device {
@@ -48,6 +51,7 @@ class Device {
   // The simulator behind a sim:PATH device (fault injection, power); nullptr for real devices.
   [[nodiscard]] sim::SimDevice* simulator() { return sim_.get(); }
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
+  // Remote devices have none either: what needs sysfs (PCI reset, VPD, ICMD) is not done remotely.
   [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
@@ -61,7 +65,7 @@ class Device {
   // through MADs or the ICMD mailbox on the first call, not at open (a burn or a register read
   // never needs it), and kept until reset() or invalidate_running_firmware(): FW version and
   // PSID, no copy address; nullopt when the device does not answer MGIR (PCI: no ICMD, e.g.
-  // ConnectX-3).
+  // ConnectX-3). Remote devices: nullopt (the legacy bus protocol carries CR-space only).
   [[nodiscard]] std::optional<RunningFirmware> running_firmware();
   // Forgets the kept MGIR answer: the next running_firmware() reads it again. reset() does this
   // itself; a caller that resets the device some other way calls it.
@@ -70,7 +74,8 @@ class Device {
   // The running firmware's access registers: the ICMD mailbox (PCI), or on a pre-VSEC part whose
   // catalog record has a tools HCR (ConnectX-3) the tools HCR in CR-space; vendor MADs (in-band);
   // the simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
-  // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old).
+  // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old, or a
+  // remote device: the bus protocol has no mailbox or MAD channel).
   [[nodiscard]] Result<RegisterPort*> register_port();
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
@@ -81,6 +86,7 @@ class Device {
  private:
   friend Result<Device> open_device(std::string_view, const DeviceOpenOptions&);
   friend Result<Device> open_pci_device(std::string_view, const DeviceOpenOptions&);
+  friend Result<Device> open_remote_device(std::string_view, const RemoteDeviceName&, const DeviceOpenOptions&);
   friend Result<Device> create_sim_device(const std::filesystem::path&, std::string_view, std::string_view,
                                           const DeviceOpenOptions&);
   Device() = default;
@@ -90,10 +96,13 @@ class Device {
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
   std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
+  // HOST:PORT,DEVICE: a RemoteBusAccess, CR-space through an mstmtserver. Set only for remote
+  // devices, so the PCI- and in-band-only paths (reset, MGIR, register port) can tell.
+  std::unique_ptr<RegisterAccess> remote_;
   std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
   std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
   bool mgir_read_ = false;                        // running_firmware() asked since the open or reset
-  RegisterAccess* access_ = nullptr;              // whichever of the three
+  RegisterAccess* access_ = nullptr;              // whichever of the four
   std::unique_ptr<RegisterAccess> command_access_;  // config space the tools HCR port goes through
   std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
   std::filesystem::path sim_dir_;
@@ -103,8 +112,10 @@ class Device {
 // Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open), a PCI
 // device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK,
 // RDMA names; locked while open, see open_pci_device) or an in-band device
-// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c" (PCI and in-band devices are identified through
-// the hw id register 0xf0014 and the catalog). Other names: InvalidArgument listing the forms.
+// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c", or a remote device "HOST:PORT,DEVICE"
+// (mtcr/RemoteDeviceName.h; tried right after sim:PATH, before the PCI forms). PCI, in-band and
+// remote devices are identified through the hw id register 0xf0014 and the catalog. Other names:
+// InvalidArgument listing the forms; a malformed remote name: InvalidArgument saying why.
 [[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
 
 // Creates a new simulated device of catalog sim model `model` in directory `dir` (which must not
@@ -118,7 +129,13 @@ class Device {
 // sysfs root, waited for up to options.lock_timeout.
 [[nodiscard]] Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& options);
 
-// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c" for messages and --help.
+// A device served by an mstmtserver at remote.host:remote.port (legacy bus protocol 1.4), named
+// `name` as given. Connects and waits for each reply up to options.remote_timeout. Takes no
+// local lock: the server opens (and locks) the device on its own host.
+[[nodiscard]] Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,
+                                                const DeviceOpenOptions& options);
+
+// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE" for messages and --help.
 [[nodiscard]] std::string_view accepted_device_forms();
 
 }  // namespace openflint

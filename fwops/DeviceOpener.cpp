@@ -1,4 +1,4 @@
-// DeviceOpener: turns a device name into an opened Device (sim:PATH or an in-band route).
+// DeviceOpener: turns a device name into an opened Device (sim:PATH, remote, PCI or an in-band route).
 #include <system_error>
 
 #include "devices/DeviceCatalog.h"
@@ -13,6 +13,7 @@
 #include "mtcr/PciConfigAccess.h"
 #include "mtcr/PciDeviceName.h"
 #include "mtcr/PciFunctionReset.h"
+#include "mtcr/RemoteDeviceName.h"
 #include "mtcr/ToolsHcrRegisterPort.h"
 #include "sim/SimRegisterPort.h"
 
@@ -24,7 +25,8 @@ namespace fs = std::filesystem;
 constexpr std::string_view kSimPrefix = "sim:";
 constexpr std::string_view kForms =
     "sim:PATH (a simulated device made with 'hcasim create'), a PCI device (DDDD:BB:DD.F, BB:DD.F, "
-    "pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK, mlx5_N), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c";
+    "pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK, mlx5_N), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, "
+    "HOST:PORT,DEVICE (a device served by mstmtserver, '/' in DEVICE written as '@')";
 
 Result<fs::path> sim_dir_of(std::string_view name) {
   const std::string_view path = name.substr(kSimPrefix.size());
@@ -93,6 +95,9 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     device.sim_dir_ = dir;
     return device;
   }
+  // Remote names before PCI ones: "host:23108,@dev@mst@mt4115_pciconf0" ends in an MST name.
+  OF_ASSIGN(const std::optional<RemoteDeviceName> remote, parse_remote_device_name(name));
+  if (remote) return open_remote_device(name, *remote, options);
   if (is_pci_device_name(name, options.sysfs_root.empty() ? default_sysfs_root() : options.sysfs_root))
     return open_pci_device(name, options);
   if (is_inband_device_name(name)) {
@@ -125,6 +130,10 @@ Result<void> Device::reset() {
     invalidate_running_firmware();  // read again when asked: after the caller restored config space
     return {};
   }
+  if (remote_) {
+    return make_error(ErrorCode::NotSupported,
+                      "resetting " + name_ + ": not over the bus-server protocol (reset the device on its host)");
+  }
   if (info_->kind == DeviceKind::Switch) {
     OF_TRY(inband_->inband().sw_reset());
     invalidate_running_firmware();
@@ -147,6 +156,8 @@ Result<RegisterPort*> Device::register_port() {
       port_ = std::make_unique<sim::SimRegisterPort>(*sim_);
     } else if (inband_) {
       port_ = std::make_unique<InbandRegisterPort>(inband_->inband());
+    } else if (remote_) {
+      return make_error(ErrorCode::NotSupported, name_ + ": no register channel to a remote device yet");
     } else if (info_->tools_hcr != nullptr && info_->pci_config_gateway != PciConfigGateway::Vsec) {
       // A pre-VSEC part has no ICMD; its firmware's tools HCR sits in CR-space. Like mstflint
       // (mpci_change), commands go through the config-space window even when the device was
@@ -169,6 +180,7 @@ Result<RegisterPort*> Device::register_port() {
 }
 
 std::optional<RunningFirmware> Device::running_firmware() {
+  if (remote_) return std::nullopt;  // MGIR needs ICMD or MADs; the bus protocol has neither
   if (!sim_) {
     if (!mgir_read_) {
       mgir_running_ = pci_ ? query_running_pci(pci_dir_, *info_) : query_running_inband(inband_->inband(), *info_);

@@ -1,0 +1,29 @@
+// RemoteDeviceOpener: opens a device served by an mstmtserver (HOST:PORT,DEVICE) over TCP.
+#include "devices/DeviceCatalog.h"
+#include "fwops/Device.h"
+#include "mtcr/BusConnection.h"
+#include "mtcr/RemoteBusAccess.h"
+
+namespace openflint {
+
+Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,
+                                  const DeviceOpenOptions& options) {
+  Device device;
+  device.name_ = std::string(name);
+  // No lock here: the lock that matters is on the device's host, which the server takes when it
+  // opens the device; a lock file on this host would serialize nothing.
+  auto connection = BusConnection::connect_tcp(remote.host, remote.port, options.remote_timeout);
+  if (!connection) return make_error(std::move(connection).error().with_context(device.name_ + ": connecting"));
+  auto access = RemoteBusAccess::open(std::move(*connection), remote.device, options.remote_timeout);
+  if (!access) return make_error(std::move(access).error().with_context(device.name_));
+  device.remote_ = std::move(*access);
+  device.access_ = device.remote_.get();
+  auto hw = device.access_->read32(kHwIdAddr);
+  if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
+  auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
+  if (!info) return make_error(std::move(info).error().with_context(device.name_));
+  device.info_ = *info;  // no running firmware query: MGIR needs ICMD, which the protocol lacks
+  return device;
+}
+
+}  // namespace openflint

@@ -1,0 +1,90 @@
+// RemoteDeviceName: parses and prints MFT's HOST:PORT,DEVICE remote device names.
+#include "mtcr/RemoteDeviceName.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace openflint {
+namespace {
+
+constexpr char kPathSeparator = '/';
+constexpr char kEncodedSeparator = '@';  // how a '/' of the remote device is written
+constexpr std::size_t kMaxPortDigits = 5;
+
+std::string replaced(std::string_view text, char from, char to) {
+  std::string out(text);
+  std::replace(out.begin(), out.end(), from, to);
+  return out;
+}
+
+Unexpected malformed(std::string_view name, std::string_view why) {
+  return make_error(ErrorCode::InvalidArgument,
+                    "remote device name '" + std::string(name) + "': " + std::string(why) + " (expected HOST:PORT,DEVICE)");
+}
+
+// "[v6]:PORT,..." -> host "v6", rest ":PORT,...". nullopt when the brackets do not close.
+struct HostSplit {
+  std::string_view host;
+  std::string_view rest;  // from the ':' that ends the host
+};
+
+std::optional<HostSplit> split_bracketed_host(std::string_view text) {
+  const std::size_t close = text.find(']');
+  if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':') return std::nullopt;
+  return HostSplit{text.substr(1, close - 1), text.substr(close + 1)};
+}
+
+}  // namespace
+
+Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_view name) {
+  std::string_view text = name;
+  if (const std::size_t slash = text.rfind(kPathSeparator); slash != std::string_view::npos)
+    text = text.substr(slash + 1);
+  const std::size_t comma = text.find(',');
+  HostSplit split;
+  if (text.starts_with('[')) {
+    auto bracketed = split_bracketed_host(text);
+    if (!bracketed) {
+      // "[..." with a ',' somewhere: meant as a remote name, but the brackets are wrong.
+      if (comma == std::string_view::npos) return std::optional<RemoteDeviceName>{};
+      return malformed(name, "an IPv6 host in brackets must be followed by ':PORT'");
+    }
+    split = *bracketed;
+    if (split.rest.find(',') == std::string_view::npos) return std::optional<RemoteDeviceName>{};
+  } else {
+    const std::size_t colon = text.find(':');
+    // Both delimiters, ':' first: a BDF has no ',', an in-band name no ':' before its ','.
+    if (colon == std::string_view::npos || comma == std::string_view::npos || colon > comma)
+      return std::optional<RemoteDeviceName>{};
+    split = HostSplit{text.substr(0, colon), text.substr(colon)};
+  }
+  // split.rest is ":PORT,DEVICE".
+  const std::size_t rest_comma = split.rest.find(',');
+  const std::string_view port_text = split.rest.substr(1, rest_comma - 1);
+  const std::string_view device = split.rest.substr(rest_comma + 1);
+  if (split.host.empty()) return malformed(name, "empty host");
+  if (port_text.empty()) return malformed(name, "empty port");
+  if (!std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return malformed(name, "port '" + std::string(port_text) + "' is not a decimal number");
+  unsigned long port = 0;
+  if (port_text.size() <= kMaxPortDigits)  // more digits are out of range anyway; no overflow
+    for (char c : port_text) port = port * 10 + static_cast<unsigned long>(c - '0');
+  if (port == 0 || port_text.size() > kMaxPortDigits || port > std::numeric_limits<std::uint16_t>::max())
+    return malformed(name, "port " + std::string(port_text) + " is outside 1..65535");
+  if (device.empty()) return malformed(name, "empty device after the ','");
+  RemoteDeviceName remote;
+  remote.host = std::string(split.host);
+  remote.port = static_cast<std::uint16_t>(port);
+  remote.device = replaced(device, kEncodedSeparator, kPathSeparator);
+  return std::optional<RemoteDeviceName>(std::move(remote));
+}
+
+std::string to_string(const RemoteDeviceName& name) {
+  const bool ipv6 = name.host.find(':') != std::string::npos;
+  std::string out = ipv6 ? "[" + name.host + "]" : name.host;
+  out += ":" + std::to_string(name.port) + ",";
+  out += replaced(name.device, kPathSeparator, kEncodedSeparator);
+  return out;
+}
+
+}  // namespace openflint
