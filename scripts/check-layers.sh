@@ -20,11 +20,12 @@ declare -A allowed=(
   [fwops]="core image devices mtcr flash sim"
   [inband]="core devices mtcr flash sim"
   [fabric]="core image devices mtcr flash sim fwops inband"
+  [remote]="core image devices mtcr flash sim fwops"
   [burn]="core image devices fwops"
   [cli]="core image fwops"
   [flint]="core image devices mtcr flash sim fwops cli"
   [hcasim]="core image devices mtcr flash sim pcisim fwops cli"
-  [mst]="core image devices mtcr flash sim fwops inband fabric cli"
+  [mst]="core image devices mtcr flash sim fwops inband fabric remote cli"
 )
 # Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
 tool_dirs="inband/responder inband/simfabric inband/tool fabric/tool burn/cli"

@@ -1,0 +1,135 @@
+// ServerCommand: `mst server` — serve this host's devices with the legacy bus-server protocol (mstmtserver 1.4).
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli/ErrorReport.h"
+#include "cli/ExitCode.h"
+#include "mst/Commands.h"
+#include "remote/BusServer.h"
+#include "remote/BusSession.h"
+#include "remote/StdioBusChannel.h"
+
+namespace openflint::mst {
+namespace {
+
+struct ServerArgs {
+  std::string listen = "127.0.0.1";
+  int port = kBusDefaultPort;
+  std::vector<std::string> allow;
+  bool read_only = false;
+  double idle_timeout_s = 300;
+  bool stdio = false;
+  std::string audit_log;
+  std::vector<std::string> devices;
+};
+
+// Audit lines go to --audit-log (appended) or stderr; the server serialises the calls.
+Result<AuditLog> make_audit_log(const std::string& path) {
+  if (path.empty()) return AuditLog([](std::string_view line) { std::cerr << "-I- " << line << std::endl; });
+  auto file = std::make_shared<std::ofstream>(path, std::ios::app);
+  if (!*file) return make_error(ErrorCode::Io, "cannot open the audit log " + path);
+  return AuditLog([file](std::string_view line) { *file << line << std::endl; });
+}
+
+// SIGINT/SIGTERM are blocked in every thread and taken by one sigwait thread, which calls stop()
+// (not async-signal-safe, so not from a handler). SIGUSR1 wakes it when the server ends by itself.
+class SignalStopper {
+ public:
+  explicit SignalStopper(BusServer& server) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGUSR1);
+    ::pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    thread_ = std::thread([this, &server] {
+      int sig = 0;
+      ::sigwait(&set_, &sig);
+      server.stop();
+    });
+  }
+  ~SignalStopper() {
+    ::pthread_kill(thread_.native_handle(), SIGUSR1);
+    thread_.join();
+  }
+  SignalStopper(const SignalStopper&) = delete;
+  SignalStopper& operator=(const SignalStopper&) = delete;
+
+ private:
+  sigset_t set_{};
+  std::thread thread_;
+};
+
+int run_server(const ServerArgs& a, const Common& common) {
+  ::signal(SIGPIPE, SIG_IGN);  // a vanished client is a failed send, not the end of the server
+  auto audit = make_audit_log(a.audit_log);
+  if (!audit) return cli::report_error(audit.error(), common.json);
+  const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
+  if (a.stdio) {
+    auto channel = StdioBusChannel::open(STDIN_FILENO, STDOUT_FILENO);
+    if (!channel) return cli::report_error(channel.error(), common.json);
+    BusSessionOptions options;
+    options.devices = a.devices;
+    options.read_only = a.read_only;
+    options.idle_timeout = idle;
+    options.peer = "stdio";
+    options.audit = *audit;
+    BusSession session(*channel, std::move(options));
+    (void)session.run();  // EOF on stdin is the normal end
+    return cli::kOk;
+  }
+  BusServerOptions options;
+  options.listen_address = a.listen;
+  options.port = static_cast<std::uint16_t>(a.port);
+  for (const auto& cidr : a.allow) {
+    auto network = ClientNetwork::parse(cidr);
+    if (!network) return cli::report_error(network.error(), common.json);
+    options.allow.push_back(*network);
+  }
+  options.read_only = a.read_only;
+  options.idle_timeout = idle;
+  options.devices = a.devices;
+  options.audit = *audit;
+  auto server = BusServer::listen(std::move(options));
+  if (!server) return cli::report_error(server.error(), common.json);
+  Result<void> served;
+  {
+    SignalStopper stopper(**server);
+    std::cerr << "-I- serving " << a.devices.size() << " device(s) on " << a.listen << ":" << (*server)->port()
+              << (a.read_only ? " (read-only)" : "") << std::endl;
+    served = (*server)->serve();
+  }
+  if (!served) return cli::report_error(served.error(), common.json);
+  return cli::kOk;
+}
+
+}  // namespace
+
+void add_server_command(CLI::App& app, std::function<int()>& run, const Common& common) {
+  auto args = std::make_shared<ServerArgs>();
+  CLI::App* server = app.add_subcommand(
+      "server", "serve DEVICEs to remote tools with the legacy bus-server protocol (mstmtserver 1.4); "
+                "no authentication: loopback only unless --allow names the client networks");
+  server->add_option("--listen", args->listen, "IPv4 address to listen on (default 127.0.0.1)");
+  server->add_option("--port", args->port, "TCP port (default 23108; 0: any free port, printed)")
+      ->check(CLI::Range(0, 65535));
+  server->add_option("--allow", args->allow, "client network allowed to connect, CIDR (repeatable)");
+  server->add_flag("--read-only", args->read_only, "refuse writes (W, U)");
+  server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
+      ->check(CLI::PositiveNumber);
+  server->add_flag("--stdio", args->stdio, "serve one session on stdin/stdout instead of TCP");
+  server->add_option("--audit-log", args->audit_log, "append the audit lines to FILE (default stderr)");
+  server->add_option("DEVICE", args->devices, "devices to serve (what L lists and O may open)")->required();
+  server->callback([&run, &common, args] { run = [&common, args] { return run_server(*args, common); }; });
+}
+
+}  // namespace openflint::mst

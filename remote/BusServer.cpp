@@ -1,0 +1,179 @@
+// BusServer: listening socket, allow-list check at accept, bounded session threads, stop().
+#include "remote/BusServer.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "remote/ConnectionBusChannel.h"
+
+namespace openflint {
+namespace {
+
+// How often the accept loop looks at the stop flag.
+constexpr int kAcceptPollMs = 100;
+constexpr int kListenBacklog = 64;
+constexpr std::uint32_t kLoopbackNet = 0x7f000000;  // 127.0.0.0/8
+constexpr std::uint32_t kLoopbackMask = 0xff000000;
+
+std::string errno_text() { return std::strerror(errno); }
+
+std::string ipv4_text(std::uint32_t host_order) {
+  in_addr a{htonl(host_order)};
+  char text[INET_ADDRSTRLEN] = {};
+  ::inet_ntop(AF_INET, &a, text, sizeof text);
+  return text;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<BusServer>> BusServer::listen(BusServerOptions options) {
+  in_addr address{};
+  if (::inet_pton(AF_INET, options.listen_address.c_str(), &address) != 1)
+    return make_error(ErrorCode::InvalidArgument,
+                      "not an IPv4 listen address: '" + options.listen_address + "'");
+  const bool loopback = (ntohl(address.s_addr) & kLoopbackMask) == kLoopbackNet;
+  if (!loopback && options.allow.empty())
+    return make_error(ErrorCode::InvalidArgument,
+                      "refusing to listen on " + options.listen_address +
+                          " without an allow-list: the bus protocol has no authentication (give --allow CIDR)");
+  if (options.max_sessions == 0) return make_error(ErrorCode::InvalidArgument, "max sessions must be at least 1");
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return make_error(ErrorCode::Io, "socket: " + errno_text());
+  const int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(options.port);
+  sa.sin_addr = address;
+  const std::string where = options.listen_address + ":" + std::to_string(options.port);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || ::listen(fd, kListenBacklog) != 0) {
+    const std::string why = errno_text();
+    ::close(fd);
+    return make_error(ErrorCode::Io, "cannot listen on " + where + ": " + why);
+  }
+  socklen_t len = sizeof sa;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
+    const std::string why = errno_text();
+    ::close(fd);
+    return make_error(ErrorCode::Io, "getsockname: " + why);
+  }
+  return std::unique_ptr<BusServer>(new BusServer(std::move(options), fd, ntohs(sa.sin_port)));
+}
+
+BusServer::BusServer(BusServerOptions options, int listen_fd, std::uint16_t port)
+    : options_(std::move(options)), listen_fd_(listen_fd), port_(port) {}
+
+BusServer::~BusServer() {
+  stop();
+  join_all();
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+}
+
+void BusServer::audit(const std::string& line) {
+  if (!options_.audit) return;
+  std::lock_guard lock(audit_mutex_);
+  options_.audit(line);
+}
+
+void BusServer::stop() {
+  stopping_ = true;
+  std::lock_guard lock(mutex_);
+  // Wakes every session blocked in receive(): it sees EOF and ends, releasing its device.
+  for (Slot& slot : sessions_)
+    if (slot.fd >= 0) ::shutdown(slot.fd, SHUT_RDWR);
+}
+
+Result<void> BusServer::serve() {
+  while (!stopping_) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, kAcceptPollMs);
+    reap_finished();
+    if (ready < 0 && errno != EINTR) return make_error(ErrorCode::Io, "waiting for connections: " + errno_text());
+    if (ready <= 0) continue;
+    sockaddr_in peer{};
+    socklen_t len = sizeof peer;
+    const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
+    if (fd < 0) continue;  // the client went away already, or EMFILE: keep serving the others
+    const std::uint32_t ipv4 = ntohl(peer.sin_addr.s_addr);
+    accept_one(fd, ipv4_text(ipv4) + ":" + std::to_string(ntohs(peer.sin_port)), ipv4);
+  }
+  join_all();
+  return {};
+}
+
+void BusServer::accept_one(int fd, const std::string& peer, std::uint32_t peer_ipv4) {
+  BusConnection connection(fd);
+  if (!options_.allow.empty()) {
+    bool allowed = false;
+    for (const ClientNetwork& n : options_.allow) allowed = allowed || n.contains(peer_ipv4);
+    if (!allowed) {
+      audit(peer + ": refused: not in the allow-list");
+      return;  // the connection closes
+    }
+  }
+  const int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // best effort: latency only
+  std::lock_guard lock(mutex_);
+  std::size_t active = 0;
+  for (const Slot& slot : sessions_) active += slot.done ? 0 : 1;
+  if (active >= options_.max_sessions) {
+    audit(peer + ": refused: server busy (" + std::to_string(active) + " sessions)");
+    (void)connection.send(format_error("server busy"));
+    return;
+  }
+  Slot& slot = sessions_.emplace_back();
+  slot.fd = fd;
+  slot.thread = std::thread([this, &slot, peer, connection = std::move(connection)]() mutable {
+    auto channel = std::make_unique<ConnectionBusChannel>(std::move(connection));
+    {
+      BusSessionOptions options;
+      options.devices = options_.devices;
+      options.read_only = options_.read_only;
+      options.idle_timeout = options_.idle_timeout;
+      options.peer = peer;
+      options.audit = [this](std::string_view line) { audit(std::string(line)); };
+      BusSession session(*channel, std::move(options));
+      (void)session.run();  // ends on EOF, idle timeout or a failed send: all just end the session
+    }
+    {
+      std::lock_guard guard(mutex_);
+      slot.fd = -1;  // before the socket closes, so stop() never shuts down a reused descriptor
+    }
+    channel.reset();
+    slot.done = true;
+  });
+}
+
+void BusServer::reap_finished() {
+  std::list<Slot> finished;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = sessions_.begin(); it != sessions_.end();) {
+      auto next = std::next(it);
+      if (it->done) finished.splice(finished.end(), sessions_, it);
+      it = next;
+    }
+  }
+  for (Slot& slot : finished) slot.thread.join();
+}
+
+void BusServer::join_all() {
+  std::list<Slot> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (Slot& slot : sessions_)  // stop() may have run before the accept loop noticed it
+      if (slot.fd >= 0) ::shutdown(slot.fd, SHUT_RDWR);
+    all.splice(all.end(), sessions_);
+  }
+  for (Slot& slot : all) slot.thread.join();
+}
+
+}  // namespace openflint

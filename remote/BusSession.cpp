@@ -1,0 +1,166 @@
+// BusSession: the request loop and the per-command answers of the legacy bus server (mft-internals.md §1.2).
+#include "remote/BusSession.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace openflint {
+namespace {
+
+constexpr std::string_view kNotOpened = "Not opened";
+constexpr std::string_view kAlreadyOpened = "Already opened";
+constexpr std::string_view kReadOnly = "read-only server";
+
+// Client device names write every '/' as '@' (MFT's HOST:PORT,@dev@mst@... convention).
+std::string device_path(std::string_view name) {
+  std::string path(name);
+  std::replace(path.begin(), path.end(), '@', '/');
+  return path;
+}
+
+std::string hex(std::uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%x", value);
+  return text;
+}
+
+// An error as one reply line: the protocol is line-less, but a client prints it as one.
+std::string error_reply(const Error& error) {
+  std::string text = error.message();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return format_error(text);
+}
+
+}  // namespace
+
+BusSession::BusSession(BusChannel& channel, BusSessionOptions options)
+    : channel_(channel), options_(std::move(options)) {
+  audit("connection opened");
+}
+
+BusSession::~BusSession() {
+  close_device(" (connection ended)");  // the lock goes before the audit line says the connection is gone
+  audit("connection closed");
+}
+
+void BusSession::close_device(std::string_view why) {
+  if (!device_) return;
+  if (wrote_) {
+    auto saved = device_->commit();
+    if (!saved) audit("saving " + device_->name() + " failed: " + saved.error().message());
+  }
+  audit("closed " + device_->name() + std::string(why));
+  device_.reset();
+  wrote_ = false;
+}
+
+void BusSession::audit(std::string_view line) const {
+  if (options_.audit) options_.audit(options_.peer + ": " + std::string(line));
+}
+
+Result<void> BusSession::run() {
+  while (true) {
+    auto request = channel_.receive(kBusMaxRequestBytes, options_.idle_timeout);
+    if (!request) {
+      // Oversized: the rest of the stream cannot be framed reliably, so answer and hang up.
+      if (request.error().code() == ErrorCode::InvalidArgument)
+        (void)channel_.send(format_error("request longer than " + std::to_string(kBusMaxRequestBytes) + " bytes"));
+      return make_error(std::move(request).error());
+    }
+    for (const std::string& reply : answer(*request)) OF_TRY(channel_.send(reply));
+  }
+}
+
+std::vector<std::string> BusSession::answer(std::string_view request_text) {
+  auto request = parse_bus_request(request_text);
+  if (!request) return {error_reply(request.error())};
+  return answer_request(*request);
+}
+
+std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
+  switch (request.command) {
+    case BusCommand::Version: return {format_ok(kBusProtocolVersion)};
+    case BusCommand::List: {
+      std::vector<std::string> replies{format_ok(std::to_string(options_.devices.size()))};
+      replies.insert(replies.end(), options_.devices.begin(), options_.devices.end());
+      return replies;
+    }
+    case BusCommand::Open: return {open(request)};
+    case BusCommand::Close:
+      close_device("");
+      return {format_ok()};
+    // No-ops here: P toggles mstflint's BAR/config-space access and A picks a VSEC address
+    // space; our Device already chose its transport, so both just answer "O" as mtserver does.
+    case BusCommand::PciChange:
+    case BusCommand::AddressSpace: return {format_ok()};
+    default: break;
+  }
+  if (!device_) return {format_error(kNotOpened)};
+  RegisterAccess& access = device_->access();
+  switch (request.command) {
+    case BusCommand::Read: {
+      auto value = access.read32(request.offset);
+      return {value ? format_read_reply(*value) : error_reply(value.error())};
+    }
+    case BusCommand::Write: {
+      if (options_.read_only) return {format_error(kReadOnly)};
+      audit("W " + device_->name() + " " + hex(request.offset) + " 4 bytes");
+      wrote_ = true;
+      auto written = access.write32(request.offset, request.value);
+      return {written ? format_ok() : error_reply(written.error())};
+    }
+    case BusCommand::ReadBlock: return {read_block(request)};
+    case BusCommand::WriteBlock: return {write_block(request)};
+    default: return {format_error(kBusInvalidCommand)};
+  }
+}
+
+std::string BusSession::open(const BusRequest& request) {
+  if (device_) return format_error(kAlreadyOpened);
+  const std::string name = device_path(request.device);
+  if (std::find(options_.devices.begin(), options_.devices.end(), name) == options_.devices.end()) {
+    audit("O " + name + " refused: not served");
+    return format_error("no such device: " + name);
+  }
+  auto device = open_device(name, options_.open_options);
+  if (!device) {
+    audit("O " + name + " failed: " + device.error().message());
+    return error_reply(device.error());
+  }
+  device_.emplace(std::move(device).value());
+  audit("O " + name);
+  // The flag means "opened through the PCI VSEC gateway"; 0 unless we knew better (we do not
+  // track how a PCI Device reached CR-space).
+  return format_ok("0");
+}
+
+std::string BusSession::read_block(const BusRequest& request) {
+  RegisterAccess& access = device_->access();
+  std::vector<std::uint32_t> dwords((request.size + 3) / 4);
+  const std::size_t piece = std::max<std::size_t>(1, access.max_block_dwords());
+  for (std::size_t i = 0; i < dwords.size(); i += piece) {
+    const std::size_t n = std::min(piece, dwords.size() - i);
+    auto read = access.read_block(request.offset + static_cast<std::uint32_t>(4 * i),
+                                  std::span<std::uint32_t>(dwords).subspan(i, n));
+    if (!read) return error_reply(read.error());
+  }
+  return format_block_reply(dwords, request.size);
+}
+
+std::string BusSession::write_block(const BusRequest& request) {
+  if (options_.read_only) return format_error(kReadOnly);
+  audit("U " + device_->name() + " " + hex(request.offset) + " " + std::to_string(request.size) + " bytes");
+  wrote_ = true;
+  RegisterAccess& access = device_->access();
+  const std::span<const std::uint32_t> dwords(request.data);
+  const std::size_t piece = std::max<std::size_t>(1, access.max_block_dwords());
+  for (std::size_t i = 0; i < dwords.size(); i += piece) {
+    const std::size_t n = std::min(piece, dwords.size() - i);
+    auto written = access.write_block(request.offset + static_cast<std::uint32_t>(4 * i), dwords.subspan(i, n));
+    if (!written) return error_reply(written.error());
+  }
+  return {format_ok()};
+}
+
+}  // namespace openflint

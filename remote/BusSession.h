@@ -1,0 +1,76 @@
+// BusSession: serves one bus-protocol connection (mstmtserver 1.4) against this host's devices.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Result.h"
+#include "fwops/Device.h"
+#include "mtcr/BusProtocol.h"
+#include "remote/BusChannel.h"
+
+namespace openflint {
+
+// One line per connection open/close and per O, W, U (address and size, never the data).
+using AuditLog = std::function<void(std::string_view)>;
+
+struct BusSessionOptions {
+  static constexpr std::chrono::milliseconds kDefaultIdleTimeout{300000};
+
+  // What L lists and the only names O may open.
+  std::vector<std::string> devices;
+  // W and U are refused with "E read-only server".
+  bool read_only = false;
+  // The session ends when no request arrives for this long.
+  std::chrono::milliseconds idle_timeout = kDefaultIdleTimeout;
+  // Who is on the other end, for the audit lines ("127.0.0.1:40000", "stdio").
+  std::string peer;
+  AuditLog audit;
+  // How devices are opened; lock_timeout 0 so a held device answers "busy" at once.
+  DeviceOpenOptions open_options = without_waiting();
+
+  [[nodiscard]] static DeviceOpenOptions without_waiting() {
+    DeviceOpenOptions options;
+    options.lock_timeout = std::chrono::milliseconds{0};
+    return options;
+  }
+};
+
+// Holds at most one opened Device (and its lock); it is released on C and when the session
+// object goes away, however run() ended.
+class BusSession {
+ public:
+  BusSession(BusChannel& channel, BusSessionOptions options);
+  ~BusSession();
+  BusSession(const BusSession&) = delete;
+  BusSession& operator=(const BusSession&) = delete;
+
+  // Answers requests until EOF, the idle timeout or a failed send (the returned error says
+  // which: Io at EOF or send failure, Timeout when idle). Requests that do not parse get
+  // "E <reason>" and the session goes on.
+  [[nodiscard]] Result<void> run();
+
+  // The replies to one request text (L answers with several messages). Public for tests.
+  [[nodiscard]] std::vector<std::string> answer(std::string_view request_text);
+
+ private:
+  [[nodiscard]] std::vector<std::string> answer_request(const BusRequest& request);
+  [[nodiscard]] std::string open(const BusRequest& request);
+  [[nodiscard]] std::string read_block(const BusRequest& request);
+  [[nodiscard]] std::string write_block(const BusRequest& request);
+  void audit(std::string_view line) const;
+  // Releases the open device (and its lock); a simulated device that was written is saved
+  // first (Device::commit), so what a client wrote survives the session like a real flash.
+  void close_device(std::string_view why);
+
+  BusChannel& channel_;
+  BusSessionOptions options_;
+  std::optional<Device> device_;
+  bool wrote_ = false;  // W or U reached the open device
+};
+
+}  // namespace openflint

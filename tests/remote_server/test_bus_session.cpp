@@ -1,0 +1,82 @@
+// BusSession over a socketpair: answers, audit lines, and the device lock released when the peer goes away.
+#include <sys/socket.h>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "fwops/Device.h"
+#include "mtcr/BusConnection.h"
+#include "remote/BusSession.h"
+#include "remote/ClientNetwork.h"
+#include "remote/ConnectionBusChannel.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+namespace {
+
+constexpr auto kTimeout = std::chrono::milliseconds(5000);
+
+TEST(BusSession, ServesASocketpairAndReleasesTheDeviceAtEof) {
+  TempDir dir;
+  const auto r = run_tool("hcasim", {"create", "--model", "connectx4", (dir / "cx4").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string name = "sim:" + (dir / "cx4").string();
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  std::vector<std::string> audit;
+  Result<void> ended;
+  std::thread server([&] {
+    ConnectionBusChannel channel{BusConnection(fds[0])};
+    BusSessionOptions options;
+    options.devices = {name};
+    options.peer = "pair";
+    options.audit = [&](std::string_view line) { audit.emplace_back(line); };
+    BusSession session(channel, std::move(options));
+    ended = session.run();
+  });
+  BusConnection client(fds[1]);
+  const auto ask = [&](std::string_view text) {
+    EXPECT_TRUE(client.send(text).has_value());
+    auto reply = client.receive(kBusMaxReplyBytes, kTimeout);
+    return reply ? *reply : "receive failed: " + reply.error().message();
+  };
+  EXPECT_EQ(ask("V"), "O 1.4");
+  EXPECT_EQ(ask("W 0x20 1"), "E Not opened");
+  EXPECT_EQ(ask("B 0x20 8"), "E Not opened");
+  std::string at_name = name;
+  std::replace(at_name.begin(), at_name.end(), '/', '@');
+  EXPECT_EQ(ask("O 1 " + at_name), "O 0");
+  EXPECT_EQ(ask("O 1 " + at_name), "E Already opened");
+  EXPECT_TRUE(ask("R 0xf0014").starts_with("O 0x0")) << "hw id";
+  EXPECT_EQ(ask("U 0x20 8 0x11 0x22"), "O");
+  EXPECT_EQ(ask("B 0x20 8"), "O 0x00000011 0x00000022");
+  EXPECT_EQ(ask("R 0x2"), ask("R 0x2"));  // whatever an unaligned read says, the session goes on
+  // Held by the session: another open is refused.
+  EXPECT_FALSE(open_device(name, BusSessionOptions::without_waiting()).has_value());
+  client = BusConnection(-1);  // EOF
+  server.join();
+  ASSERT_FALSE(ended.has_value());
+  EXPECT_TRUE(open_device(name, BusSessionOptions::without_waiting()).has_value());
+  ASSERT_FALSE(audit.empty());
+  EXPECT_EQ(audit.front(), "pair: connection opened");
+  EXPECT_EQ(audit.back(), "pair: connection closed");
+  EXPECT_NE(std::find(audit.begin(), audit.end(), "pair: U " + name + " 0x20 8 bytes"), audit.end());
+}
+
+TEST(ClientNetwork, ParsesCidrAndMatches) {
+  auto n = ClientNetwork::parse("192.168.1.77/24");
+  ASSERT_TRUE(n.has_value());
+  EXPECT_TRUE(n->contains(0xc0a801fe));
+  EXPECT_FALSE(n->contains(0xc0a802fe));
+  auto host = ClientNetwork::parse("10.1.2.3");
+  ASSERT_TRUE(host.has_value());
+  EXPECT_TRUE(host->contains(0x0a010203));
+  EXPECT_FALSE(host->contains(0x0a010204));
+  EXPECT_TRUE(ClientNetwork::parse("0.0.0.0/0")->contains(0x01020304));
+  for (const char* bad : {"10.0.0.0/33", "10.0.0/8", "fe80::1/64", "10.0.0.0/", "x"})
+    EXPECT_FALSE(ClientNetwork::parse(bad).has_value()) << bad;
+}
+
+}  // namespace
+}  // namespace openflint::test
