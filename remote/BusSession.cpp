@@ -46,13 +46,16 @@ BusSession::~BusSession() {
 
 void BusSession::close_device(std::string_view why) {
   if (!device_) return;
-  if (wrote_) {
+  std::string totals;
+  if (bytes_written_ != 0) {
     auto saved = device_->commit();
     if (!saved) audit("saving " + device_->name() + " failed: " + saved.error().message());
+    totals = ": " + std::to_string(dword_writes_ + block_writes_) + " writes, " + std::to_string(bytes_written_) +
+             " bytes written";
   }
-  audit("closed " + device_->name() + std::string(why));
+  audit("closed " + device_->name() + std::string(why) + totals);
   device_.reset();
-  wrote_ = false;
+  dword_writes_ = block_writes_ = bytes_written_ = 0;
 }
 
 void BusSession::audit(std::string_view line) const {
@@ -105,8 +108,8 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
     }
     case BusCommand::Write: {
       if (options_.read_only) return {format_error(kReadOnly)};
-      audit("W " + device_->name() + " " + hex(request.offset) + " 4 bytes");
-      wrote_ = true;
+      if (dword_writes_++ == 0) audit("W " + device_->name() + " " + hex(request.offset) + " 4 bytes (first dword write)");
+      bytes_written_ += 4;
       auto written = access.write32(request.offset, request.value);
       return {written ? format_ok() : error_reply(written.error())};
     }
@@ -150,8 +153,10 @@ std::string BusSession::read_block(const BusRequest& request) {
 
 std::string BusSession::write_block(const BusRequest& request) {
   if (options_.read_only) return format_error(kReadOnly);
-  audit("U " + device_->name() + " " + hex(request.offset) + " " + std::to_string(request.size) + " bytes");
-  wrote_ = true;
+  if (block_writes_++ == 0)
+    audit("U " + device_->name() + " " + hex(request.offset) + " " + std::to_string(request.size) +
+          " bytes (first block write)");
+  bytes_written_ += request.size;
   RegisterAccess& access = device_->access();
   const std::span<const std::uint32_t> dwords(request.data);
   const std::size_t piece = std::max<std::size_t>(1, access.max_block_dwords());

@@ -70,7 +70,11 @@ class BusSession {
   BusChannel& channel_;
   BusSessionOptions options_;
   std::optional<Device> device_;
-  bool wrote_ = false;  // W or U reached the open device
+  // Writes to the open device. The audit log names the first W and the first U of a session and
+  // the totals at close: a burn is hundreds of thousands of writes, one line each would bury it.
+  std::uint64_t dword_writes_ = 0;
+  std::uint64_t block_writes_ = 0;
+  std::uint64_t bytes_written_ = 0;
 };
 
 }  // namespace openflint

@@ -61,7 +61,7 @@ TEST(BusSession, ServesASocketpairAndReleasesTheDeviceAtEof) {
   ASSERT_FALSE(audit.empty());
   EXPECT_EQ(audit.front(), "pair: connection opened");
   EXPECT_EQ(audit.back(), "pair: connection closed");
-  EXPECT_NE(std::find(audit.begin(), audit.end(), "pair: U " + name + " 0x20 8 bytes"), audit.end());
+  EXPECT_NE(std::find(audit.begin(), audit.end(), "pair: U " + name + " 0x20 8 bytes (first block write)"), audit.end());
 }
 
 TEST(ClientNetwork, ParsesCidrAndMatches) {

@@ -59,8 +59,10 @@ TEST_F(MstServer, ReadsTheHwIdAndRoundTripsDwordsAndBlocks) {
   // The audit log names the open and the writes (address and size), not the data.
   const std::string audit = audit_text();
   EXPECT_NE(audit.find("O " + device_), std::string::npos) << audit;
-  EXPECT_NE(audit.find("W " + device_ + " 0x20 4 bytes"), std::string::npos) << audit;
-  EXPECT_NE(audit.find("U " + device_ + " 0x8000 512 bytes"), std::string::npos) << audit;
+  EXPECT_NE(audit.find("W " + device_ + " 0x20 4 bytes (first dword write)"), std::string::npos) << audit;
+  EXPECT_NE(audit.find("U " + device_ + " 0x8000 512 bytes (first block write)"), std::string::npos) << audit;
+  EXPECT_EQ(audit.find("U " + device_ + " 0x8200"), std::string::npos) << audit;  // later ones are counted
+  EXPECT_NE(audit.find("closed " + device_ + ": 4 writes, 1204 bytes written"), std::string::npos) << audit;
   EXPECT_EQ(audit.find("deadbeef"), std::string::npos) << audit;
   // The close saved what the client wrote: the simulated device's state on disk has it.
   auto saved = sim::SimDevice::load_state(device_dir_);
