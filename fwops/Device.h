@@ -118,6 +118,11 @@ class Device {
 // InvalidArgument listing the forms; a malformed remote name: InvalidArgument saying why.
 [[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
 
+// The catalog record of the device behind `access`: its hw id (CR-space 0xf0014, id [15:0] and
+// revision [23:16]) looked up in the catalog; errors name `device_name`. Every opener that
+// reaches CR-space (PCI, in-band, remote) identifies the part this way.
+[[nodiscard]] Result<const DeviceInfo*> identify_device(RegisterAccess& access, const std::string& device_name);
+
 // Creates a new simulated device of catalog sim model `model` in directory `dir` (which must not
 // hold one yet), with flash chip `chip` (empty = the model's default). Not saved until commit().
 [[nodiscard]] Result<Device> create_sim_device(const std::filesystem::path& dir, std::string_view model,

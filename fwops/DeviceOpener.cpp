@@ -107,16 +107,20 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     InbandAccess inband = std::move(*opened);
     device.inband_ = std::make_unique<InbandRegisterAccess>(std::move(inband));
     device.access_ = device.inband_.get();
-    auto hw = device.access_->read32(kHwIdAddr);
-    if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
-    auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff),
-                                     static_cast<std::uint8_t>((*hw >> 16) & 0xff));
-    if (!info) return make_error(std::move(info).error().with_context(device.name_));
-    device.info_ = *info;  // the running firmware (MGIR) is read on first use
+    OF_ASSIGN(const DeviceInfo* info, identify_device(*device.access_, device.name_));
+    device.info_ = info;  // the running firmware (MGIR) is read on first use
     return device;
   }
   return make_error(ErrorCode::InvalidArgument,
                     "unknown device name '" + std::string(name) + "': accepted forms are " + std::string(kForms));
+}
+
+Result<const DeviceInfo*> identify_device(RegisterAccess& access, const std::string& device_name) {
+  auto hw = access.read32(kHwIdAddr);
+  if (!hw) return make_error(std::move(hw).error().with_context(device_name + ": reading the hw id"));
+  auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
+  if (!info) return make_error(std::move(info).error().with_context(device_name));
+  return *info;
 }
 
 Result<void> Device::reset() {

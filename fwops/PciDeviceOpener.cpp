@@ -65,11 +65,8 @@ Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& o
   device.pci_ = std::move(*access);
   device.pci_dir_ = root / "devices" / pci.address.to_string();
   device.access_ = device.pci_.get();
-  auto hw = device.access_->read32(kHwIdAddr);
-  if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
-  auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
-  if (!info) return make_error(std::move(info).error().with_context(device.name_));
-  device.info_ = *info;  // the running firmware (MGIR over ICMD) is read on first use
+  OF_ASSIGN(const DeviceInfo* info, identify_device(*device.access_, device.name_));
+  device.info_ = info;  // the running firmware (MGIR over ICMD) is read on first use
   return device;
 }
 

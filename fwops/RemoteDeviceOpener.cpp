@@ -18,11 +18,8 @@ Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName&
   if (!access) return make_error(std::move(access).error().with_context(device.name_));
   device.remote_ = std::move(*access);
   device.access_ = device.remote_.get();
-  auto hw = device.access_->read32(kHwIdAddr);
-  if (!hw) return make_error(std::move(hw).error().with_context(device.name_ + ": reading the hw id"));
-  auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
-  if (!info) return make_error(std::move(info).error().with_context(device.name_));
-  device.info_ = *info;  // no running firmware query: MGIR needs ICMD, which the protocol lacks
+  OF_ASSIGN(const DeviceInfo* info, identify_device(*device.access_, device.name_));
+  device.info_ = info;  // no running firmware query: MGIR needs ICMD, which the protocol lacks
   return device;
 }
 

@@ -57,6 +57,17 @@ struct BusRequest {
   friend bool operator==(const BusRequest&, const BusRequest&) = default;
 };
 
+// A request of the dword-and-block commands (R W B U C V ...) with its numeric fields.
+[[nodiscard]] inline BusRequest bus_request(BusCommand command, std::uint32_t offset = 0, std::uint32_t value = 0,
+                                            std::uint32_t size = 0) {
+  BusRequest r;
+  r.command = command;
+  r.offset = offset;
+  r.value = value;
+  r.size = size;
+  return r;
+}
+
 // Server side, strict: the exact grammar above with single spaces, bounded sizes and 32-bit
 // numbers; anything else (including a NUL or a control character) is an InvalidArgument error
 // with a one-line reason.

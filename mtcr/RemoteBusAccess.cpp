@@ -7,18 +7,6 @@
 #include "core/HexString.h"
 
 namespace openflint {
-namespace {
-
-BusRequest make_request(BusCommand command, std::uint32_t offset = 0, std::uint32_t value = 0, std::uint32_t size = 0) {
-  BusRequest r;
-  r.command = command;
-  r.offset = offset;
-  r.value = value;
-  r.size = size;
-  return r;
-}
-
-}  // namespace
 
 RemoteBusAccess::RemoteBusAccess(BusConnection connection, std::chrono::milliseconds reply_timeout)
     : connection_(std::move(connection)), reply_timeout_(reply_timeout) {}
@@ -26,7 +14,7 @@ RemoteBusAccess::RemoteBusAccess(BusConnection connection, std::chrono::millisec
 Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection connection,
                                                                std::string_view remote_device,
                                                                std::chrono::milliseconds reply_timeout) {
-  BusRequest open_request = make_request(BusCommand::Open);
+  BusRequest open_request = bus_request(BusCommand::Open);
   open_request.device_type = kBusDeviceTypeTavor;
   open_request.device = std::string(remote_device);
   // The name goes on the wire as one field: what the server's grammar accepts, nothing else.
@@ -35,7 +23,7 @@ Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection con
 
   std::unique_ptr<RemoteBusAccess> access(new RemoteBusAccess(std::move(connection), reply_timeout));
   {
-    OF_ASSIGN(const std::string reply, access->exchange(make_request(BusCommand::Version)));
+    OF_ASSIGN(const std::string reply, access->exchange(bus_request(BusCommand::Version)));
     auto version = parse_ok_reply(reply);
     if (!version) return make_error(std::move(version).error().with_context("asking the server's version"));
     access->version_ = std::move(version).value();
@@ -49,7 +37,7 @@ Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection con
 
 RemoteBusAccess::~RemoteBusAccess() {
   if (broken_) return;
-  if (connection_.send(format_bus_request(make_request(BusCommand::Close)))) {
+  if (connection_.send(format_bus_request(bus_request(BusCommand::Close)))) {
     // Wait briefly for the answer so the server sees an orderly close; its content is moot.
     (void)connection_.receive(kBusMaxReplyBytes, kCloseReplyTimeout);
   }
@@ -74,7 +62,7 @@ void RemoteBusAccess::note_failed_reply(std::string_view reply) {
 }
 
 Result<std::uint32_t> RemoteBusAccess::read32(std::uint32_t address) {
-  OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::Read, address)));
+  OF_ASSIGN(const std::string reply, exchange(bus_request(BusCommand::Read, address)));
   auto value = parse_read_reply(reply);
   if (!value) {
     note_failed_reply(reply);
@@ -84,7 +72,7 @@ Result<std::uint32_t> RemoteBusAccess::read32(std::uint32_t address) {
 }
 
 Result<void> RemoteBusAccess::write32(std::uint32_t address, std::uint32_t value) {
-  OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::Write, address, value)));
+  OF_ASSIGN(const std::string reply, exchange(bus_request(BusCommand::Write, address, value)));
   if (auto ok = parse_ok_reply(reply); !ok) {
     note_failed_reply(reply);
     return make_error(std::move(ok).error().with_context("writing " + hex_string(address)));
@@ -113,7 +101,7 @@ Result<void> RemoteBusAccess::write_block(std::uint32_t address, std::span<const
 Result<void> RemoteBusAccess::read_piece(std::uint32_t address, std::span<std::uint32_t> out) {
   if (block_read_.value_or(true)) {
     const auto size = static_cast<std::uint32_t>(4 * out.size());
-    OF_ASSIGN(const std::string reply, exchange(make_request(BusCommand::ReadBlock, address, 0, size)));
+    OF_ASSIGN(const std::string reply, exchange(bus_request(BusCommand::ReadBlock, address, 0, size)));
     if (!is_invalid_command_reply(reply)) {
       auto values = parse_block_reply(reply, size);
       if (!values) {
@@ -133,7 +121,7 @@ Result<void> RemoteBusAccess::read_piece(std::uint32_t address, std::span<std::u
 Result<void> RemoteBusAccess::write_piece(std::uint32_t address, std::span<const std::uint32_t> values) {
   if (block_write_.value_or(true)) {
     const auto size = static_cast<std::uint32_t>(4 * values.size());
-    BusRequest request = make_request(BusCommand::WriteBlock, address, 0, size);
+    BusRequest request = bus_request(BusCommand::WriteBlock, address, 0, size);
     request.data.assign(values.begin(), values.end());
     OF_ASSIGN(const std::string reply, exchange(request));
     if (!is_invalid_command_reply(reply)) {

@@ -9,15 +9,6 @@
 namespace openflint {
 namespace {
 
-BusRequest request(BusCommand command, std::uint32_t offset = 0, std::uint32_t value = 0, std::uint32_t size = 0) {
-  BusRequest r;
-  r.command = command;
-  r.offset = offset;
-  r.value = value;
-  r.size = size;
-  return r;
-}
-
 BusRequest parsed(const std::string& text) {
   auto r = parse_bus_request(text);
   EXPECT_TRUE(r.has_value()) << text << ": " << (r ? "" : r.error().message());
@@ -25,16 +16,16 @@ BusRequest parsed(const std::string& text) {
 }
 
 std::vector<BusRequest> every_command() {
-  std::vector<BusRequest> all{request(BusCommand::Version), request(BusCommand::List), request(BusCommand::Close),
-                              request(BusCommand::PciChange), request(BusCommand::Read, 0xf0014),
-                              request(BusCommand::Write, 0xf0400, 0xdeadbeef), request(BusCommand::AddressSpace, 0, 3),
-                              request(BusCommand::ReadBlock, 0x100, 0, 512), request(BusCommand::ReadBlock, 0, 0, 7)};
-  BusRequest open_new = request(BusCommand::Open);
+  std::vector<BusRequest> all{bus_request(BusCommand::Version), bus_request(BusCommand::List), bus_request(BusCommand::Close),
+                              bus_request(BusCommand::PciChange), bus_request(BusCommand::Read, 0xf0014),
+                              bus_request(BusCommand::Write, 0xf0400, 0xdeadbeef), bus_request(BusCommand::AddressSpace, 0, 3),
+                              bus_request(BusCommand::ReadBlock, 0x100, 0, 512), bus_request(BusCommand::ReadBlock, 0, 0, 7)};
+  BusRequest open_new = bus_request(BusCommand::Open);
   open_new.device_type = 1;
   open_new.device = "/dev/mst/mt4115_pciconf0";
-  BusRequest open_old = request(BusCommand::Open);
+  BusRequest open_old = bus_request(BusCommand::Open);
   open_old.device = "mt4115_pciconf0";
-  BusRequest write_block = request(BusCommand::WriteBlock, 0x2000, 0, 10);
+  BusRequest write_block = bus_request(BusCommand::WriteBlock, 0x2000, 0, 10);
   write_block.data = {1, 0xffffffff, 0xab};
   all.insert(all.end(), {open_new, open_old, write_block});
   return all;
@@ -49,16 +40,16 @@ TEST(BusProtocol, EveryCommandRoundTrips) {
 }
 
 TEST(BusProtocol, FormatsTheWireText) {
-  EXPECT_EQ(format_bus_request(request(BusCommand::Version)), "V");
-  EXPECT_EQ(format_bus_request(request(BusCommand::Read, 0xf0014)), "R 0xf0014");
-  EXPECT_EQ(format_bus_request(request(BusCommand::Write, 4, 0x10)), "W 0x4 0x10");
-  EXPECT_EQ(format_bus_request(request(BusCommand::ReadBlock, 8, 0, 12)), "B 0x8 12");
-  BusRequest open = request(BusCommand::Open);
+  EXPECT_EQ(format_bus_request(bus_request(BusCommand::Version)), "V");
+  EXPECT_EQ(format_bus_request(bus_request(BusCommand::Read, 0xf0014)), "R 0xf0014");
+  EXPECT_EQ(format_bus_request(bus_request(BusCommand::Write, 4, 0x10)), "W 0x4 0x10");
+  EXPECT_EQ(format_bus_request(bus_request(BusCommand::ReadBlock, 8, 0, 12)), "B 0x8 12");
+  BusRequest open = bus_request(BusCommand::Open);
   open.device_type = 1;
   open.device = "03:00.0";
   EXPECT_EQ(format_bus_request(open), "O 1 03:00.0");
   // The largest U fits the server's 1536-byte buffer.
-  BusRequest big = request(BusCommand::WriteBlock, 0xfffffe00, 0, 512);
+  BusRequest big = bus_request(BusCommand::WriteBlock, 0xfffffe00, 0, 512);
   big.data.assign(128, 0xffffffff);
   EXPECT_LT(format_bus_request(big).size(), kBusMaxRequestBytes);
   EXPECT_EQ(parsed(format_bus_request(big)), big);

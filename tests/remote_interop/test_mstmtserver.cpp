@@ -1,12 +1,6 @@
 // Interop: the Debian mstmtserver (mstflint 4.21) serving a simulated ConnectX-4 from a mount namespace, read by RemoteBusAccess.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <memory>
 #include <string>
@@ -18,102 +12,18 @@
 #include "mtcr/PciAddress.h"
 #include "mtcr/PciConfigAccess.h"
 #include "mtcr/RemoteBusAccess.h"
-#include "tests/pci_cli/PciServeFixture.h"
+#include "tests/remote_interop/MstmtserverFixture.h"
 
 namespace openflint {
 namespace {
 
 using namespace std::chrono_literals;
-using test::ChildProcess;
 
 constexpr std::uint32_t kHwIdAddress = 0xf0014;
 constexpr std::uint32_t kConnectX4HwId = 0x209;
-constexpr auto kServerReadyTimeout = 15s;
-constexpr auto kServerStopTimeout = 10s;
 
-// A TCP port that was free a moment ago (bound to 0, then released).
-std::uint16_t free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  std::uint16_t port = 0;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  if (fd >= 0) ::close(fd);
-  return port;
-}
-
-// Whether a process of the server on `port` is left (its per-connection children and its
-// `timeout` have the same command line); other tests' servers on other ports do not count.
-bool mstmtserver_running(std::uint16_t port) {
-  return test::run_command({"pgrep", "-f", "mstmtserver -d -p " + std::to_string(port) + " -dev"}).exit_code == 0;
-}
-
-class Mstmtserver : public test::PciServeFixture {
+class Mstmtserver : public test::MstmtserverFixture {
  protected:
-  void SetUp() override {
-    for (const char* tool : {"mstmtserver", "unshare", "mount", "timeout", "stdbuf", "pgrep"})
-      if (!test::have_program(tool)) GTEST_SKIP() << tool << " is not installed; mstmtserver interop not checked";
-    if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot bind-mount over /sys/bus/pci in a mount namespace";
-  }
-
-  // mstmtserver first (it holds the served tree through its bind mount), then the PCI server.
-  void TearDown() override {
-    stop_mstmtserver();
-    PciServeFixture::TearDown();
-  }
-
-  // A simulated ConnectX-4 served as 0000:03:00.0; false when the test cannot go on.
-  bool serve_device() {
-    const auto dev = create_device("dev", "connectx4", test::sample_image("connectx4-old"));
-    if (!serve({dev})) return false;
-    if (const std::string problem = pci_namespace_problem(); !problem.empty()) {
-      skip(problem);
-      return false;
-    }
-    return true;
-  }
-  static void skip(const std::string& why) { GTEST_SKIP() << why; }
-
-  // `mstmtserver -d -p PORT -dev 03:00.0` in its own mount and PID namespaces. unshare's parent
-  // blocks SIGTERM, so it is stopped with SIGKILL; --kill-child then kills the namespace's first
-  // process and with it every process of the namespace, the per-connection children that
-  // mstmtserver forks included. Should the test process die instead, `timeout` ends the server.
-  // stdbuf: the -d request log reaches its file line by line.
-  bool start_mstmtserver() {
-    port_ = free_port();
-    EXPECT_NE(port_, 0) << "no free TCP port";
-    std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
-    const std::vector<std::string> argv{
-        "unshare", "-m", "-p", "--fork", "--kill-child", "sh", "-c",
-        "mount --bind \"$0\" /sys/bus/pci || exit 97; mkdir -p /tmp/mstflint_lockfiles && "
-        "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; exec timeout 60 stdbuf -oL mstmtserver -d -p \"$2\" -dev 03:00.0",
-        sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), std::to_string(port_)};
-    mtserver_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, dir_ / "mtserver.out",
-                                               dir_ / "mtserver.err");
-    if (mtserver_->pid() <= 0) {
-      ADD_FAILURE() << "cannot start unshare ... mstmtserver";
-      return false;
-    }
-    const auto deadline = std::chrono::steady_clock::now() + kServerReadyTimeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (!mtserver_->running()) {
-        ADD_FAILURE() << "mstmtserver exited (" << mtserver_->status().value_or(-999) << "): " << server_log();
-        return false;
-      }
-      if (auto probe = BusConnection::connect_tcp("127.0.0.1", port_, 500ms)) {
-        EXPECT_TRUE(mstmtserver_running(port_)) << "pgrep does not see the server it must find gone later";
-        return true;
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    ADD_FAILURE() << "mstmtserver did not listen on port " << port_ << ": " << server_log();
-    return false;
-  }
-
   std::unique_ptr<RemoteBusAccess> open_remote() {
     auto connection = BusConnection::connect_tcp("127.0.0.1", port_, 2000ms);
     EXPECT_TRUE(connection.has_value()) << connection.error().message();
@@ -122,18 +32,6 @@ class Mstmtserver : public test::PciServeFixture {
     EXPECT_TRUE(access.has_value()) << access.error().message() << "\n" << server_log();
     return access ? std::move(access).value() : nullptr;
   }
-
-  void stop_mstmtserver() {
-    if (!mtserver_) return;
-    mtserver_->signal(SIGKILL);
-    EXPECT_TRUE(mtserver_->wait_for(kServerStopTimeout).has_value()) << "unshare ... mstmtserver did not end";
-    mtserver_.reset();
-    const auto deadline = std::chrono::steady_clock::now() + kServerStopTimeout;
-    while (mstmtserver_running(port_) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
-    EXPECT_FALSE(mstmtserver_running(port_)) << "an mstmtserver process on port " << port_ << " is left behind";
-  }
-
-  [[nodiscard]] std::string server_log() const { return mtserver_ ? mtserver_->out() + mtserver_->err() : ""; }
 
   // The same register read through our local PCI path.
   std::uint32_t local_read(std::uint32_t address) {
@@ -146,9 +44,6 @@ class Mstmtserver : public test::PciServeFixture {
     EXPECT_TRUE(value.has_value()) << value.error().message();
     return value ? *value : 0;
   }
-
-  std::uint16_t port_ = 0;
-  std::unique_ptr<ChildProcess> mtserver_;
 };
 
 TEST_F(Mstmtserver, ReadsTheHwIdLikeTheLocalPciPath) {
