@@ -134,7 +134,7 @@ class Device {
 // sysfs root, waited for up to options.lock_timeout.
 [[nodiscard]] Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& options);
 
-// A device served by an mstmtserver at remote.host:remote.port (legacy bus protocol 1.4), named
+// A device served by an mstmtserver at remote.server (host:port) (legacy bus protocol 1.4), named
 // `name` as given. Connects and waits for each reply up to options.remote_timeout. Takes no
 // local lock: the server opens (and locks) the device on its own host.
 [[nodiscard]] Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,

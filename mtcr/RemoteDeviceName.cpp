@@ -73,16 +73,16 @@ Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_vie
     return malformed(name, "port " + std::string(port_text) + " is outside 1..65535");
   if (device.empty()) return malformed(name, "empty device after the ','");
   RemoteDeviceName remote;
-  remote.host = std::string(split.host);
-  remote.port = static_cast<std::uint16_t>(port);
+  remote.server.host = std::string(split.host);
+  remote.server.port = static_cast<std::uint16_t>(port);
   remote.device = replaced(device, kEncodedSeparator, kPathSeparator);
   return std::optional<RemoteDeviceName>(std::move(remote));
 }
 
 std::string to_string(const RemoteDeviceName& name) {
-  const bool ipv6 = name.host.find(':') != std::string::npos;
-  std::string out = ipv6 ? "[" + name.host + "]" : name.host;
-  out += ":" + std::to_string(name.port) + ",";
+  const bool ipv6 = name.server.host.find(':') != std::string::npos;
+  std::string out = ipv6 ? "[" + name.server.host + "]" : name.server.host;
+  out += ":" + std::to_string(name.server.port) + ",";
   out += replaced(name.device, kPathSeparator, kEncodedSeparator);
   return out;
 }

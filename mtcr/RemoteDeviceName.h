@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/Result.h"
+#include "mtcr/RemoteHost.h"
 
 namespace openflint {
 
@@ -18,8 +19,7 @@ namespace openflint {
 // Extension (not in MFT): an IPv6 host in brackets, "[::1]:23108,DEVICE"; the brackets are not
 // part of `host`. An unbracketed IPv6 literal cannot be told from the delimiters.
 struct RemoteDeviceName {
-  std::string host;
-  std::uint16_t port = 0;
+  RemoteHost server;   // transport Tcp; host without brackets, port 1..65535
   std::string device;  // the name on the server's host, with '/' restored
 };
 

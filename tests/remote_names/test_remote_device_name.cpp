@@ -33,8 +33,8 @@ TEST(RemoteDeviceName, ParsesTheRemoteForms) {
     const auto parsed = parse_remote_device_name(c.name);
     ASSERT_TRUE(parsed.has_value()) << parsed.error().message();
     ASSERT_TRUE(parsed->has_value());
-    EXPECT_EQ((*parsed)->host, c.host);
-    EXPECT_EQ((*parsed)->port, c.port);
+    EXPECT_EQ((*parsed)->server.host, c.host);
+    EXPECT_EQ((*parsed)->server.port, c.port);
     EXPECT_EQ((*parsed)->device, c.device);
   }
 }
@@ -46,7 +46,7 @@ TEST(RemoteDeviceName, OtherNameFormsAreNotRemote) {
     SCOPED_TRACE(name);
     const auto parsed = parse_remote_device_name(name);
     ASSERT_TRUE(parsed.has_value()) << parsed.error().message();
-    EXPECT_FALSE(parsed->has_value()) << (*parsed)->host;
+    EXPECT_FALSE(parsed->has_value()) << (*parsed)->server.host;
   }
 }
 
@@ -80,9 +80,9 @@ TEST(RemoteDeviceName, MalformedRemoteNamesSayWhy) {
 
 TEST(RemoteDeviceName, ToStringReadsBackAsTheSameName) {
   const RemoteDeviceName names[] = {
-      {"l-apps08", 23108, "/dev/mst/mt26448_pci_cr0"},
-      {"127.0.0.1", 1, "03:00.0"},
-      {"::1", 65535, "/dev/mst/mt4115_pciconf0"},
+      {{RemoteTransport::Tcp, "", "l-apps08", 23108}, "/dev/mst/mt26448_pci_cr0"},
+      {{RemoteTransport::Tcp, "", "127.0.0.1", 1}, "03:00.0"},
+      {{RemoteTransport::Tcp, "", "::1", 65535}, "/dev/mst/mt4115_pciconf0"},
   };
   for (const auto& name : names) {
     const std::string text = to_string(name);
@@ -91,12 +91,12 @@ TEST(RemoteDeviceName, ToStringReadsBackAsTheSameName) {
     const auto parsed = parse_remote_device_name(text);
     ASSERT_TRUE(parsed.has_value()) << parsed.error().message();
     ASSERT_TRUE(parsed->has_value());
-    EXPECT_EQ((*parsed)->host, name.host);
-    EXPECT_EQ((*parsed)->port, name.port);
+    EXPECT_EQ((*parsed)->server.host, name.server.host);
+    EXPECT_EQ((*parsed)->server.port, name.server.port);
     EXPECT_EQ((*parsed)->device, name.device);
   }
-  EXPECT_EQ(to_string({"l-apps08", 23108, "/dev/mst/mt26448_pci_cr0"}), "l-apps08:23108,@dev@mst@mt26448_pci_cr0");
-  EXPECT_EQ(to_string({"::1", 23108, "dev"}), "[::1]:23108,dev");
+  EXPECT_EQ(to_string({{RemoteTransport::Tcp, "", "l-apps08", 23108}, "/dev/mst/mt26448_pci_cr0"}), "l-apps08:23108,@dev@mst@mt26448_pci_cr0");
+  EXPECT_EQ(to_string({{RemoteTransport::Tcp, "", "::1", 23108}, "dev"}), "[::1]:23108,dev");
 }
 
 }  // namespace
