@@ -2,6 +2,7 @@
 #include "devices/DeviceCatalog.h"
 #include "fwops/Device.h"
 #include "mtcr/BusConnection.h"
+#include "mtcr/RemoteHostConnection.h"
 #include "mtcr/RemoteBusAccess.h"
 
 namespace openflint {
@@ -12,7 +13,8 @@ Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName&
   device.name_ = std::string(name);
   // No lock here: the lock that matters is on the device's host, which the server takes when it
   // opens the device; a lock file on this host would serialize nothing.
-  auto connection = BusConnection::connect_tcp(remote.server.host, remote.server.port, options.remote_timeout);
+  const std::string served[] = {remote.device};
+  auto connection = connect_remote_host(remote.server, served, options.remote_timeout);
   if (!connection) return make_error(std::move(connection).error().with_context(device.name_ + ": connecting"));
   auto access = RemoteBusAccess::open(std::move(*connection), remote.device, options.remote_timeout);
   if (!access) return make_error(std::move(access).error().with_context(device.name_));
