@@ -104,7 +104,9 @@ int run_server(const ServerArgs& a, const Common& common) {
   Result<void> served;
   {
     SignalStopper stopper(**server);
-    std::cerr << "-I- serving " << a.devices.size() << " device(s) on " << a.listen << ":" << (*server)->port()
+    const bool v6 = a.listen.find(':') != std::string::npos;
+    std::cerr << "-I- serving " << a.devices.size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
+              << (*server)->port()
               << (a.read_only ? " (read-only)" : "") << std::endl;
     served = (*server)->serve();
   }
@@ -119,10 +121,10 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
   CLI::App* server = app.add_subcommand(
       "server", "serve DEVICEs to remote tools with the legacy bus-server protocol (mstmtserver 1.4); "
                 "no authentication: loopback only unless --allow names the client networks");
-  server->add_option("--listen", args->listen, "IPv4 address to listen on (default 127.0.0.1)");
+  server->add_option("--listen", args->listen, "IPv4 or IPv6 address to listen on (default 127.0.0.1; ::1 for IPv6 loopback)");
   server->add_option("--port", args->port, "TCP port (default 23108; 0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
-  server->add_option("--allow", args->allow, "client network allowed to connect, CIDR (repeatable)");
+  server->add_option("--allow", args->allow, "client network allowed to connect, IPv4 or IPv6 CIDR (repeatable)");
   server->add_flag("--read-only", args->read_only, "refuse writes (W, U)");
   server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
       ->check(CLI::PositiveNumber);

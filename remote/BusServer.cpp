@@ -10,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "remote/ConnectionBusChannel.h"
@@ -20,52 +21,91 @@ namespace {
 // How often the accept loop looks at the stop flag.
 constexpr int kAcceptPollMs = 100;
 constexpr int kListenBacklog = 64;
-constexpr std::uint32_t kLoopbackNet = 0x7f000000;  // 127.0.0.0/8
-constexpr std::uint32_t kLoopbackMask = 0xff000000;
-
 std::string errno_text() { return std::strerror(errno); }
 
-std::string ipv4_text(std::uint32_t host_order) {
-  in_addr a{htonl(host_order)};
-  char text[INET_ADDRSTRLEN] = {};
-  ::inet_ntop(AF_INET, &a, text, sizeof text);
-  return text;
+// A listen address as a socket address: an IPv4 or an IPv6 literal.
+struct ListenAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  bool loopback = false;  // 127.0.0.0/8 or ::1
+};
+
+std::optional<ListenAddress> listen_address(const std::string& text, std::uint16_t port) {
+  ListenAddress out;
+  if (in_addr v4{}; ::inet_pton(AF_INET, text.c_str(), &v4) == 1) {
+    auto* sa = reinterpret_cast<sockaddr_in*>(&out.storage);
+    sa->sin_family = AF_INET;
+    sa->sin_port = htons(port);
+    sa->sin_addr = v4;
+    out.length = sizeof(sockaddr_in);
+    out.loopback = (ntohl(v4.s_addr) >> 24) == 127;
+    return out;
+  }
+  if (in6_addr v6{}; ::inet_pton(AF_INET6, text.c_str(), &v6) == 1) {
+    auto* sa = reinterpret_cast<sockaddr_in6*>(&out.storage);
+    sa->sin6_family = AF_INET6;
+    sa->sin6_port = htons(port);
+    sa->sin6_addr = v6;
+    out.length = sizeof(sockaddr_in6);
+    out.loopback = IN6_IS_ADDR_LOOPBACK(&v6);
+    return out;
+  }
+  return std::nullopt;
+}
+
+// The peer's address (IPv4 as ::ffff:A.B.C.D) and "A.B.C.D:PORT" or "[V6]:PORT".
+std::pair<PeerAddress, std::string> peer_of(const sockaddr_storage& peer) {
+  char text[INET6_ADDRSTRLEN] = {};
+  if (peer.ss_family == AF_INET6) {
+    const auto* sa = reinterpret_cast<const sockaddr_in6*>(&peer);
+    PeerAddress address{};
+    std::memcpy(address.data(), sa->sin6_addr.s6_addr, address.size());
+    ::inet_ntop(AF_INET6, &sa->sin6_addr, text, sizeof text);
+    return {address, "[" + std::string(text) + "]:" + std::to_string(ntohs(sa->sin6_port))};
+  }
+  const auto* sa = reinterpret_cast<const sockaddr_in*>(&peer);
+  ::inet_ntop(AF_INET, &sa->sin_addr, text, sizeof text);
+  return {mapped_ipv4(ntohl(sa->sin_addr.s_addr)), std::string(text) + ":" + std::to_string(ntohs(sa->sin_port))};
 }
 
 }  // namespace
 
 Result<std::unique_ptr<BusServer>> BusServer::listen(BusServerOptions options) {
-  in_addr address{};
-  if (::inet_pton(AF_INET, options.listen_address.c_str(), &address) != 1)
+  auto address = listen_address(options.listen_address, options.port);
+  if (!address)
     return make_error(ErrorCode::InvalidArgument,
-                      "not an IPv4 listen address: '" + options.listen_address + "'");
-  const bool loopback = (ntohl(address.s_addr) & kLoopbackMask) == kLoopbackNet;
-  if (!loopback && options.allow.empty())
+                      "not an IPv4 or IPv6 listen address: '" + options.listen_address + "'");
+  if (!address->loopback && options.allow.empty())
     return make_error(ErrorCode::InvalidArgument,
                       "refusing to listen on " + options.listen_address +
                           " without an allow-list: the bus protocol has no authentication (give --allow CIDR)");
   if (options.max_sessions == 0) return make_error(ErrorCode::InvalidArgument, "max sessions must be at least 1");
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const int family = address->storage.ss_family;
+  const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return make_error(ErrorCode::Io, "socket: " + errno_text());
   const int one = 1;
   ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(options.port);
-  sa.sin_addr = address;
-  const std::string where = options.listen_address + ":" + std::to_string(options.port);
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || ::listen(fd, kListenBacklog) != 0) {
+  // "::" means IPv6 only: an IPv4 listen is its own, explicit choice.
+  if (family == AF_INET6) ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
+  const bool v6 = family == AF_INET6;
+  const std::string where =
+      (v6 ? "[" + options.listen_address + "]" : options.listen_address) + ":" + std::to_string(options.port);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address->storage), address->length) != 0 ||
+      ::listen(fd, kListenBacklog) != 0) {
     const std::string why = errno_text();
     ::close(fd);
     return make_error(ErrorCode::Io, "cannot listen on " + where + ": " + why);
   }
-  socklen_t len = sizeof sa;
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
+  sockaddr_storage bound{};
+  socklen_t len = sizeof bound;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len) != 0) {
     const std::string why = errno_text();
     ::close(fd);
     return make_error(ErrorCode::Io, "getsockname: " + why);
   }
-  return std::unique_ptr<BusServer>(new BusServer(std::move(options), fd, ntohs(sa.sin_port)));
+  const std::uint16_t port = v6 ? ntohs(reinterpret_cast<const sockaddr_in6*>(&bound)->sin6_port)
+                                : ntohs(reinterpret_cast<const sockaddr_in*>(&bound)->sin_port);
+  return std::unique_ptr<BusServer>(new BusServer(std::move(options), fd, port));
 }
 
 BusServer::BusServer(BusServerOptions options, int listen_fd, std::uint16_t port)
@@ -98,22 +138,22 @@ Result<void> BusServer::serve() {
     reap_finished();
     if (ready < 0 && errno != EINTR) return make_error(ErrorCode::Io, "waiting for connections: " + errno_text());
     if (ready <= 0) continue;
-    sockaddr_in peer{};
+    sockaddr_storage peer{};
     socklen_t len = sizeof peer;
     const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
     if (fd < 0) continue;  // the client went away already, or EMFILE: keep serving the others
-    const std::uint32_t ipv4 = ntohl(peer.sin_addr.s_addr);
-    accept_one(fd, ipv4_text(ipv4) + ":" + std::to_string(ntohs(peer.sin_port)), ipv4);
+    const auto [address, text] = peer_of(peer);
+    accept_one(fd, text, address);
   }
   join_all();
   return {};
 }
 
-void BusServer::accept_one(int fd, const std::string& peer, std::uint32_t peer_ipv4) {
+void BusServer::accept_one(int fd, const std::string& peer, const PeerAddress& peer_address) {
   BusConnection connection(fd);
   if (!options_.allow.empty()) {
     bool allowed = false;
-    for (const ClientNetwork& n : options_.allow) allowed = allowed || n.contains(peer_ipv4);
+    for (const ClientNetwork& n : options_.allow) allowed = allowed || n.contains(peer_address);
     if (!allowed) {
       audit(peer + ": refused: not in the allow-list");
       return;  // the connection closes

@@ -21,7 +21,7 @@ namespace openflint {
 struct BusServerOptions {
   static constexpr std::size_t kDefaultMaxSessions = 64;
 
-  std::string listen_address = "127.0.0.1";  // IPv4 literal
+  std::string listen_address = "127.0.0.1";  // an IPv4 or IPv6 literal (IPv6: IPv6 only)
   std::uint16_t port = kBusDefaultPort;      // 0: any free port (see BusServer::port())
   // Clients allowed to connect; empty = any (only accepted on a loopback listen address).
   std::vector<ClientNetwork> allow;
@@ -59,7 +59,7 @@ class BusServer {
   };
 
   BusServer(BusServerOptions options, int listen_fd, std::uint16_t port);
-  void accept_one(int fd, const std::string& peer, std::uint32_t peer_ipv4);
+  void accept_one(int fd, const std::string& peer, const PeerAddress& peer_address);
   void reap_finished();
   void join_all();
   void audit(const std::string& line);

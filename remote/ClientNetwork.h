@@ -1,6 +1,7 @@
-// ClientNetwork: one entry of the server's allow-list, an IPv4 network in CIDR form ("10.0.0.0/8").
+// ClientNetwork: one entry of the server's allow-list, an IPv4 or IPv6 network in CIDR form ("10.0.0.0/8", "fd00::/8").
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,15 +10,23 @@
 
 namespace openflint {
 
-struct ClientNetwork {
-  std::uint32_t address = 0;  // host order, host bits cleared
-  std::uint32_t mask = 0;     // host order
-  std::string text;           // as given, for messages
+// An IPv6 address; an IPv4 address is held as its IPv4-mapped form ::ffff:A.B.C.D, which is
+// also how a dual-stack socket reports an IPv4 peer.
+using PeerAddress = std::array<std::uint8_t, 16>;
 
-  // "A.B.C.D/N" (0..32) or a bare address (/32). InvalidArgument otherwise (IPv6 is not handled).
+// ::ffff:A.B.C.D for `ipv4` in host order.
+[[nodiscard]] PeerAddress mapped_ipv4(std::uint32_t ipv4);
+
+struct ClientNetwork {
+  PeerAddress address{};  // host bits cleared
+  unsigned prefix = 0;    // 0..128 over the IPv6 form (an IPv4 /N is 96 + N)
+  std::string text;       // as given, for messages
+
+  // "A.B.C.D/N" (0..32), "V6/N" (0..128), or a bare address (one host). InvalidArgument otherwise.
   [[nodiscard]] static Result<ClientNetwork> parse(std::string_view cidr);
+  [[nodiscard]] bool contains(const PeerAddress& peer) const;
   // `ipv4` in host order.
-  [[nodiscard]] bool contains(std::uint32_t ipv4) const { return (ipv4 & mask) == address; }
+  [[nodiscard]] bool contains(std::uint32_t ipv4) const { return contains(mapped_ipv4(ipv4)); }
 };
 
 }  // namespace openflint

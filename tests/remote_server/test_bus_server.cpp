@@ -70,5 +70,35 @@ TEST(BusServer, RefusesAnOpenListenWithoutAllowList) {
   EXPECT_TRUE(BusServer::listen(options).has_value());
 }
 
+TEST(BusServer, ListensOnIpv6LoopbackAndChecksIpv6AllowLists) {
+  BusServerOptions options;
+  options.listen_address = "::1";
+  options.port = 0;
+  auto server = BusServer::listen(options);
+  if (!server && server.error().message().find("Cannot assign") != std::string::npos)
+    GTEST_SKIP() << "this host has no IPv6 loopback: " << server.error().message();
+  ASSERT_TRUE(server.has_value()) << server.error().message();
+  std::thread loop([&] { (void)(*server)->serve(); });
+  auto c = BusConnection::connect_tcp("::1", (*server)->port(), kTimeout);
+  ASSERT_TRUE(c.has_value()) << c.error().message();
+  EXPECT_EQ(ask(*c, "V"), "O 1.4");
+  (*server)->stop();
+  loop.join();
+
+  // Any IPv6 address but loopback needs an allow-list, as IPv4 does; a peer outside it is closed.
+  options.listen_address = "::";
+  EXPECT_FALSE(BusServer::listen(options).has_value());
+  options.allow.push_back(ClientNetwork::parse("fd00::/8").value());
+  auto guarded = BusServer::listen(options);
+  ASSERT_TRUE(guarded.has_value()) << guarded.error().message();
+  std::thread guarded_loop([&] { (void)(*guarded)->serve(); });
+  auto outsider = BusConnection::connect_tcp("::1", (*guarded)->port(), kTimeout);
+  ASSERT_TRUE(outsider.has_value()) << outsider.error().message();
+  auto refused = outsider->receive(kBusMaxReplyBytes, kTimeout);
+  EXPECT_FALSE(refused.has_value()) << "::1 is outside fd00::/8 but got: " << *refused;
+  (*guarded)->stop();
+  guarded_loop.join();
+}
+
 }  // namespace
 }  // namespace openflint::test

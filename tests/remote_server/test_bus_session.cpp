@@ -1,6 +1,7 @@
 // BusSession over a socketpair: answers, audit lines, and the device lock released when the peer goes away.
 #include <sys/socket.h>
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -74,8 +75,37 @@ TEST(ClientNetwork, ParsesCidrAndMatches) {
   EXPECT_TRUE(host->contains(0x0a010203));
   EXPECT_FALSE(host->contains(0x0a010204));
   EXPECT_TRUE(ClientNetwork::parse("0.0.0.0/0")->contains(0x01020304));
-  for (const char* bad : {"10.0.0.0/33", "10.0.0/8", "fe80::1/64", "10.0.0.0/", "x"})
+  for (const char* bad : {"10.0.0.0/33", "10.0.0/8", "fe80::1/129", "10.0.0.0/", "x", "::1/-1", "[::1]"})
     EXPECT_FALSE(ClientNetwork::parse(bad).has_value()) << bad;
+}
+
+PeerAddress v6(const char* text) {
+  PeerAddress out{};
+  EXPECT_EQ(::inet_pton(AF_INET6, text, out.data()), 1) << text;
+  return out;
+}
+
+TEST(ClientNetwork, Ipv6PrefixesAndIpv4MappedPeers) {
+  auto ula = ClientNetwork::parse("fd00:1:2::/48");
+  ASSERT_TRUE(ula.has_value()) << ula.error().message();
+  EXPECT_TRUE(ula->contains(v6("fd00:1:2:ffff::9")));
+  EXPECT_FALSE(ula->contains(v6("fd00:1:3::9")));
+  EXPECT_FALSE(ula->contains(0x7f000001));  // an IPv4 peer is not in an IPv6 network
+  auto loop = ClientNetwork::parse("::1");
+  ASSERT_TRUE(loop.has_value());
+  EXPECT_TRUE(loop->contains(v6("::1")));
+  EXPECT_FALSE(loop->contains(v6("::2")));
+  // A dual-stack socket reports IPv4 peers as ::ffff:A.B.C.D: IPv4 networks match them.
+  auto lan = ClientNetwork::parse("192.168.1.0/24");
+  ASSERT_TRUE(lan.has_value());
+  EXPECT_TRUE(lan->contains(v6("::ffff:192.168.1.9")));
+  EXPECT_FALSE(lan->contains(v6("::ffff:192.168.2.9")));
+  EXPECT_TRUE(ClientNetwork::parse("::/0")->contains(v6("2001:db8::1")));
+  // An odd prefix length cuts inside a byte.
+  auto odd = ClientNetwork::parse("2001:db8:8000::/33");
+  ASSERT_TRUE(odd.has_value());
+  EXPECT_TRUE(odd->contains(v6("2001:db8:ffff::1")));
+  EXPECT_FALSE(odd->contains(v6("2001:db8:7fff::1")));
 }
 
 }  // namespace
