@@ -41,10 +41,10 @@ std::string unique_name() {
 }  // namespace
 
 Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
-  if (options.hcas == 0 || options.hcas > 30)
+  if (options.topology.empty() && (options.hcas == 0 || options.hcas > 30))
     return make_error(ErrorCode::InvalidArgument, "sim fabric: between 1 and 30 hcas");
   std::unique_ptr<SimFabric> fabric(new SimFabric(options));
-  if (options.extra_switch_device_ids.size() > kSwitchPorts - 1 - options.hcas)
+  if (options.topology.empty() && options.extra_switch_device_ids.size() > kSwitchPorts - 1 - options.hcas)
     return make_error(ErrorCode::InvalidArgument, "sim fabric: HCAs and extra switches need more than " +
                                                       std::to_string(kSwitchPorts) + " switch ports");
   if (!options.hca_device_ids.empty() && options.hca_device_ids.size() != options.hcas)
@@ -106,7 +106,7 @@ Result<void> SimFabric::boot() {
     return make_error(ErrorCode::NotFound, "umad2sim preload " + options_.preload.string() + " is missing");
   {
     std::ofstream topo(dir_ / "topology");
-    topo << topology();
+    topo << (options_.topology.empty() ? topology() : options_.topology);
     if (!topo) return make_error(ErrorCode::Io, "cannot write the topology file");
   }
   // Never -r: that would listen on UDP on every interface.
@@ -123,7 +123,7 @@ Result<void> SimFabric::boot() {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // One opensm pass assigns LIDs and programs the switch, then exits.
-  OF_ASSIGN(auto sm, run(hca(1), {"opensm", "-o", "-f", (dir_ / "opensm.log").string()}, options_.start_timeout_ms));
+  OF_ASSIGN(auto sm, run(local_node(), {"opensm", "-o", "-f", (dir_ / "opensm.log").string()}, options_.start_timeout_ms));
   if (sm.exit_code != 0)
     return make_error(ErrorCode::Io, "opensm -o failed (exit " + std::to_string(sm.exit_code) + "): " + sm.err);
   return {};

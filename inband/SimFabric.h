@@ -25,6 +25,10 @@ class SimFabric {
     // More switches "Switch2", "Switch3", ..., with these device ids: SwitchK hangs off Switch1's
     // port kSwitchPorts + 2 - K (36, 35, ...), so HCAs and switches never share a port.
     std::vector<std::uint16_t> extra_switch_device_ids;
+    // An ibsim topology text to use instead of the one built from the fields above (e.g. what
+    // ibtopogen --ibsim writes); then local_node names the node clients and opensm attach through.
+    std::string topology;
+    std::string local_node;                     // empty: Hca1
     std::filesystem::path dir;                  // empty: a temp dir removed on destruction
     std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
     int start_timeout_ms = 10000;
@@ -61,6 +65,8 @@ class SimFabric {
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
   [[nodiscard]] const std::string& socket_name() const { return socket_; }
+  // The node clients attach through (Options::local_node, else Hca1).
+  [[nodiscard]] std::string local_node() const { return options_.local_node.empty() ? hca(1) : options_.local_node; }
   // Pids of the long-lived processes (ibsim and responders) started so far.
   [[nodiscard]] std::vector<pid_t> pids() const { return pids_; }
   // Stops responders, then ibsim (SIGTERM + wait); fails if a process needed SIGKILL or a

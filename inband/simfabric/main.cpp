@@ -34,6 +34,7 @@ struct DeviceSpec {
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
                "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
+               "   or: simfabric up --dir D --topology FILE [--local NODE]\n"
                "   or: simfabric run --dir D -- CMD [ARGS...]\n"
                "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
@@ -41,7 +42,9 @@ void usage(std::FILE* out = stderr) {
                "       node clients use; the --hca devices are Hca2, Hca3, ...), starts ibsim, runs opensm once\n"
                "       and one ibsim-responder per device, prints the LIDs and stays until SIGINT/SIGTERM;\n"
                "       then the responders save the devices and everything stops\n"
-               "  run: runs CMD as a client on Hca1 of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
+               "  up --topology: the ibsim topology FILE as it is (e.g. from 'ibtopogen --ibsim FILE'), no\n"
+               "       responders; clients and opensm attach through NODE (default: the file's first Hca)\n"
+               "  run: runs CMD as a client on the local node (Hca1, or --local) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
 }
 
 fs::path bin_dir() {
@@ -80,9 +83,29 @@ std::string env_line(const std::map<std::string, std::string>& env) {
   return line;
 }
 
-int up(const fs::path& dir, const std::vector<DeviceSpec>& devices) {
+struct TopologyOption {
+  std::string text;   // the ibsim topology given with --topology ("" = built from the devices)
+  std::string local;  // --local
+};
+
+// The first "Hca N \"NAME\"" node of an ibsim topology.
+std::string first_hca(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto q = line.find('"');
+    if (line.starts_with("Hca") && q != std::string::npos) return line.substr(q + 1, line.find('"', q + 1) - q - 1);
+  }
+  return "";
+}
+
+int up(const fs::path& dir, const std::vector<DeviceSpec>& devices, const TopologyOption& given) {
   SimFabric::Options options;
   options.dir = dir;
+  options.topology = given.text;
+  options.local_node = given.text.empty() ? "" : (given.local.empty() ? first_hca(given.text) : given.local);
+  if (!given.text.empty() && options.local_node.empty())
+    return std::fprintf(stderr, "-E- the topology has no Hca node for clients (--local NODE)\n"), 1;
   options.hcas = 1;
   options.hca_device_ids = {0x1013};  // Hca1: the local adapter clients attach through
   for (const auto& d : devices) {
@@ -107,7 +130,7 @@ int up(const fs::path& dir, const std::vector<DeviceSpec>& devices) {
     auto lid = (*fabric)->lid_of(d.node);  // a switch: its port 0 LID
     lids << "  " << d.node << "  " << d.model << "  lid-" << (lid ? std::to_string(*lid) : "?") << '\n';
   }
-  const auto env = (*fabric)->client_env(SimFabric::hca(1));
+  const auto env = (*fabric)->client_env((*fabric)->local_node());
   {
     std::ofstream out(dir / "fabric.env");
     for (const auto& [k, v] : env) out << k << "=" << v << '\n';
@@ -163,9 +186,23 @@ int tool_main(int argc, char** argv) {
     return 2;
   }
   std::vector<DeviceSpec> devices;
+  TopologyOption topology;
   std::size_t next_hca = 2;
   for (int i = 4; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
+    if (flag == "--local") {
+      topology.local = argv[i + 1];
+      continue;
+    }
+    if (flag == "--topology") {
+      std::ifstream in(argv[i + 1]);
+      std::stringstream text;
+      text << in.rdbuf();
+      if (!in || text.str().empty())
+        return std::fprintf(stderr, "-E- cannot read the topology %s\n", argv[i + 1]), 1;
+      topology.text = text.str();
+      continue;
+    }
     DeviceSpec spec;
     const std::string node = flag == "--switch" ? SimFabric::kSwitch : SimFabric::hca(next_hca);
     if ((flag != "--switch" && flag != "--hca") || !parse_spec(argv[i + 1], node, spec)) {
@@ -175,7 +212,8 @@ int tool_main(int argc, char** argv) {
     if (flag == "--hca") ++next_hca;
     devices.push_back(spec);
   }
-  if ((argc - 4) % 2 != 0) {
+  if ((argc - 4) % 2 != 0 || (!topology.text.empty() && !devices.empty()) ||
+      (topology.text.empty() && !topology.local.empty())) {
     usage();
     return 2;
   }
@@ -184,7 +222,7 @@ int tool_main(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
-  return up(dir, devices);
+  return up(dir, devices, topology);
 }
 
 }  // namespace

@@ -1,0 +1,77 @@
+// CablingCheck: declared cables against discovered links, port by port.
+#include "fabric/CablingCheck.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace openflint {
+namespace {
+
+using Port = Topology::Port;
+
+std::string guid_name(std::uint64_t guid) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
+  return buf;
+}
+
+}  // namespace
+
+std::vector<CablingFinding> check_cabling(const Topology& topology, const FabricSweep& fabric,
+                                          const SystemNameMap& names) {
+  using Kind = CablingFinding::Kind;
+  std::vector<CablingFinding> out;
+  std::map<std::uint64_t, std::string> name_by_guid;  // every node, known or not
+  std::set<std::string> present;                      // topology systems found on the fabric
+  for (const FabricNode& node : fabric.nodes) {
+    std::string name = names.name_of(node);
+    const bool known = !name.empty() && topology.find_system(name) != nullptr && present.count(name) == 0;
+    if (name.empty() || (topology.find_system(name) != nullptr && !known)) name = guid_name(node.guid);  // nameless or a second node of that name
+    name_by_guid[node.guid] = name;
+    if (known) {
+      present.insert(name);
+    } else {
+      out.push_back(CablingFinding{Kind::UnexpectedSystem, Port{name, 0}, std::nullopt, std::nullopt, node.guid});
+    }
+  }
+  for (const auto& s : topology.systems()) {
+    if (present.count(s.name) == 0)
+      out.push_back(CablingFinding{Kind::MissingSystem, Port{s.name, 0}, std::nullopt, std::nullopt, 0});
+  }
+  std::map<Port, Port> actual;
+  for (const FabricLink& l : fabric.links) {
+    const Port a{name_by_guid[l.guid_a], l.port_a};
+    const Port b{name_by_guid[l.guid_b], l.port_b};
+    actual[a] = b;
+    actual[b] = a;
+  }
+  const auto peer_of = [&](const Port& p) -> std::optional<Port> {
+    const auto it = actual.find(p);
+    if (it == actual.end()) return std::nullopt;
+    return it->second;
+  };
+  for (const auto& cable : topology.cables()) {
+    const auto found_a = peer_of(cable.a);
+    const auto found_b = peer_of(cable.b);
+    if (found_a == cable.b) continue;  // as declared
+    if (!found_a && !found_b) {
+      out.push_back(CablingFinding{Kind::MissingCable, cable.a, cable.b, std::nullopt, 0});
+      continue;
+    }
+    if (found_a) out.push_back(CablingFinding{Kind::Miswired, cable.a, cable.b, found_a, 0});
+    if (found_b) out.push_back(CablingFinding{Kind::Miswired, cable.b, cable.a, found_b, 0});
+  }
+  for (const auto& [a, b] : actual) {
+    if (!(a < b) || !present.count(a.system) || !present.count(b.system)) continue;
+    if (!topology.peer(a) && !topology.peer(b))
+      out.push_back(CablingFinding{Kind::ExtraCable, a, std::nullopt, b, 0});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const CablingFinding& x, const CablingFinding& y) {
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.port < y.port;
+  });
+  return out;
+}
+
+}  // namespace openflint
