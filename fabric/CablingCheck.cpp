@@ -46,6 +46,11 @@ std::vector<CablingFinding> check_cabling(const Topology& topology, const Fabric
     actual[a] = b;
     actual[b] = a;
   }
+  for (auto& f : out) {  // where an unexpected system is plugged in: its first cable's far end
+    if (f.kind != Kind::UnexpectedSystem) continue;
+    const auto it = std::find_if(actual.begin(), actual.end(), [&](const auto& e) { return e.first.system == f.port.system; });
+    if (it != actual.end()) f.found = it->second;
+  }
   const auto peer_of = [&](const Port& p) -> std::optional<Port> {
     const auto it = actual.find(p);
     if (it == actual.end()) return std::nullopt;
@@ -56,7 +61,9 @@ std::vector<CablingFinding> check_cabling(const Topology& topology, const Fabric
     const auto found_b = peer_of(cable.b);
     if (found_a == cable.b) continue;  // as declared
     if (!found_a && !found_b) {
-      out.push_back(CablingFinding{Kind::MissingCable, cable.a, cable.b, std::nullopt, 0});
+      const bool a_first = cable.a < cable.b;  // named from the end that sorts first, whichever line declared it
+      out.push_back(CablingFinding{Kind::MissingCable, a_first ? cable.a : cable.b, a_first ? cable.b : cable.a,
+                                   std::nullopt, 0});
       continue;
     }
     if (found_a) out.push_back(CablingFinding{Kind::Miswired, cable.a, cable.b, found_a, 0});

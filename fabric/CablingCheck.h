@@ -23,7 +23,7 @@ struct CablingFinding {
   Kind kind = Kind::MissingCable;
   Topology::Port port;                    // the port concerned (port 0 for the system kinds)
   std::optional<Topology::Port> expected;  // what the topology declares there
-  std::optional<Topology::Port> found;     // what the fabric has there
+  std::optional<Topology::Port> found;     // what the fabric has there (UnexpectedSystem: where it is plugged in)
   std::uint64_t guid = 0;                 // the node, for the system kinds (UnexpectedSystem)
 };
 

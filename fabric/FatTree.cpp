@@ -14,7 +14,9 @@ Result<std::string> numbered(const std::string& pattern, int n) {
 }
 
 Result<int> port_count(const std::string& type, DeviceKind kind, int given) {
-  OF_ASSIGN(const DeviceInfo* info, find_system_type(type));
+  auto found = find_system_type(type);
+  if (!found) return make_error(ErrorCode::InvalidArgument, found.error().message());  // a bad option value
+  const DeviceInfo* info = *found;
   if (info->kind != kind)
     return make_error(ErrorCode::InvalidArgument, type + " is a " + std::string(to_string(info->kind)) + ", not a " +
                                                       std::string(to_string(kind)));
@@ -28,7 +30,6 @@ Result<Topology> make_fat_tree(const FatTreeSpec& s) {
     return make_error(ErrorCode::InvalidArgument, "a fat tree needs at least one spine and one leaf");
   OF_ASSIGN(const int leaf_ports, port_count(s.switch_type, DeviceKind::Switch, s.leaf_ports));
   OF_ASSIGN(const int spine_ports, port_count(s.switch_type, DeviceKind::Switch, s.spine_ports));
-  OF_TRY(find_system_type(s.host_type));
   OF_TRY(port_count(s.host_type, DeviceKind::Hca, 1));
   if (s.hosts_per_leaf + s.spines > leaf_ports)
     return make_error(ErrorCode::InvalidArgument, std::to_string(s.hosts_per_leaf) + " hosts and " +

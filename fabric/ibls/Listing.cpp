@@ -26,7 +26,9 @@ std::string finding_text(const CablingFinding& f) {
   using Kind = CablingFinding::Kind;
   switch (f.kind) {
     case Kind::MissingSystem: return "missing system " + f.port.system + " (not found on the fabric)";
-    case Kind::UnexpectedSystem: return "unexpected system " + f.port.system + " (GUID " + hex64(f.guid) + ")";
+    case Kind::UnexpectedSystem:
+      return "unexpected system " + f.port.system + " (GUID " + hex64(f.guid) +
+             (f.found ? ", connected to " + end_text(*f.found) : "") + ")";
     case Kind::MissingCable: return "missing cable " + end_text(f.port) + " <-> " + end_text(*f.expected);
     case Kind::Miswired:
       return "miswired " + end_text(f.port) + ": declared to " + end_text(*f.expected) + ", connected to " +

@@ -1,0 +1,201 @@
+// ibls on ibsim fabrics that ibtopogen's model describes: the listing by system name, the filters,
+// and -e against the topology file — clean (exit 0), then a removed cable, two swapped cables
+// and an extra node, each reported exactly with exit 1.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "fabric/FatTree.h"
+#include "fabric/IbsimTopology.h"
+#include "inband/SimFabric.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+namespace {
+
+using nlohmann::json;
+using Port = Topology::Port;
+
+class IblsFabric : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* tool : {"ibsim", "opensm"}) {
+      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
+    }
+    auto t = make_fat_tree(FatTreeSpec{});  // 2 spines, 4 leaves, 8 hosts
+    ASSERT_TRUE(t) << t.error().message();
+    declared_ = *t;
+    std::ofstream(topo_dir_ / "fat.topo") << declared_.to_text();
+  }
+
+  // Brings up ibsim with `wired` (the declared tree, maybe edited); clients attach as host-1.
+  void up(const Topology& wired) {
+    auto text = ibsim_topology_text(wired);
+    ASSERT_TRUE(text) << text.error().message();
+    SimFabric::Options o;
+    o.topology = *text;
+    o.local_node = "host-1";
+    const auto t0 = std::chrono::steady_clock::now();
+    auto fabric = SimFabric::start(o);
+    ASSERT_TRUE(fabric) << fabric.error().message();
+    fabric_ = std::move(*fabric);
+    RecordProperty("fabric_up_ms", static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        std::chrono::steady_clock::now() - t0).count()));
+  }
+
+  void TearDown() override {
+    if (!fabric_) return;
+    const auto pids = fabric_->pids();
+    const auto dir = fabric_->dir();
+    auto down = fabric_->shutdown();
+    EXPECT_TRUE(down) << down.error().message();
+    for (pid_t pid : pids) {
+      errno = 0;
+      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
+    }
+    fabric_.reset();
+    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
+  }
+
+  CapturedRun ibls(std::vector<std::string> args) {
+    std::vector<std::string> argv{bin("ibls").string()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto r = fabric_->run("host-1", argv);
+    EXPECT_TRUE(r) << r.error().message();
+    return r ? *r : CapturedRun{};
+  }
+
+  json check(int expected_rc) {
+    const auto r = ibls({"-t", (topo_dir_ / "fat.topo").string(), "-e", "--json"});
+    EXPECT_EQ(r.exit_code, expected_rc) << r.out << r.err;
+    auto j = json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+    return j.is_discarded() ? json{} : j;
+  }
+
+  static json finding(const std::string& kind, const std::string& system, const std::string& port,
+                      const std::string& expected_sys, const std::string& expected_port, const std::string& found_sys,
+                      const std::string& found_port) {
+    json j{{"kind", kind}, {"system", system}};
+    if (!port.empty()) j["port"] = port;
+    j["expected"] = expected_sys.empty() ? json(nullptr) : json{{"system", expected_sys}, {"port", expected_port}};
+    j["found"] = found_sys.empty() ? json(nullptr) : json{{"system", found_sys}, {"port", found_port}};
+    return j;
+  }
+
+  // The findings without the free-text and GUID fields, to compare whole.
+  static json bare(json findings) {
+    for (auto& f : findings) {
+      f.erase("text");
+      f.erase("guid");
+    }
+    return findings;
+  }
+
+  TempDir topo_dir_;
+  Topology declared_;
+  std::unique_ptr<SimFabric> fabric_;
+};
+
+TEST_F(IblsFabric, ListsSystemsAndCablesByNameAndTheCheckIsClean) {
+  up(declared_);
+  const auto t0 = std::chrono::steady_clock::now();
+  const json j = check(0);
+  RecordProperty("ibls_check_ms", static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                       std::chrono::steady_clock::now() - t0).count()));
+  ASSERT_TRUE(j.contains("systems")) << j.dump(2);
+  EXPECT_TRUE(j["check"]["clean"].get<bool>()) << j.dump(2);
+  EXPECT_EQ(j["check"]["findings"].size(), 0u);
+  std::set<std::string> names;
+  for (const auto& s : j["systems"]) names.insert(s["name"].get<std::string>());
+  std::set<std::string> declared;
+  for (const auto& s : declared_.systems()) declared.insert(s.name);
+  EXPECT_EQ(names, declared);
+  ASSERT_EQ(j["cables"].size(), 16u);
+  bool seen = false;
+  for (const auto& c : j["cables"]) {
+    if (c["a"]["system"] == "host-3") {
+      EXPECT_EQ(c["b"], (json{{"system", "leaf-2"}, {"port", "P1"}}));
+      EXPECT_EQ(c["width"], "4x");
+      EXPECT_EQ(c["state"], "Active");
+      seen = true;
+    }
+  }
+  EXPECT_TRUE(seen) << j["cables"].dump(2);
+  for (const auto& s : j["systems"]) {
+    if (s["name"] == "leaf-1") {
+      EXPECT_EQ(s["type"], "MT52000");
+      EXPECT_EQ(s["device"], "Switch-IB");
+      EXPECT_EQ(s["node_type"], "switch");
+      EXPECT_NE(s["lid"], 0);
+    }
+  }
+
+  // Text form, and the filters: -n a system, -g a GUID, a name nobody has.
+  const auto text = ibls({"-t", (topo_dir_ / "fat.topo").string(), "-e"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Topology check: the cabling matches the topology file"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("host-3 P1"), std::string::npos) << text.out;
+  const auto leaf = json::parse(ibls({"-n", "leaf-2", "--json", "--no-fw"}).out);
+  ASSERT_EQ(leaf["systems"].size(), 1u);
+  EXPECT_EQ(leaf["cables"].size(), 4u);  // two hosts, two spines
+  std::string host5_guid;
+  for (const auto& s : j["systems"]) {
+    if (s["name"] == "host-5") host5_guid = s["guid"];
+  }
+  const auto by_guid = json::parse(ibls({"-g", host5_guid, "--json", "--no-fw"}).out);
+  ASSERT_EQ(by_guid["systems"].size(), 1u);
+  EXPECT_EQ(by_guid["systems"][0]["name"], "host-5");
+  EXPECT_EQ(by_guid["cables"].size(), 1u);
+  EXPECT_EQ(ibls({"-n", "nobody", "--no-fw"}).exit_code, 4);
+  EXPECT_EQ(ibls({"-e"}).exit_code, 2);  // -e needs -t
+}
+
+TEST_F(IblsFabric, RemovedCableIsMissing) {
+  auto wired = declared_;
+  ASSERT_TRUE(wired.remove_cable(Port{"leaf-2", 3}));  // leaf-2 P3 <-> spine-1 P2
+  up(wired);
+  const json j = check(1);
+  EXPECT_EQ(bare(j["check"]["findings"]),
+            json::array({finding("missing-cable", "leaf-2", "P3", "spine-1", "P2", "", "")}))
+      << j["check"].dump(2);
+}
+
+TEST_F(IblsFabric, SwappedCablesAreMiswired) {
+  auto wired = declared_;  // host-3 (leaf-2 P1) and host-5 (leaf-3 P1) trade places
+  ASSERT_TRUE(wired.remove_cable(Port{"host-3", 1}));
+  ASSERT_TRUE(wired.remove_cable(Port{"host-5", 1}));
+  ASSERT_TRUE(wired.add_cable(Port{"leaf-2", 1}, Port{"host-5", 1}));
+  ASSERT_TRUE(wired.add_cable(Port{"leaf-3", 1}, Port{"host-3", 1}));
+  up(wired);
+  const json j = check(1);
+  EXPECT_EQ(bare(j["check"]["findings"]),
+            json::array({finding("miswired", "host-3", "P1", "leaf-2", "P1", "leaf-3", "P1"),
+                         finding("miswired", "host-5", "P1", "leaf-3", "P1", "leaf-2", "P1"),
+                         finding("miswired", "leaf-2", "P1", "host-3", "P1", "host-5", "P1"),
+                         finding("miswired", "leaf-3", "P1", "host-5", "P1", "host-3", "P1")}))
+      << j["check"].dump(2);
+}
+
+TEST_F(IblsFabric, ExtraNodeIsUnexpected) {
+  auto wired = declared_;
+  ASSERT_TRUE(wired.add_system("MT27700", "intruder"));
+  ASSERT_TRUE(wired.add_cable(Port{"leaf-4", 5}, Port{"intruder", 1}));
+  up(wired);
+  const json j = check(1);
+  EXPECT_EQ(bare(j["check"]["findings"]),
+            json::array({finding("unexpected-system", "intruder", "", "", "", "leaf-4", "P5")}))
+      << j["check"].dump(2);
+  ASSERT_EQ(j["check"]["findings"].size(), 1u);
+  EXPECT_TRUE(j["check"]["findings"][0].contains("guid"));
+  EXPECT_EQ(j["systems"].size(), 15u);
+}
+
+}  // namespace
+}  // namespace openflint::test
