@@ -24,10 +24,14 @@ std::vector<CablingFinding> check_cabling(const Topology& topology, const Fabric
   std::vector<CablingFinding> out;
   std::map<std::uint64_t, std::string> name_by_guid;  // every node, known or not
   std::set<std::string> present;                      // topology systems found on the fabric
+  std::set<std::string> used;                         // every name given so far
   for (const FabricNode& node : fabric.nodes) {
     std::string name = names.name_of(node);
+    // A node is the declared system when it has that name and is the first node to have it.
     const bool known = !name.empty() && topology.find_system(name) != nullptr && present.count(name) == 0;
-    if (name.empty() || (topology.find_system(name) != nullptr && !known)) name = guid_name(node.guid);  // nameless or a second node of that name
+    if (!known && (name.empty() || topology.find_system(name) != nullptr || used.count(name) != 0))
+      name = guid_name(node.guid);  // nameless, or a name another node already has
+    used.insert(name);
     name_by_guid[node.guid] = name;
     if (known) {
       present.insert(name);

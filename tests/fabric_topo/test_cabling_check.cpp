@@ -128,6 +128,20 @@ TEST(CablingCheck, UnexpectedSystemAndExtraCable) {
   EXPECT_EQ(f[1].found, (Port{"leaf-2", 10}));
 }
 
+TEST(CablingCheck, ASecondNodeWithADeclaredNameIsUnexpected) {
+  const auto t = small_tree();
+  auto wired = t;
+  ASSERT_TRUE(wired.add_system("MT27700", "twin"));
+  ASSERT_TRUE(wired.add_cable(Port{"leaf-2", 9}, Port{"twin", 1}));
+  auto sweep = sweep_of(wired);
+  sweep.nodes.back().description = "host-1 mlx5_0";  // claims host-1's name
+  const auto f = check_cabling(t, sweep, {});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].kind, Kind::UnexpectedSystem);
+  EXPECT_EQ(f[0].port.system, "0x0000000000000009");  // shown by GUID, not as a second host-1
+  EXPECT_EQ(f[0].found, (Port{"leaf-2", 9}));
+}
+
 TEST(CablingCheck, MissingSystemAndItsCable) {
   const auto t = small_tree();
   auto sweep = sweep_of(t);
