@@ -2,8 +2,12 @@
 #include "fabric/CablingCheck.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
+
+#include "devices/DeviceCatalog.h"
+#include "fabric/SystemType.h"
 
 namespace openflint {
 namespace {
@@ -14,6 +18,34 @@ std::string guid_name(std::uint64_t guid) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
   return buf;
+}
+
+CablingFinding finding(CablingFinding::Kind kind, const Port& port, std::optional<Port> expected,
+                       std::optional<Port> found, std::uint64_t guid) {
+  CablingFinding f;
+  f.kind = kind;
+  f.port = port;
+  f.expected = std::move(expected);
+  f.found = std::move(found);
+  f.guid = guid;
+  return f;
+}
+
+// WrongType when the declared type names a catalog device whose PCI ids do not include the node's.
+std::optional<CablingFinding> type_finding(const Topology::System& declared, const FabricNode& node) {
+  auto type = find_system_type(declared.type);
+  if (!type) return std::nullopt;  // not a catalog word: nothing to compare with
+  const DeviceInfo& d = **type;
+  if (node.device_id == d.pci_device_id || node.device_id == d.pci_alt_device_id ||
+      (d.pci_recovery_id != 0 && node.device_id == d.pci_recovery_id))
+    return std::nullopt;
+  auto found = find_device_by_pci_id(node.device_id);
+  char id[16];
+  std::snprintf(id, sizeof id, "0x%04x", node.device_id);
+  auto f = finding(CablingFinding::Kind::WrongType, Port{declared.name, 0}, std::nullopt, std::nullopt, node.guid);
+  f.declared_type = declared.type;
+  f.found_type = found ? std::string((*found)->part_number) : std::string("device id ") + id;
+  return f;
 }
 
 }  // namespace
@@ -35,13 +67,14 @@ std::vector<CablingFinding> check_cabling(const Topology& topology, const Fabric
     name_by_guid[node.guid] = name;
     if (known) {
       present.insert(name);
+      if (auto wrong = type_finding(*topology.find_system(name), node)) out.push_back(*wrong);
     } else {
-      out.push_back(CablingFinding{Kind::UnexpectedSystem, Port{name, 0}, std::nullopt, std::nullopt, node.guid});
+      out.push_back(finding(Kind::UnexpectedSystem, Port{name, 0}, std::nullopt, std::nullopt, node.guid));
     }
   }
   for (const auto& s : topology.systems()) {
     if (present.count(s.name) == 0)
-      out.push_back(CablingFinding{Kind::MissingSystem, Port{s.name, 0}, std::nullopt, std::nullopt, 0});
+      out.push_back(finding(Kind::MissingSystem, Port{s.name, 0}, std::nullopt, std::nullopt, 0));
   }
   std::map<Port, Port> actual;
   for (const FabricLink& l : fabric.links) {
@@ -66,17 +99,17 @@ std::vector<CablingFinding> check_cabling(const Topology& topology, const Fabric
     if (found_a == cable.b) continue;  // as declared
     if (!found_a && !found_b) {
       const bool a_first = cable.a < cable.b;  // named from the end that sorts first, whichever line declared it
-      out.push_back(CablingFinding{Kind::MissingCable, a_first ? cable.a : cable.b, a_first ? cable.b : cable.a,
-                                   std::nullopt, 0});
+      out.push_back(finding(Kind::MissingCable, a_first ? cable.a : cable.b, a_first ? cable.b : cable.a,
+                                   std::nullopt, 0));
       continue;
     }
-    if (found_a) out.push_back(CablingFinding{Kind::Miswired, cable.a, cable.b, found_a, 0});
-    if (found_b) out.push_back(CablingFinding{Kind::Miswired, cable.b, cable.a, found_b, 0});
+    if (found_a) out.push_back(finding(Kind::Miswired, cable.a, cable.b, found_a, 0));
+    if (found_b) out.push_back(finding(Kind::Miswired, cable.b, cable.a, found_b, 0));
   }
   for (const auto& [a, b] : actual) {
     if (!(a < b) || !present.count(a.system) || !present.count(b.system)) continue;
     if (!topology.peer(a) && !topology.peer(b))
-      out.push_back(CablingFinding{Kind::ExtraCable, a, std::nullopt, b, 0});
+      out.push_back(finding(Kind::ExtraCable, a, std::nullopt, b, 0));
   }
   std::stable_sort(out.begin(), out.end(), [](const CablingFinding& x, const CablingFinding& y) {
     if (x.kind != y.kind) return x.kind < y.kind;

@@ -29,6 +29,8 @@ std::string finding_text(const CablingFinding& f) {
     case Kind::UnexpectedSystem:
       return "unexpected system " + f.port.system + " (GUID " + hex64(f.guid) +
              (f.found ? ", connected to " + end_text(*f.found) : "") + ")";
+    case Kind::WrongType:
+      return "wrong type " + f.port.system + ": declared " + f.declared_type + ", found " + f.found_type;
     case Kind::MissingCable: return "missing cable " + end_text(f.port) + " <-> " + end_text(*f.expected);
     case Kind::Miswired:
       return "miswired " + end_text(f.port) + ": declared to " + end_text(*f.expected) + ", connected to " +
@@ -84,6 +86,10 @@ nlohmann::json listing_json(const Listing& l) {
       j["expected"] = port_json(f.expected);
       j["found"] = port_json(f.found);
       if (f.guid != 0) j["guid"] = hex64(f.guid);
+      if (f.kind == CablingFinding::Kind::WrongType) {
+        j["declared_type"] = f.declared_type;
+        j["found_type"] = f.found_type;
+      }
       findings.push_back(j);
     }
     doc["check"] = {{"clean", l.findings->empty()}, {"findings", findings}};

@@ -7,6 +7,7 @@
 #include "fabric/CablingCheck.h"
 #include "fabric/FatTree.h"
 #include "fabric/IbsimTopology.h"
+#include "fabric/SystemType.h"
 
 namespace openflint {
 namespace {
@@ -32,6 +33,8 @@ FabricSweep sweep_of(const Topology& wired) {
     FabricNode n;
     n.guid = s.nodes.size() + 1;
     n.description = sys.name;
+    auto type = find_system_type(sys.type);
+    n.device_id = type ? (*type)->pci_device_id : 0;
     guid[sys.name] = n.guid;
     s.nodes.push_back(n);
   }
@@ -79,6 +82,23 @@ TEST(FatTree, IbsimTopologyNamesNodesAfterSystems) {
 TEST(CablingCheck, CleanWhenTheFabricIsAsDeclared) {
   const auto t = small_tree();
   EXPECT_TRUE(check_cabling(t, sweep_of(t), {}).empty());
+}
+
+TEST(CablingCheck, WrongTypeWhenTheNodeIsAnotherCatalogDevice) {
+  const auto t = small_tree();
+  auto sweep = sweep_of(t);
+  sweep.nodes[5].device_id = 0x1003;  // host-2: a ConnectX-3 where the file says MT27700
+  sweep.nodes[6].device_id = 0x7777;  // host-3: nothing the catalog knows
+  const auto f = check_cabling(t, sweep, {});
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].kind, Kind::WrongType);
+  EXPECT_EQ(f[0].port.system, "host-2");
+  EXPECT_EQ(f[0].declared_type, "MT27700");
+  EXPECT_EQ(f[0].found_type, "MT27500");
+  EXPECT_EQ(f[1].found_type, "device id 0x7777");
+  auto words = Topology::parse("SYS-A a\nP1 -> SYS-B b P1\n");  // not catalog words: not checked
+  ASSERT_TRUE(words);
+  EXPECT_TRUE(check_cabling(*words, sweep_of(*words), {}).empty());
 }
 
 TEST(CablingCheck, MissingCable) {

@@ -35,9 +35,14 @@ class IblsFabric : public ::testing::Test {
   }
 
   // Brings up ibsim with `wired` (the declared tree, maybe edited); clients attach as host-1.
-  void up(const Topology& wired) {
+  void up(const Topology& wired, const std::string& from = "", const std::string& to = "") {
     auto text = ibsim_topology_text(wired);
     ASSERT_TRUE(text) << text.error().message();
+    if (!from.empty()) {  // an edit of the ibsim file itself
+      const auto at = text->find(from);
+      ASSERT_NE(at, std::string::npos) << *text;
+      text->replace(at, from.size(), to);
+    }
     SimFabric::Options o;
     o.topology = *text;
     o.local_node = "host-1";
@@ -195,6 +200,17 @@ TEST_F(IblsFabric, ExtraNodeIsUnexpected) {
   ASSERT_EQ(j["check"]["findings"].size(), 1u);
   EXPECT_TRUE(j["check"]["findings"][0].contains("guid"));
   EXPECT_EQ(j["systems"].size(), 15u);
+}
+
+TEST_F(IblsFabric, AnotherAdapterModelIsTheWrongType) {
+  up(declared_, "devid=0x1013\nHca 2 \"host-6\"", "devid=0x1003\nHca 2 \"host-6\"");  // a ConnectX-3
+  const json j = check(1);
+  ASSERT_EQ(j["check"]["findings"].size(), 1u) << j["check"].dump(2);
+  const auto& f = j["check"]["findings"][0];
+  EXPECT_EQ(f["kind"], "wrong-type");
+  EXPECT_EQ(f["system"], "host-6");
+  EXPECT_EQ(f["declared_type"], "MT27700");
+  EXPECT_EQ(f["found_type"], "MT27500");
 }
 
 }  // namespace
