@@ -92,7 +92,7 @@ int run_query(Device& device, NvConfig& config, const ConfigArgs& a, const Commo
   if (common.json) {
     json params = json::array();
     for (const auto& r : *rows) params.push_back(reading_json(r));
-    cli::print_json(json{{"device", a.device}, {"device_type", std::string(device.info().name)},
+    cli::print_json(json{{"ok", true}, {"device", a.device}, {"device_type", std::string(device.info().name)},
                       {"reads_default", config.reads_factory()}, {"reads_current", config.reads_current()},
                       {"parameters", params}});
     return cli::kOk;
@@ -132,7 +132,15 @@ int run_set(Device& device, NvConfig& config, const ConfigArgs& a, const Common&
     return cli::kOk;
   }
   if (!cli::confirm("Apply new configuration to " + a.device + "?", {a.yes, a.no})) {
-    (void)cli::report_error(Error(ErrorCode::InvalidArgument, "configuration of " + a.device + " declined: nothing was written"), common.json);
+    const Error declined(ErrorCode::InvalidArgument, "configuration of " + a.device + " declined: nothing was written");
+    if (common.json) {
+      // With --no this is a dry run: the document still lists what would have been written.
+      json doc = cli::error_json(declined);
+      doc["device"] = a.device;
+      doc["changed"] = changed;
+      cli::print_json(doc);
+    }
+    (void)cli::report_error(declined, false);
     return cli::kDeclined;
   }
   if (auto set = config.set(changes); !set) return cli::report_error(set.error().with_context(a.device), common.json);
@@ -173,7 +181,7 @@ int run_show_confs(const NvConfig& config, const ConfigArgs& a, const Common& co
     last = s.item;
     std::cout << std::string(20, ' ') << padded(s.name + "=<" + nv_value_choices(p) + ">", 40) << p.description << '\n';
   }
-  if (common.json) cli::print_json(json{{"device", a.device}, {"parameters", items}});
+  if (common.json) cli::print_json(json{{"ok", true}, {"device", a.device}, {"parameters", items}});
   return cli::kOk;
 }
 

@@ -197,6 +197,11 @@ def main():
         result['image_version'] = image.get('fw_version')
         result['image_psid'] = image.get('psid')
 
+        if (before['ok'] and before.get('psid') != image.get('psid') and not p['allow_psid_change']):
+            # flint refuses it too; saying so here also keeps check mode from promising a change.
+            module.fail_json(msg='the image\'s PSID %s differs from the PSID %s on %s: set allow_psid_change if '
+                             'this board really should take it' % (image.get('psid'), before.get('psid'), p['device']),
+                             **result)
         need_burn, need_reset = plan(module, before, image)
         after = dict(before)
         if module.check_mode:
