@@ -15,29 +15,29 @@ void AnsibleFixture::SetUp() {
   }
 }
 
-std::filesystem::path AnsibleFixture::collection_source() {
+std::filesystem::path collection_source() {
   return std::filesystem::path(OPENFLINT_SOURCE_DIR) / "ansible" / "openflint" / "firmware";
 }
 
-std::vector<std::string> AnsibleFixture::ansible_env() const {
+std::vector<std::string> ansible_env(const std::filesystem::path& dir) {
   // Nothing from the user's ~/.ansible or an ansible.cfg nearby; no Galaxy server is contacted.
-  return {"ANSIBLE_CONFIG=" + (dir_ / "ansible.cfg").string(),
-          "ANSIBLE_HOME=" + (dir_ / "home").string(),
-          "ANSIBLE_LOCAL_TEMP=" + (dir_ / "tmp").string(),
-          "ANSIBLE_COLLECTIONS_PATH=" + (dir_ / "collections").string(),
+  return {"ANSIBLE_CONFIG=" + (dir / "ansible.cfg").string(),
+          "ANSIBLE_HOME=" + (dir / "home").string(),
+          "ANSIBLE_LOCAL_TEMP=" + (dir / "tmp").string(),
+          "ANSIBLE_COLLECTIONS_PATH=" + (dir / "collections").string(),
           "ANSIBLE_PIPELINING=1",
           "ANSIBLE_NOCOLOR=1",
           "ANSIBLE_RETRY_FILES_ENABLED=0",
           "ANSIBLE_DEPRECATION_WARNINGS=0"};
 }
 
-std::filesystem::path AnsibleFixture::build_collection() {
-  std::ofstream(dir_ / "ansible.cfg") << "[defaults]\n";
-  const auto out = dir_ / "build";
+std::filesystem::path build_collection(const std::filesystem::path& dir) {
+  std::ofstream(dir / "ansible.cfg") << "[defaults]\n";
+  const auto out = dir / "build";
   std::filesystem::create_directories(out);
   auto r = run_command({"ansible-galaxy", "collection", "build", collection_source().string(), "--output-path",
                         out.string()},
-                       ansible_env());
+                       ansible_env(dir));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   for (const auto& entry : std::filesystem::directory_iterator(out)) {
     if (entry.path().filename().string().starts_with("openflint-firmware-")) return entry.path();
@@ -46,15 +46,15 @@ std::filesystem::path AnsibleFixture::build_collection() {
   return {};
 }
 
-bool AnsibleFixture::install_collection() {
-  const auto tarball = build_collection();
+bool install_collection(const std::filesystem::path& dir) {
+  const auto tarball = build_collection(dir);
   if (tarball.empty()) return false;
   auto r = run_command({"ansible-galaxy", "collection", "install", "--offline", tarball.string(), "-p",
-                        (dir_ / "collections").string()},
-                       ansible_env());
+                        (dir / "collections").string()},
+                       ansible_env(dir));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const bool installed =
-      std::filesystem::exists(dir_ / "collections/ansible_collections/openflint/firmware/plugins/modules/device_burn.py");
+      std::filesystem::exists(dir / "collections/ansible_collections/openflint/firmware/plugins/modules/device_burn.py");
   EXPECT_TRUE(installed) << r.out << r.err;
   return r.exit_code == 0 && installed;
 }
@@ -98,7 +98,7 @@ CommandResult AnsibleFixture::playbook(const std::string& playbook, const std::v
   return r;
 }
 
-std::map<std::string, HostRecap> AnsibleFixture::recap(const std::string& out) {
+std::map<std::string, HostRecap> play_recap(const std::string& out) {
   std::map<std::string, HostRecap> hosts;
   const auto start = out.find("PLAY RECAP");
   if (start == std::string::npos) return hosts;

@@ -21,18 +21,24 @@ struct HostRecap {
   int failed = -1;
 };
 
+// The collection's source tree in the repository.
+std::filesystem::path collection_source();
+// Ansible's settings for a run whose files live under `dir`: the collections installed there,
+// temp dirs there, no colour, no user configuration.
+std::vector<std::string> ansible_env(const std::filesystem::path& dir);
+// `ansible-galaxy collection build` into dir/build; the tarball's path (empty on failure).
+std::filesystem::path build_collection(const std::filesystem::path& dir);
+// Builds and installs the collection under dir/collections (offline); false on failure.
+bool install_collection(const std::filesystem::path& dir);
+// The PLAY RECAP lines of ansible-playbook's output, by host.
+std::map<std::string, HostRecap> play_recap(const std::string& out);
+
 class AnsibleFixture : public ::testing::Test {
  protected:
   void SetUp() override;
 
-  // The collection's source tree in the repository.
-  static std::filesystem::path collection_source();
-  // Ansible's settings for every run: our collections path, temp dirs under dir_, no colour.
-  [[nodiscard]] std::vector<std::string> ansible_env() const;
-  // `ansible-galaxy collection build` into dir_/build; the tarball's path (empty on failure).
-  std::filesystem::path build_collection();
-  // Builds and installs the collection under dir_/collections (offline); false on failure.
-  bool install_collection();
+  [[nodiscard]] std::vector<std::string> ansible_env() const { return test::ansible_env(dir_.path()); }
+  bool install_collection() { return test::install_collection(dir_.path()); }
 
   // Hosts named `hosts`, each with `devices_per_host[i]` simulated ConnectX-3 devices burned with
   // the old sample image; writes dir_/hosts.ini (ansible_connection=local).
@@ -42,8 +48,7 @@ class AnsibleFixture : public ::testing::Test {
 
   // ansible-playbook -i hosts.ini PLAYBOOK -e openflint_bin_dir=... EXTRA...
   CommandResult playbook(const std::string& playbook, const std::vector<std::string>& extra);
-  // The PLAY RECAP lines of a run, by host.
-  static std::map<std::string, HostRecap> recap(const std::string& out);
+  static std::map<std::string, HostRecap> recap(const std::string& out) { return play_recap(out); }
 
   TempDir dir_;
   std::vector<std::string> hosts_;
