@@ -47,7 +47,10 @@ options:
     type: bool
     default: true
   force:
-    description: Burn even when the flash already holds the image's version. Flash that is already equal is still not rewritten.
+    description:
+      - Burn even when the flash already holds the image's version and PSID (a failsafe burn then
+        writes the image again, into the other copy, and the task reports C(changed)).
+      - A device whose flash holds no valid image is burned without it.
     type: bool
     default: false
   reset:
