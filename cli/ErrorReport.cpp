@@ -1,5 +1,6 @@
 // ErrorReport: the one error output of the tools.
 #include "cli/ErrorReport.h"
+#include "cli/JsonOutput.h"
 
 #include <iostream>
 #include <string>
@@ -13,7 +14,7 @@ nlohmann::json error_json(const Error& error) {
 }
 
 int report_error(const Error& error, bool json) {
-  if (json) std::cout << error_json(error).dump(2) << '\n';
+  if (json) cli::print_json(error_json(error));
   std::cerr << "-E- " << error.message() << '\n';
   return exit_code_for(error.code());
 }

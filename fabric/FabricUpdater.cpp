@@ -63,6 +63,10 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
     if (node.fw_version != have) out.message = "on flash; runs after a reset";
     return;
   }
+  if (options.dry_run) {
+    out.status = NodeUpdateStatus::WouldUpdate;
+    return;
+  }
   DeviceOpenOptions open_options;
   open_options.channel = channel;
   auto device = open_device(node.node.device_name(), open_options);
@@ -84,6 +88,7 @@ const char* to_string(NodeUpdateStatus s) {
     case NodeUpdateStatus::NoImage: return "no-image";
     case NodeUpdateStatus::NoAccess: return "no-access";
     case NodeUpdateStatus::Failed: return "failed";
+    case NodeUpdateStatus::WouldUpdate: return "would-update";
   }
   return "failed";
 }

@@ -17,9 +17,10 @@ namespace openflint {
 struct FabricUpdateOptions {
   bool reset = false;  // reset after the burn (switches: SwReset MAD; adapters cannot in-band)
   bool force = false;  // burn even when the device already has the image's version
+  bool dry_run = false;  // decide every node's status, write nothing (WouldUpdate instead of a burn)
 };
 
-enum class NodeUpdateStatus { Updated, UpToDate, NoImage, NoAccess, Failed };
+enum class NodeUpdateStatus { Updated, UpToDate, NoImage, NoAccess, Failed, WouldUpdate };
 [[nodiscard]] const char* to_string(NodeUpdateStatus s);
 
 struct NodeUpdate {

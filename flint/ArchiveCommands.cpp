@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "flint/Commands.h"
 #include "flint/Report.h"
 #include "image/MfaArchive.h"
@@ -40,7 +41,7 @@ int run_archive_list(const Options& options) {
   if (options.json) {
     nlohmann::json doc = boards_json(*archive);
     doc["ok"] = true;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else {
     print_boards(std::cout, *archive);
   }
@@ -58,12 +59,10 @@ int run_archive_extract(const Options& options, const std::string& out_path) {
   if (!done) return report_error(options, done.error().with_context("extracting " + options.psid));
   if (options.json) {
     const MfaImageRef* fw = (*board)->firmware();
-    std::cout << nlohmann::json{{"ok", true},
+    cli::print_json(nlohmann::json{{"ok", true},
                                 {"psid", options.psid},
                                 {"output", out_path},
-                                {"size", fw != nullptr ? fw->data_size : 0}}
-                     .dump(2)
-              << '\n';
+                                {"size", fw != nullptr ? fw->data_size : 0}});
   } else {
     std::cout << "Extracted " << options.psid << " to " << out_path << '\n';
   }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/Confirm.h"
+#include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "flint/Commands.h"
@@ -175,7 +176,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   auto report = burn_device(device, image, b);
   if (declined) {
     log.line("declined");
-    if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "burn declined")).dump(2) << '\n';
+    if (options.json) cli::print_json(error_json(Error(ErrorCode::InvalidArgument, "burn declined")));
     return kDeclined;
   }
   if (!report) {
@@ -187,7 +188,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   log.line("done: FW " + version_text(pre->incoming) + " at " + hex(report->new_copy_address) + ", " +
            std::to_string(report->sectors_erased) + " sectors erased");
   if (options.json) {
-    std::cout << burn_json(*pre, *report).dump(2) << '\n';
+    cli::print_json(burn_json(*pre, *report));
   } else if (!options.silent) {
     std::cout << "-I- Burned FW " << version_text(pre->incoming) << " (was " << version_text(pre->current) << ") "
               << (report->through_firmware ? "through the running firmware, " : "") << "at "

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "core/Md5.h"
+#include "cli/JsonOutput.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "cli/ExitCode.h"
@@ -19,7 +20,7 @@ int print_checksum(const Options& options, Bytes image, const std::string& label
   if (!digest) return report_error(options, digest.error().with_context(label));
   const std::string text = checksum_text(*digest);
   if (options.json) {
-    std::cout << nlohmann::json{{"ok", true}, {"checksum", text}, {"md5", Md5::to_hex(*digest)}}.dump(2) << '\n';
+    cli::print_json(nlohmann::json{{"ok", true}, {"checksum", text}, {"md5", Md5::to_hex(*digest)}});
   } else {
     std::cout << "Checksum: " << text << '\n';
   }
@@ -41,16 +42,14 @@ int compare(const Options& options, const std::vector<ChecksumRegion>& device,
             const std::vector<ChecksumRegion>& image) {
   const auto diff = first_difference(device, image);
   if (!diff) {
-    if (options.json) std::cout << nlohmann::json{{"ok", true}, {"equal", true}}.dump(2) << '\n';
+    if (options.json) cli::print_json(nlohmann::json{{"ok", true}, {"equal", true}});
     else std::cout << "-I- Binary comparison success: the device's firmware equals " << options.image << '\n';
     return kOk;
   }
   const ChecksumRegion& r = *diff < image.size() ? image[*diff] : device[*diff];
   if (options.json) {
-    std::cout << nlohmann::json{{"ok", false}, {"equal", false}, {"first_difference", {{"section", r.name},
-                                                                                      {"offset", hex(r.offset)}}}}
-                     .dump(2)
-              << '\n';
+    cli::print_json(nlohmann::json{{"ok", false}, {"equal", false}, {"first_difference", {{"section", r.name},
+                                                                                      {"offset", hex(r.offset)}}}});
   } else {
     std::cout << "-W- Binary comparison failed: section " << r.name << " (at " << hex(r.offset)
               << " in the image) differs between the device and " << options.image << '\n';

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "cli/RunningFirmwareReport.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
@@ -36,7 +37,7 @@ int query_opened(const Options& options, Device& device) {
     if (options.json) {
       nlohmann::json doc = error_json(error);
       doc.update(device_part_json(device, **flash));
-      std::cout << doc.dump(2) << '\n';
+      cli::print_json(doc);
     } else {
       print_running(std::cout, device.running_firmware());
       print_device(std::cout, device.info(), **flash);
@@ -48,7 +49,7 @@ int query_opened(const Options& options, Device& device) {
     nlohmann::json doc = query_json(*query);
     doc.update(device_part_json(device, **flash));
     doc["ok"] = true;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else {
     print_query(std::cout, *query);
     print_running(std::cout, device.running_firmware());
@@ -71,7 +72,7 @@ int verify_opened(const Options& options, Device& device) {
   if (options.json) {
     nlohmann::json doc = verify_json(*report);
     doc["ok"] = ok;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else {
     print_verify(std::cout, *report);
   }
@@ -105,7 +106,7 @@ int run_device_reset(const Options& options) {
   }
   const auto& running = reset->running_after;
   if (options.json) {
-    std::cout << nlohmann::json{{"ok", true}, {"running", running_firmware_json(running)}}.dump(2) << '\n';
+    cli::print_json(nlohmann::json{{"ok", true}, {"running", running_firmware_json(running)}});
   } else {
     std::cout << "-I- " << device->name() << " was reset\n";
     print_running(std::cout, running);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "core/HexString.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
@@ -29,7 +30,7 @@ Result<void> write_and_commit(OutputFile& out, Bytes bytes) {
 void print_ok(const Options& options, nlohmann::json doc, const std::string& text) {
   doc["ok"] = true;
   if (options.json) {
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else if (!text.empty()) {
     std::cout << text << '\n';
   }
@@ -71,7 +72,7 @@ int guard_boot(const Options& options, Device& device, FlashDriver& flash, std::
   if (confirm(options, what + " leaves the device with no bootable copy (the copy at " + hex(*impact->boots_now) +
                            " would not boot)"))
     return kOk;
-  if (options.json) std::cout << nlohmann::json{{"ok", false}, {"declined", true}}.dump(2) << '\n';
+  if (options.json) cli::print_json(nlohmann::json{{"ok", false}, {"declined", true}});
   return kDeclined;
 }
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/ImageSource.h"
@@ -21,7 +22,7 @@ int run_query(const Options& options) {
   if (options.json) {
     nlohmann::json doc = query_json(*query);
     doc["ok"] = true;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else {
     print_query(std::cout, *query);
   }
@@ -37,7 +38,7 @@ int run_verify(const Options& options) {
   if (options.json) {
     nlohmann::json doc = verify_json(*report);
     doc["ok"] = ok;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
   } else {
     print_verify(std::cout, *report);
   }

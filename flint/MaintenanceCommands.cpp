@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "flint/Commands.h"
+#include "cli/JsonOutput.h"
 #include "flint/Confirm.h"
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceBurn.h"
@@ -77,7 +78,7 @@ int run_hw_query(const Options& options) {
                            {"write_block_size", flash.chip().page_size},
                            {"status_register", hex(*status, 2)},
                            {"write_protected", protected_}}}};
-      std::cout << doc.dump(2) << '\n';
+      cli::print_json(doc);
       return int{kOk};
     }
     std::cout << "HW Info:\n";
@@ -137,7 +138,7 @@ int run_wbne(const Options& options, const std::string& address_text, const std:
                                              ": without an erase bits can only go from 1 to 0 (use wb)"));
     }
     if (options.json) {
-      std::cout << nlohmann::json{{"ok", true}, {"address", hex(*address)}, {"size", bytes->size()}}.dump(2) << '\n';
+      cli::print_json(nlohmann::json{{"ok", true}, {"address", hex(*address)}, {"size", bytes->size()}});
     }
     return int{kOk};
   });
@@ -150,7 +151,7 @@ int run_clear_semaphore(const Options& options) {
     return finish(options, *device,
                   report_error(options, r.error().with_context(device->name() + ": clearing the flash semaphore")));
   }
-  if (options.json) std::cout << nlohmann::json{{"ok", true}}.dump(2) << '\n';
+  if (options.json) cli::print_json(nlohmann::json{{"ok", true}});
   else std::cout << "-I- Cleared the flash semaphore of " << device->name() << '\n';
   return finish(options, *device, kOk);
 }
@@ -168,7 +169,7 @@ int run_burn_block(const Options& options) {
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
                             "'s flash in place, without failsafe: a power cut leaves no bootable image")) {
-    if (options.json) std::cout << error_json(Error(ErrorCode::InvalidArgument, "bb declined")).dump(2) << '\n';
+    if (options.json) cli::print_json(error_json(Error(ErrorCode::InvalidArgument, "bb declined")));
     return finish(options, *device, kDeclined);
   }
   BurnOptions b;
@@ -181,12 +182,10 @@ int run_burn_block(const Options& options) {
   auto report = burn_image(device->access(), device->info(), source->bytes(), b);
   if (!report) return finish(options, *device, report_error(options, report.error().with_context("bb " + device->name())));
   if (options.json) {
-    std::cout << nlohmann::json{{"ok", true},
+    cli::print_json(nlohmann::json{{"ok", true},
                                 {"sectors_erased", report->sectors_erased},
                                 {"sectors_unchanged", report->sectors_unchanged},
-                                {"bytes_programmed", report->bytes_programmed}}
-                     .dump(2)
-              << '\n';
+                                {"bytes_programmed", report->bytes_programmed}});
   } else {
     std::cout << "-I- Burned " << source->label() << " in place; it runs after 'flint -d " << device->name()
               << " reset'\n";

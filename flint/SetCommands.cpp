@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
@@ -57,7 +58,7 @@ void print_done(const Options& options, const std::string& what, const ImageQuer
   if (options.json) {
     doc.update(ids_json(q));
     doc["ok"] = true;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
     return;
   }
   std::cout << "-I- " << what << '\n';

@@ -1,5 +1,6 @@
 // PciServe: serves simulated devices as PCI functions (config space over FUSE, BAR0 in shared memory).
 #include "hcasim/PciServe.h"
+#include "cli/JsonOutput.h"
 
 #include <signal.h>
 
@@ -97,7 +98,7 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
   auto fuse = pcisim::FuseSysfs::mount(args.sysfs, tree);
   if (!fuse) return fail(fuse.error(), json_out);
   if (json_out) {
-    std::cout << json{{"ok", true}, {"ready", true}, {"sysfs", args.sysfs}, {"devices", listing}}.dump() << std::endl;
+    std::cout << cli::versioned(json{{"ok", true}, {"ready", true}, {"sysfs", args.sysfs}, {"devices", listing}}).dump() << std::endl;
   } else {
     std::cout << "ready: serving " << served.size() << " device(s) at " << args.sysfs << std::endl;
   }

@@ -1,5 +1,6 @@
 // SimCommands: create / fault / power-on / show on a simulated device directory.
 #include "hcasim/SimCommands.h"
+#include "cli/JsonOutput.h"
 
 #include <iostream>
 #include <vector>
@@ -112,7 +113,7 @@ int run_create(const CreateArgs& args, bool json_out) {
   if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
   json j = show_json(*device);
   if (json_out) {
-    std::cout << j.dump(2) << '\n';
+    cli::print_json(j);
   } else {
     std::cout << "-I- Created " << args.path << '\n';
     print_show(j);
@@ -128,7 +129,7 @@ int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool j
   device->simulator()->set_faults(faults);
   if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
   if (json_out) {
-    std::cout << json{{"ok", true}, {"power_cut_after_ops", power_cut_after_ops}}.dump(2) << '\n';
+    cli::print_json(json{{"ok", true}, {"power_cut_after_ops", power_cut_after_ops}});
   } else if (power_cut_after_ops == 0) {
     std::cout << "-I- Power cut disarmed\n";
   } else {
@@ -144,7 +145,7 @@ int run_power_on(const std::string& path, bool json_out) {
   if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
   json j = show_json(*device);
   if (json_out) {
-    std::cout << j.dump(2) << '\n';
+    cli::print_json(j);
   } else {
     print_show(j);
   }
@@ -156,7 +157,7 @@ int run_show(const std::string& path, bool json_out) {
   if (!device) return report(device.error(), json_out);
   json j = show_json(*device);
   if (json_out) {
-    std::cout << j.dump(2) << '\n';
+    cli::print_json(j);
   } else {
     print_show(j);
   }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/Confirm.h"
+#include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "fwops/NvConfig.h"
@@ -91,9 +92,9 @@ int run_query(Device& device, NvConfig& config, const ConfigArgs& a, const Commo
   if (common.json) {
     json params = json::array();
     for (const auto& r : *rows) params.push_back(reading_json(r));
-    std::cout << json{{"device", a.device}, {"device_type", std::string(device.info().name)},
+    cli::print_json(json{{"ok", true}, {"device", a.device}, {"device_type", std::string(device.info().name)},
                       {"reads_default", config.reads_factory()}, {"reads_current", config.reads_current()},
-                      {"parameters", params}}.dump(2) << '\n';
+                      {"parameters", params}});
     return cli::kOk;
   }
   print_table(std::cout, device, config, *rows, a.verbose, nullptr);
@@ -126,18 +127,26 @@ int run_set(Device& device, NvConfig& config, const ConfigArgs& a, const Common&
   }
   print_table(common.json ? std::cerr : std::cout, device, config, *rows, a.verbose, &new_values);
   if (changes.empty()) {
-    if (common.json) std::cout << json{{"ok", true}, {"device", a.device}, {"changed", changed}}.dump(2) << '\n';
+    if (common.json) cli::print_json(json{{"ok", true}, {"device", a.device}, {"changed", changed}});
     else std::cout << "-I- " << a.device << ": every parameter already has that next-boot value; nothing written\n";
     return cli::kOk;
   }
   if (!cli::confirm("Apply new configuration to " + a.device + "?", {a.yes, a.no})) {
-    (void)cli::report_error(Error(ErrorCode::InvalidArgument, "configuration of " + a.device + " declined: nothing was written"), common.json);
+    const Error declined(ErrorCode::InvalidArgument, "configuration of " + a.device + " declined: nothing was written");
+    if (common.json) {
+      // With --no this is a dry run: the document still lists what would have been written.
+      json doc = cli::error_json(declined);
+      doc["device"] = a.device;
+      doc["changed"] = changed;
+      cli::print_json(doc);
+    }
+    (void)cli::report_error(declined, false);
     return cli::kDeclined;
   }
   if (auto set = config.set(changes); !set) return cli::report_error(set.error().with_context(a.device), common.json);
   if (auto saved = device.commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
-    std::cout << json{{"ok", true}, {"device", a.device}, {"changed", changed}, {"takes_effect", "next reset"}}.dump(2) << '\n';
+    cli::print_json(json{{"ok", true}, {"device", a.device}, {"changed", changed}, {"takes_effect", "next reset"}});
     return cli::kOk;
   }
   std::cout << "-I- " << a.device << ": " << changes.size()
@@ -152,7 +161,7 @@ int run_reset_config(Device& device, NvConfig& config, const ConfigArgs& a, cons
   }
   if (auto done = config.reset_to_defaults(); !done) return cli::report_error(done.error().with_context(a.device), common.json);
   if (auto saved = device.commit(); !saved) return cli::report_error(saved.error(), common.json);
-  if (common.json) std::cout << json{{"ok", true}, {"device", a.device}, {"takes_effect", "next reset"}}.dump(2) << '\n';
+  if (common.json) cli::print_json(json{{"ok", true}, {"device", a.device}, {"takes_effect", "next reset"}});
   else std::cout << "-I- " << a.device << ": every parameter returns to its default at the next reset (mst reset " << a.device << ") or reboot\n";
   return cli::kOk;
 }
@@ -172,7 +181,7 @@ int run_show_confs(const NvConfig& config, const ConfigArgs& a, const Common& co
     last = s.item;
     std::cout << std::string(20, ' ') << padded(s.name + "=<" + nv_value_choices(p) + ">", 40) << p.description << '\n';
   }
-  if (common.json) std::cout << json{{"device", a.device}, {"parameters", items}}.dump(2) << '\n';
+  if (common.json) cli::print_json(json{{"ok", true}, {"device", a.device}, {"parameters", items}});
   return cli::kOk;
 }
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/Confirm.h"
+#include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
@@ -55,8 +56,8 @@ int show_layout(const RegisterLayout& layout, const Common& common) {
     for (const auto& f : layout.fields)
       fields.push_back({{"name", std::string(f.name)}, {"address", f.address}, {"offset", f.lsb}, {"size", f.width},
                         {"access", std::string(to_string(f.access))}});
-    std::cout << json{{"register", std::string(layout.name)}, {"id", hex_string(layout.id)}, {"size", layout.size},
-                      {"fields", fields}}.dump(2) << '\n';
+    cli::print_json(json{{"register", std::string(layout.name)}, {"id", hex_string(layout.id)}, {"size", layout.size},
+                      {"fields", fields}});
     return cli::kOk;
   }
   std::cout << "Field Name                      | Address (Bytes) | Offset (Bits) | Size (Bits) | Access\n";
@@ -70,7 +71,7 @@ int run_reg_command(const RegArgs& a, const Common& common) {
   if (a.show_regs) {
     json names = json::array();
     for (const auto& r : register_layouts()) names.push_back(std::string(r.name));
-    if (common.json) std::cout << json{{"registers", names}}.dump(2) << '\n';
+    if (common.json) cli::print_json(json{{"registers", names}});
     else for (const auto& r : register_layouts()) std::cout << r.name << '\n';
     return cli::kOk;
   }
@@ -94,7 +95,7 @@ int run_reg_command(const RegArgs& a, const Common& common) {
     auto values = get_register(**port, **layout, *indexes);
     if (!values) return cli::report_error(values.error().with_context(a.device), common.json);
     if (common.json) {
-      std::cout << json{{"device", a.device}, {"register", std::string((*layout)->name)}, {"fields", values_json(*values)}}.dump(2) << '\n';
+      cli::print_json(json{{"device", a.device}, {"register", std::string((*layout)->name)}, {"fields", values_json(*values)}});
     } else {
       print_values(std::cout, *values);
     }
@@ -110,7 +111,7 @@ int run_reg_command(const RegArgs& a, const Common& common) {
   if (!sent) return cli::report_error(sent.error().with_context(a.device), common.json);
   if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
-    std::cout << json{{"ok", true}, {"device", a.device}, {"register", std::string((*layout)->name)}, {"sent", values_json(*sent)}}.dump(2) << '\n';
+    cli::print_json(json{{"ok", true}, {"device", a.device}, {"register", std::string((*layout)->name)}, {"sent", values_json(*sent)}});
   } else {
     print_values(std::cout, *sent);
   }

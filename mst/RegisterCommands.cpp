@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/TextArgs.h"
+#include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
@@ -67,7 +68,7 @@ int run_mread(const RegisterArgs& a, const Common& common) {
     }
   }
   if (common.json) {
-    std::cout << nlohmann::json{{"ok", true}, {"device", a.device}, {"words", list}}.dump(2) << '\n';
+    cli::print_json(nlohmann::json{{"ok", true}, {"device", a.device}, {"words", list}});
   } else {
     std::cout << text;
   }
@@ -86,10 +87,8 @@ int run_mwrite(const RegisterArgs& a, const Common& common) {
   if (auto w = write_cr_word(*device, *address, static_cast<std::uint32_t>(*value)); !w)
     return cli::report_error(w.error(), common.json);
   if (common.json) {
-    std::cout << nlohmann::json{{"ok", true}, {"device", a.device}, {"address", hex8(static_cast<std::uint32_t>(*address))},
-                                {"value", hex8(static_cast<std::uint32_t>(*value))}}
-                     .dump(2)
-              << '\n';
+    cli::print_json(nlohmann::json{{"ok", true}, {"device", a.device}, {"address", hex8(static_cast<std::uint32_t>(*address))},
+                                {"value", hex8(static_cast<std::uint32_t>(*value))}});
   }
   return cli::kOk;
 }
@@ -139,7 +138,7 @@ int run_dump(const RegisterArgs& a, const Common& common) {
   if (!dump) return cli::report_error(dump.error().with_context(device->name()), common.json);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (common.json) {
-    std::cout << dump_json(a, *device, *dump, seconds).dump(1) << '\n';
+    cli::print_json(dump_json(a, *device, *dump, seconds), 1);
     return cli::kOk;
   }
   // One "0xADDR 0xVALUE" line per dword, as mstregdump prints them; -v adds the names as

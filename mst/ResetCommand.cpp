@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/Confirm.h"
+#include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/RunningFirmwareReport.h"
 #include "cli/ExitCode.h"
@@ -86,7 +87,7 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
   if (common.json) {
     json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", cli::running_firmware_json(report->running_after)},
            {"restored", report->restored}, {"took_ms", report->took.count()}};
-    std::cout << j.dump(2) << '\n';
+    cli::print_json(j);
     return cli::kOk;
   }
   for (const auto& r : report->restored) std::cout << "Restored:        " << r << '\n';

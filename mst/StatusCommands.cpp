@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/ErrorReport.h"
+#include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
 #include "mst/Commands.h"
@@ -61,7 +62,7 @@ int run_status(const StatusArgs& a, const Common& common) {
       for (const auto& n : *nodes) doc["fabric"].push_back(node_json(n));
     }
     if (!fabric_error.empty()) doc["fabric_error"] = fabric_error;
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
     return cli::kOk;
   }
   print_devices(std::cout, root, *devices, a.verbose);
@@ -85,7 +86,7 @@ int run_start(const StatusArgs& a, const Common& common) {
     json doc{{"ok", true}, {"sysfs", root.string()}, {"mst_dir", dir.string()}, {"host", host_json(host)},
              {"pci", json::array()}, {"links", links_json(*links)}};
     for (const auto& d : *devices) doc["pci"].push_back(device_json(d));
-    std::cout << doc.dump(2) << '\n';
+    cli::print_json(doc);
     return cli::kOk;
   }
   print_host(std::cout, host, *devices);
@@ -99,7 +100,7 @@ int run_stop(const StatusArgs& a, const Common& common) {
   auto links = remove_mst_links(dir);
   if (!links) return cli::report_error(links.error(), common.json);
   if (common.json) {
-    std::cout << json{{"ok", true}, {"mst_dir", dir.string()}, {"links", links_json(*links)}}.dump(2) << '\n';
+    cli::print_json(json{{"ok", true}, {"mst_dir", dir.string()}, {"links", links_json(*links)}});
     return cli::kOk;
   }
   print_links(std::cout, dir, *links);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/ErrorReport.h"
+#include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
 #include "fwops/Device.h"
 #include "mtcr/PciVpd.h"
@@ -68,8 +69,8 @@ int run_vpd_command(const VpdArgs& a, const Common& common) {
     if (k != "ID" && !keywords.contains(k))
       return cli::report_error(Error(ErrorCode::NotFound, a.device + ": the VPD has no keyword " + k), common.json);
   if (common.json) {
-    std::cout << json{{"device", a.device}, {"id", vpd->id}, {"keywords", keywords},
-                      {"checksum_ok", vpd->checksum_ok}}.dump(2) << '\n';
+    cli::print_json(json{{"device", a.device}, {"id", vpd->id}, {"keywords", keywords},
+                      {"checksum_ok", vpd->checksum_ok}});
     return cli::kOk;
   }
   std::cout << text;

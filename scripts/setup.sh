@@ -18,6 +18,8 @@ TEST=(
   clang libclang-rt-14-dev libgtest-dev libgmock-dev
   # test-time peers and tools
   mstflint pciutils fuse3 xz-utils time
+  # the Ansible collection's tests (tests/ansible: ansible-playbook, ansible-doc, ansible-galaxy)
+  ansible-core
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
   # runs the packaged completion)
   help2man dpkg-dev lintian bash-completion

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/Confirm.h"
+#include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
@@ -27,6 +28,7 @@ struct Args {
   bool yes = false;
   bool reset = false;
   bool force = false;
+  bool dry_run = false;
   std::string archive;
   std::string images;
 };
@@ -50,7 +52,7 @@ int run_list(const Args& a) {
   auto nodes = inventory(a, channel);
   if (!nodes) return fail(a, nodes.error());
   if (a.json) {
-    std::cout << fabriccli::inventory_json(*nodes).dump(2) << '\n';
+    cli::print_json(fabriccli::inventory_json(*nodes));
   } else {
     fabriccli::print_inventory(std::cout, *nodes);
   }
@@ -85,17 +87,18 @@ int run_update(const Args& a) {
   auto images = load_images(a, *nodes);
   if (!images) return fail(a, images.error());
   if (!a.json) fabriccli::print_inventory(std::cout, *nodes);
-  if (!confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
+  if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
   FabricUpdateOptions options;
   options.reset = a.reset;
   options.force = a.force;
+  options.dry_run = a.dry_run;
   const auto updates = update_fabric(*nodes, *images, channel, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   bool ok = true;
   for (const auto& u : updates)
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
   if (a.json) {
-    std::cout << fabriccli::update_json(updates, seconds).dump(2) << '\n';
+    cli::print_json(fabriccli::update_json(updates, seconds));
   } else {
     fabriccli::print_updates(std::cout, updates, seconds);
   }
@@ -122,6 +125,7 @@ int tool_main(int argc, char** argv) {
   update->add_flag("-y,--yes", a.yes, "do not ask");
   update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");
+  update->add_flag("--dry-run", a.dry_run, "decide and report what each node would get (status would-update), write nothing");
   CLI11_PARSE(app, argc, argv);
   if (list->parsed()) return run_list(a);
   return run_update(a);

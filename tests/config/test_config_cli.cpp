@@ -120,6 +120,18 @@ TEST_F(MstConfig, ASetOfTheValuesAlreadyThereWritesNothing) {
   auto after = sim::SimDevice::load_state(dir_ / "cx4");
   ASSERT_TRUE(after);
   EXPECT_EQ((*after)->nv_config().stored(), (*before)->nv_config().stored());
+  // --no is a dry run: exit 7, nothing written, and the document lists what would change.
+  const auto dry = mst({"--json", "config", sim_, "set", "NUM_OF_VFS=2", "SRIOV_EN=True", "--no"});
+  EXPECT_EQ(dry.exit_code, 7) << dry.err;
+  const auto d = json::parse(dry.out);
+  EXPECT_EQ(d["ok"], false);
+  EXPECT_EQ(d["json_version"], 1);
+  ASSERT_EQ(d["changed"].size(), 1u) << dry.out;  // SRIOV_EN already is True
+  EXPECT_EQ(d["changed"][0]["name"], "NUM_OF_VFS");
+  EXPECT_EQ(d["changed"][0]["new"]["value"], 2);
+  auto untouched = sim::SimDevice::load_state(dir_ / "cx4");
+  ASSERT_TRUE(untouched);
+  EXPECT_EQ((*untouched)->nv_config().stored(), (*before)->nv_config().stored());
   const auto c = json::parse(mst({"--json", "config", sim_, "set", "NUM_OF_VFS=2", "-y"}).out);
   ASSERT_EQ(c["changed"].size(), 1u);
   EXPECT_EQ(c["changed"][0]["old"]["value"], 8);

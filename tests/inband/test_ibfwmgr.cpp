@@ -73,6 +73,18 @@ TEST_F(Ibfwmgr, ListsUpdatesAndIsolatesFailures) {
   EXPECT_EQ(declined["error"]["code"], "invalid argument") << declined.dump(2);
   EXPECT_NE(declined["error"]["message"].get<std::string>().find("declined"), std::string::npos);
 
+  // --dry-run: every node's decision, nothing written (the update below still burns all three);
+  // exit 1 as the real run (Hca4 has no image). Every document carries the contract's version.
+  const json dry = run_json({"update", "--images", images.string(), "--json", "--dry-run"}, 1);
+  EXPECT_EQ(dry["json_version"], 1) << dry.dump(2);
+  for (const char* node : {"Switch1", "Hca2", "Hca3"}) {
+    const json* n = node_with_lid(dry, lids_[node]);
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ((*n)["status"], "would-update") << n->dump(2);
+    EXPECT_EQ((*n)["mads"], 0) << node;
+  }
+  EXPECT_EQ((*node_with_lid(dry, lids_["Hca4"]))["status"], "no-image");
+
   const json up = run_json({"update", "--images", images.string(), "--json", "-y", "--reset"}, 1);
   EXPECT_FALSE(up["ok"].get<bool>()) << "Hca4 has no image";
   const json* usw = node_with_lid(up, lids_["Switch1"]);
