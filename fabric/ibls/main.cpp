@@ -8,6 +8,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "core/InputFile.h"
@@ -149,7 +150,7 @@ int run(const Args& a) {
   auto listing = make_listing(a, topo ? &*topo : nullptr, *names, *sweep);
   if (!listing) return fail(listing.error());
   if (a.json) {
-    std::cout << ibls::listing_json(*listing).dump(2) << '\n';
+    openflint::cli::print_json(ibls::listing_json(*listing));
   } else {
     ibls::print_listing(std::cout, *listing);
   }
