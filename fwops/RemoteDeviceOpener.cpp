@@ -1,4 +1,4 @@
-// RemoteDeviceOpener: opens a device served by an mstmtserver (HOST:PORT,DEVICE) over TCP.
+// RemoteDeviceOpener: opens a device served by a bus server: HOST:PORT,DEVICE over TCP, ssh:HOST/DEVICE through ssh.
 #include "devices/DeviceCatalog.h"
 #include "fwops/Device.h"
 #include "mtcr/BusConnection.h"

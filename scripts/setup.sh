@@ -18,6 +18,8 @@ TEST=(
   clang libclang-rt-14-dev libgtest-dev libgmock-dev
   # test-time peers and tools
   mstflint pciutils fuse3 xz-utils time
+  # the remote_ssh tests: a throwaway sshd on loopback and the ssh client the ssh: names run
+  openssh-server openssh-client
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
   # runs the packaged completion)
   help2man dpkg-dev lintian bash-completion
