@@ -160,7 +160,8 @@ Result<std::string> BusConnection::receive(std::size_t max_bytes, std::chrono::m
     const ssize_t n = ::read(fd_, chunk.data(), chunk.size());
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
-      return make_error(ErrorCode::Io, "reading from the server: " + errno_text(errno));
+      // ECONNRESET when the peer exited with our request unread (ssh refused by the server).
+      return make_error(with_peer_report(Error(ErrorCode::Io, "reading from the server: " + errno_text(errno)), kPeerReportWait));
     }
     if (n == 0)
       return make_error(with_peer_report(Error(ErrorCode::Io, "the server closed the connection"), kPeerReportWait));
