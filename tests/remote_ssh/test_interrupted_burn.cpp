@@ -1,4 +1,4 @@
-// Issue 12: a remote burn whose client (TCP or ssh) or server (TCP) is SIGKILLed part-way leaves the device
+// Issue 12: a remote burn whose client or server (TCP or ssh) is SIGKILLed part-way leaves the device
 // bootable and unlocked, no process of the session behind, and a second burn completes.
 #include <signal.h>
 
@@ -135,6 +135,31 @@ class InterruptedSshBurn : public SshdFixture {
     return "ssh:" + login() + "@127.0.0.1:" + std::to_string(port_) + "/" + device;
   }
 
+  // The calibration burn, then the real one, returned once part-way.
+  std::unique_ptr<ChildProcess> burn_part_way() {
+    const auto whole = measure_burn(dir_.path(), name_of(probe_), probe_, audit_, env_);
+    auto burn = start_burn(dir_.path(), "burn", name_of(device_), env_);
+    EXPECT_TRUE(wait_for_text(audit_, first_write_line(device_), 60s)) << file_text(audit_) << burn->err();
+    std::this_thread::sleep_for(whole * 2 / 5);
+    EXPECT_TRUE(burn->running()) << "the burn finished before the kill (" << whole.count() << " ms in all)";
+    return burn;
+  }
+  // No ssh client and no remote mst of this device left, within kSessionEnd.
+  void expect_session_gone() {
+    const auto deadline = std::chrono::steady_clock::now() + kSessionEnd;
+    CommandResult left;
+    while ((left = run_command({"pgrep", "-af", device_dir_.string()})).exit_code == 0 &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(100ms);
+    EXPECT_NE(left.exit_code, 0) << "left behind: " << left.out;
+  }
+  void burn_again() {
+    auto again = start_burn(dir_.path(), "again", name_of(device_), env_);
+    ASSERT_EQ(again->wait_for(180s), std::optional<int>(0)) << again->err();
+    const auto q = run_tool("flint", {"-d", device_, "q"});
+    EXPECT_NE(q.out.find(std::string("FW Version:            ") + kNewVersion), std::string::npos) << q.out;
+  }
+
   fs::path probe_dir_ = dir_ / "probe";
   std::string probe_ = "sim:" + probe_dir_.string();
   fs::path audit_ = dir_ / "audit.log";
@@ -143,30 +168,38 @@ class InterruptedSshBurn : public SshdFixture {
 
 TEST_F(InterruptedSshBurn, ClientKilledMidBurn) {
   const auto before = read_file(device_dir_ / "flash.bin");
-  const auto whole = measure_burn(dir_.path(), name_of(probe_), probe_, audit_, env_);
-  auto burn = start_burn(dir_.path(), "burn", name_of(device_), env_);
-  ASSERT_TRUE(wait_for_text(audit_, first_write_line(device_), 60s)) << file_text(audit_) << burn->err();
-  std::this_thread::sleep_for(whole * 2 / 5);
-  ASSERT_TRUE(burn->running()) << "the burn finished before the kill (" << whole.count() << " ms in all)";
+  auto burn = burn_part_way();
+  ASSERT_TRUE(burn->running());
   burn->signal(SIGKILL);
   ASSERT_EQ(burn->wait_for(10s), std::optional<int>(-SIGKILL));
   // The session's processes go away by themselves: ssh here, mst on the "remote" side.
   EXPECT_TRUE(wait_for_text(audit_, "closed " + device_ + " ", kSessionEnd)) << file_text(audit_);
-  // flint held the flash lock through the burn; the server gave it back (remote/SessionFlashLock.h).
   EXPECT_TRUE(wait_for_text(audit_, "released the flash lock the client of " + device_, 0ms)) << file_text(audit_);
-  const auto deadline = std::chrono::steady_clock::now() + kSessionEnd;
-  CommandResult left;
-  while ((left = run_command({"pgrep", "-af", device_dir_.string()})).exit_code == 0 &&
-         std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(100ms);
-  EXPECT_NE(left.exit_code, 0) << "left behind: " << left.out;
+  expect_session_gone();
   const auto state = expect_unlocked_and_bootable(device_dir_);
   EXPECT_NE(read_file(device_dir_ / "flash.bin"), before) << "the kill landed before any flash write";
   EXPECT_EQ(state.running_version, kOldVersion);
-  auto again = start_burn(dir_.path(), "again", name_of(device_), env_);
-  ASSERT_EQ(again->wait_for(180s), std::optional<int>(0)) << again->err();
-  const auto q = run_tool("flint", {"-d", device_, "q"});
-  EXPECT_NE(q.out.find(std::string("FW Version:            ") + kNewVersion), std::string::npos) << q.out;
+  burn_again();
+}
+
+// The remote `mst server --stdio` SIGKILLed mid-burn: ssh exits, flint fails with one line
+// naming ssh's status; nothing was saved, so the device holds its old image, unlocked.
+TEST_F(InterruptedSshBurn, RemoteServerKilledMidBurn) {
+  const auto before = read_file(device_dir_ / "flash.bin");
+  auto burn = burn_part_way();
+  ASSERT_TRUE(burn->running());
+  const std::string server = "^" + fs::absolute(bin("mst")).string() + " server --stdio " + device_;
+  const auto killed = run_command({"pkill", "-KILL", "-f", server});
+  ASSERT_EQ(killed.exit_code, 0) << "no remote server found: " << killed.err;
+  const auto status = burn->wait_for(30s);
+  ASSERT_TRUE(status.has_value()) << "flint hangs after the remote server died";
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(burn->err().find("(ssh exited with status "), std::string::npos) << burn->err();
+  EXPECT_EQ(burn->err().find("-E-"), burn->err().rfind("-E-")) << burn->err();  // one error line
+  expect_session_gone();
+  EXPECT_EQ(read_file(device_dir_ / "flash.bin"), before);
+  EXPECT_EQ(expect_unlocked_and_bootable(device_dir_).running_version, kOldVersion);
+  burn_again();
 }
 
 }  // namespace
