@@ -26,7 +26,8 @@ Devices (-d): sim:PATH (a simulated device, see 'hcasim --help'); PCI: DDDD:BB:D
 pcicr-BDF (BAR0), mtNNNN_pciconfK / mtNNNN_pci_crK (the K-th function with PCI device id NNNN,
 optionally /dev/mst/...), mlx5_N (an RDMA device); in-band: lid-N[,ca[,port]], iblid-N,
 ibdr-a.b.c; remote: HOST:PORT,DEVICE (a device served by a bus server such as mstmtserver, '/'
-in DEVICE written as '@'). PCI devices are found under --sysfs (default: $OPENFLINT_SYSFS_ROOT, else
+in DEVICE written as '@') or ssh:[USER@]HOST[:PORT]/DEVICE (the host's 'mst server --stdio' run
+through ssh; $OPENFLINT_SSH_COMMAND, $OPENFLINT_REMOTE_MST; docs/remote.md). PCI devices are found under --sysfs (default: $OPENFLINT_SYSFS_ROOT, else
 /sys/bus/pci). A device is locked while flint uses it; another flint waits up to
 --lock-timeout milliseconds, then fails with exit code 5 ("device busy").
 
@@ -164,7 +165,8 @@ int tool_main(int argc, char** argv) {
   Options options;
   app.add_option("-i,--image", options.image, "firmware image file, or an .mfa archive (with --psid)");
   app.add_option("-d,--device", options.device, "device to operate on (sim:PATH, BDF, pciconf-BDF, pcicr-BDF, "
-                                                "mtNNNN_pciconfK, mlx5_N, lid-N, iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE)");
+                                                "mtNNNN_pciconfK, mlx5_N, lid-N, iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE, "
+                                                "ssh:[USER@]HOST[:PORT]/DEVICE)");
   app.add_option("--sysfs", options.sysfs_root, "PCI sysfs root for PCI device names (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
   app.add_option("--psid", options.psid, "board PSID to pick from an .mfa archive");
   app.add_flag("--json", options.json, "print a JSON document on stdout (schema: docs/json.md)");

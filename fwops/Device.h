@@ -96,7 +96,7 @@ class Device {
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
   std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
-  // HOST:PORT,DEVICE: a RemoteBusAccess, CR-space through an mstmtserver. Set only for remote
+  // HOST:PORT,DEVICE or ssh:...: a RemoteBusAccess, CR-space through a bus server. Set only for remote
   // devices, so the PCI- and in-band-only paths (reset, MGIR, register port) can tell.
   std::unique_ptr<RegisterAccess> remote_;
   std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
@@ -112,8 +112,8 @@ class Device {
 // Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open), a PCI
 // device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK,
 // RDMA names; locked while open, see open_pci_device) or an in-band device
-// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c", or a remote device "HOST:PORT,DEVICE"
-// (mtcr/RemoteDeviceName.h; tried right after sim:PATH, before the PCI forms). PCI, in-band and
+// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c", or a remote device "HOST:PORT,DEVICE" or
+// "ssh:[USER@]HOST[:PORT]/DEVICE" (mtcr/RemoteDeviceName.h; tried right after sim:PATH, before the PCI forms). PCI, in-band and
 // remote devices are identified through the hw id register 0xf0014 and the catalog. Other names:
 // InvalidArgument listing the forms; a malformed remote name: InvalidArgument saying why.
 [[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
@@ -140,7 +140,7 @@ class Device {
 [[nodiscard]] Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,
                                                 const DeviceOpenOptions& options);
 
-// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE" for messages and --help.
+// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE, ssh:..." for messages and --help.
 [[nodiscard]] std::string_view accepted_device_forms();
 
 }  // namespace openflint

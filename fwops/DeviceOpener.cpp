@@ -26,7 +26,7 @@ constexpr std::string_view kSimPrefix = "sim:";
 constexpr std::string_view kForms =
     "sim:PATH (a simulated device made with 'hcasim create'), a PCI device (DDDD:BB:DD.F, BB:DD.F, "
     "pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK, mlx5_N), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, "
-    "HOST:PORT,DEVICE (a device served by mstmtserver, '/' in DEVICE written as '@')";
+    "HOST:PORT,DEVICE (a device served by mstmtserver, '/' in DEVICE written as '@'), ssh:[USER@]HOST[:PORT]/DEVICE";
 
 Result<fs::path> sim_dir_of(std::string_view name) {
   const std::string_view path = name.substr(kSimPrefix.size());

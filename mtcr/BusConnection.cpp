@@ -18,6 +18,8 @@ namespace openflint {
 namespace {
 
 constexpr std::size_t kReadChunk = 4096;
+// How long a failed send/receive waits for the peer process to exit and say why.
+constexpr std::chrono::milliseconds kPeerReportWait{3000};
 
 using Clock = std::chrono::steady_clock;
 
@@ -57,18 +59,27 @@ Result<void> connect_with_timeout(int fd, const addrinfo& ai, std::chrono::milli
 
 BusConnection::BusConnection(int fd) : fd_(fd) {}
 
+BusConnection::BusConnection(int fd, std::unique_ptr<PeerProcess> peer) : fd_(fd), peer_(std::move(peer)) {}
+
 BusConnection::~BusConnection() { close_fd(); }
 
 BusConnection::BusConnection(BusConnection&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), buffer_(std::move(other.buffer_)) {}
+    : fd_(std::exchange(other.fd_, -1)), buffer_(std::move(other.buffer_)), peer_(std::move(other.peer_)) {}
 
 BusConnection& BusConnection::operator=(BusConnection&& other) noexcept {
   if (this != &other) {
     close_fd();
+    peer_.reset();  // after its stdin closed
     fd_ = std::exchange(other.fd_, -1);
     buffer_ = std::move(other.buffer_);
+    peer_ = std::move(other.peer_);
   }
   return *this;
+}
+
+Error BusConnection::with_peer_report(Error error, std::chrono::milliseconds wait) {
+  if (!peer_) return error;
+  return Error(error.code(), error.message() + " (" + peer_->exit_report(wait) + ")");
 }
 
 void BusConnection::close_fd() {
@@ -115,7 +126,7 @@ Result<void> BusConnection::send(std::string_view message) {
     const ssize_t n = ::send(fd_, framed.data() + done, framed.size() - done, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return make_error(ErrorCode::Io, "sending to the server: " + errno_text(errno));
+      return make_error(with_peer_report(Error(ErrorCode::Io, "sending to the server: " + errno_text(errno)), kPeerReportWait));
     }
     done += static_cast<std::size_t>(n);
   }
@@ -142,14 +153,18 @@ Result<std::string> BusConnection::receive(std::size_t max_bytes, std::chrono::m
       if (errno == EINTR) continue;
       return make_error(ErrorCode::Io, "waiting for the server: " + errno_text(errno));
     }
-    if (ready == 0)
-      return make_error(ErrorCode::Timeout, "no answer from the server within " + std::to_string(timeout.count()) + " ms");
+    if (ready == 0)  // the peer may still be running (e.g. waiting on the network): do not wait for it
+      return make_error(with_peer_report(
+          Error(ErrorCode::Timeout, "no answer from the server within " + std::to_string(timeout.count()) + " ms"),
+          std::chrono::milliseconds{0}));
     const ssize_t n = ::read(fd_, chunk.data(), chunk.size());
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
-      return make_error(ErrorCode::Io, "reading from the server: " + errno_text(errno));
+      // ECONNRESET when the peer exited with our request unread (ssh refused by the server).
+      return make_error(with_peer_report(Error(ErrorCode::Io, "reading from the server: " + errno_text(errno)), kPeerReportWait));
     }
-    if (n == 0) return make_error(ErrorCode::Io, "the server closed the connection");
+    if (n == 0)
+      return make_error(with_peer_report(Error(ErrorCode::Io, "the server closed the connection"), kPeerReportWait));
     buffer_.append(chunk.data(), static_cast<std::size_t>(n));
   }
 }

@@ -4,19 +4,24 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "core/Result.h"
+#include "mtcr/PeerProcess.h"
 
 namespace openflint {
 
-// Move-only; the destructor closes the descriptor. Reads are buffered: bytes that arrive after
-// a message's NUL are kept for the next receive().
+// Move-only; the destructor closes the descriptor (and then stops the peer process, if any).
+// Reads are buffered: bytes that arrive after a message's NUL are kept for the next receive().
 class BusConnection {
  public:
   // Takes ownership of a connected stream socket (TCP, or one end of a socketpair in tests).
   explicit BusConnection(int fd);
+  // The stream is the stdin/stdout of `peer` (the ssh client, mtcr/RemoteHostConnection.h): the
+  // connection owns it; a failed send or receive says why it went away (its last stderr line).
+  BusConnection(int fd, std::unique_ptr<PeerProcess> peer);
   ~BusConnection();
   BusConnection(BusConnection&& other) noexcept;
   BusConnection& operator=(BusConnection&& other) noexcept;
@@ -41,8 +46,12 @@ class BusConnection {
  private:
   void close_fd();
 
+  // `error` with what the peer process reports, when there is one.
+  [[nodiscard]] Error with_peer_report(Error error, std::chrono::milliseconds wait);
+
   int fd_ = -1;
   std::string buffer_;  // received bytes not yet returned
+  std::unique_ptr<PeerProcess> peer_;  // destroyed after fd_ is closed: it sees EOF first
 };
 
 }  // namespace openflint

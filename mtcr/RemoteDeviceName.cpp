@@ -1,4 +1,4 @@
-// RemoteDeviceName: parses and prints MFT's HOST:PORT,DEVICE remote device names.
+// RemoteDeviceName: parses and prints HOST:PORT,DEVICE (MFT's) and ssh:[USER@]HOST[:PORT]/DEVICE remote device names.
 #include "mtcr/RemoteDeviceName.h"
 
 #include <algorithm>
@@ -10,6 +10,7 @@ namespace {
 constexpr char kPathSeparator = '/';
 constexpr char kEncodedSeparator = '@';  // how a '/' of the remote device is written
 constexpr std::size_t kMaxPortDigits = 5;
+constexpr std::string_view kSshPrefix = "ssh:";
 
 std::string replaced(std::string_view text, char from, char to) {
   std::string out(text);
@@ -34,9 +35,30 @@ std::optional<HostSplit> split_bracketed_host(std::string_view text) {
   return HostSplit{text.substr(1, close - 1), text.substr(close + 1)};
 }
 
+// "ssh:[USER@]HOST[:PORT]/DEVICE": the host part up to the first '/', the device literally after it.
+Result<std::optional<RemoteDeviceName>> parse_ssh_device_name(std::string_view name) {
+  const auto malformed_ssh = [name](std::string_view why) {
+    return make_error(ErrorCode::InvalidArgument, "remote device name '" + std::string(name) + "': " + std::string(why) +
+                                                      " (expected ssh:[USER@]HOST[:PORT]/DEVICE)");
+  };
+  const std::size_t slash = name.find(kPathSeparator);
+  if (slash == std::string_view::npos) return malformed_ssh("no '/DEVICE' after the host");
+  auto host = parse_remote_host(name.substr(0, slash));
+  if (!host)
+    return make_error(ErrorCode::InvalidArgument, "remote device name '" + std::string(name) + "': " + host.error().message());
+  const std::string_view device = name.substr(slash + 1);
+  if (device.empty()) return malformed_ssh("empty device after the '/'");
+  RemoteDeviceName remote;
+  remote.server = std::move(*host);
+  remote.device = std::string(device);
+  return std::optional<RemoteDeviceName>(std::move(remote));
+}
+
 }  // namespace
 
 Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_view name) {
+  // Before the last '/' is dropped: in the ssh form that '/' is inside DEVICE.
+  if (name.starts_with(kSshPrefix)) return parse_ssh_device_name(name);
   std::string_view text = name;
   if (const std::size_t slash = text.rfind(kPathSeparator); slash != std::string_view::npos)
     text = text.substr(slash + 1);
@@ -80,6 +102,7 @@ Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_vie
 }
 
 std::string to_string(const RemoteDeviceName& name) {
+  if (name.server.transport == RemoteTransport::Ssh) return to_string(name.server) + "/" + name.device;
   const bool ipv6 = name.server.host.find(':') != std::string::npos;
   std::string out = ipv6 ? "[" + name.server.host + "]" : name.server.host;
   out += ":" + std::to_string(name.server.port) + ",";

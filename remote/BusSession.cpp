@@ -1,6 +1,8 @@
 // BusSession: the request loop and the per-command answers of the legacy bus server (mft-internals.md §1.2).
 #include "remote/BusSession.h"
 
+#include "remote/SessionFlashLock.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <utility>
@@ -46,6 +48,11 @@ BusSession::~BusSession() {
 
 void BusSession::close_device(std::string_view why) {
   if (!device_) return;
+  // Before saving: a client killed mid-burn must not leave the device locked (issue 12).
+  if (auto released = release_flash_lock_left_by_session(*device_, flash_lock_free_at_open_); !released)
+    audit("checking the flash lock of " + device_->name() + " failed: " + released.error().message());
+  else if (*released)
+    audit("released the flash lock the client of " + device_->name() + " left taken");
   std::string totals;
   if (bytes_written_ != 0) {
     auto saved = device_->commit();
@@ -132,6 +139,8 @@ std::string BusSession::open(const BusRequest& request) {
     return error_reply(device.error());
   }
   device_.emplace(std::move(device).value());
+  const auto lock_free = flash_lock_free(*device_);
+  flash_lock_free_at_open_ = lock_free.has_value() && *lock_free;
   audit("O " + name);
   // The flag means "opened through the PCI VSEC gateway"; 0 unless we knew better (we do not
   // track how a PCI Device reached CR-space).

@@ -70,6 +70,8 @@ class BusSession {
   BusChannel& channel_;
   BusSessionOptions options_;
   std::optional<Device> device_;
+  // Whether the flash lock was free when device_ was opened (remote/SessionFlashLock.h).
+  bool flash_lock_free_at_open_ = false;
   // Writes to the open device. The audit log names the first W and the first U of a session and
   // the totals at close: a burn is hundreds of thousands of writes, one line each would bury it.
   std::uint64_t dword_writes_ = 0;

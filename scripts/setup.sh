@@ -20,6 +20,8 @@ TEST=(
   mstflint pciutils fuse3 xz-utils time
   # the Ansible collection's tests (tests/ansible: ansible-playbook, ansible-doc, ansible-galaxy)
   ansible-core
+  # the remote_ssh tests: a throwaway sshd on loopback and the ssh client the ssh: names run
+  openssh-server openssh-client
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
   # runs the packaged completion)
   help2man dpkg-dev lintian bash-completion
