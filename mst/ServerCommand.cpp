@@ -14,7 +14,9 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "fwops/DeviceListing.h"
 #include "mst/Commands.h"
+#include "mtcr/PciDeviceName.h"
 #include "remote/BusServer.h"
 #include "remote/BusSession.h"
 #include "remote/StdioBusChannel.h"
@@ -30,8 +32,21 @@ struct ServerArgs {
   double idle_timeout_s = 300;
   bool stdio = false;
   std::string audit_log;
+  std::string sysfs;  // empty: default_sysfs_root()
   std::vector<std::string> devices;
 };
+
+// The DEVICE arguments, or without any the host's default list: what `mst status` lists (each
+// PCI function by its MST name), found without touching CR-space.
+Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
+  if (!a.devices.empty()) return a.devices;
+  ListingOptions listing;
+  listing.probe_access = false;
+  OF_ASSIGN(const auto functions, list_pci_devices(root, listing));
+  std::vector<std::string> names;
+  for (const auto& f : functions) names.push_back(f.function.mst_name());
+  return names;
+}
 
 // Audit lines go to --audit-log (appended) or stderr; the server serialises the calls.
 Result<AuditLog> make_audit_log(const std::string& path) {
@@ -74,13 +89,17 @@ int run_server(const ServerArgs& a, const Common& common) {
   auto audit = make_audit_log(a.audit_log);
   if (!audit) return cli::report_error(audit.error(), common.json);
   const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
+  const std::filesystem::path root = a.sysfs.empty() ? default_sysfs_root() : std::filesystem::path(a.sysfs);
+  auto devices = served_devices(a, root);
+  if (!devices) return cli::report_error(devices.error(), common.json);
   if (a.stdio) {
     auto channel = StdioBusChannel::open(STDIN_FILENO, STDOUT_FILENO);
     if (!channel) return cli::report_error(channel.error(), common.json);
     BusSessionOptions options;
-    options.devices = a.devices;
+    options.devices = *devices;
     options.read_only = a.read_only;
     options.idle_timeout = idle;
+    options.open_options.sysfs_root = root;
     options.peer = "stdio";
     options.audit = *audit;
     BusSession session(*channel, std::move(options));
@@ -97,14 +116,15 @@ int run_server(const ServerArgs& a, const Common& common) {
   }
   options.read_only = a.read_only;
   options.idle_timeout = idle;
-  options.devices = a.devices;
+  options.devices = *devices;
+  options.sysfs_root = root;
   options.audit = *audit;
   auto server = BusServer::listen(std::move(options));
   if (!server) return cli::report_error(server.error(), common.json);
   Result<void> served;
   {
     SignalStopper stopper(**server);
-    std::cerr << "-I- serving " << a.devices.size() << " device(s) on " << a.listen << ":" << (*server)->port()
+    std::cerr << "-I- serving " << devices->size() << " device(s) on " << a.listen << ":" << (*server)->port()
               << (a.read_only ? " (read-only)" : "") << std::endl;
     served = (*server)->serve();
   }
@@ -128,7 +148,10 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
       ->check(CLI::PositiveNumber);
   server->add_flag("--stdio", args->stdio, "serve one session on stdin/stdout instead of TCP");
   server->add_option("--audit-log", args->audit_log, "append the audit lines to FILE (default stderr)");
-  server->add_option("DEVICE", args->devices, "devices to serve (what L lists and O may open)")->required();
+  server->add_option("--sysfs", args->sysfs, "PCI sysfs root for the default list and PCI names "
+                                            "(default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+  server->add_option("DEVICE", args->devices,
+                     "devices to serve (what L lists and O may open); none: the PCI functions `mst status` lists");
   server->callback([&run, &common, args] { run = [&common, args] { return run_server(*args, common); }; });
 }
 
