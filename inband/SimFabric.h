@@ -25,6 +25,10 @@ class SimFabric {
     // More switches "Switch2", "Switch3", ..., with these device ids: SwitchK hangs off Switch1's
     // port kSwitchPorts + 2 - K (36, 35, ...), so HCAs and switches never share a port.
     std::vector<std::uint16_t> extra_switch_device_ids;
+    // The node GUID ibsim gives these nodes (the GUID their device's flash holds, so a device
+    // reached out-of-band is matched to its node). ibsim numbers the nodes after such a node
+    // on from its GUID (the topology's caguid=/switchguid= lines set a base).
+    std::map<std::string, std::uint64_t> node_guids;
     std::filesystem::path dir;                  // empty: a temp dir removed on destruction
     std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
     int start_timeout_ms = 10000;
