@@ -131,7 +131,8 @@ void add_status_commands(CLI::App& app, std::function<int()>& run, const Common&
   status->add_option("--port", args->port, "in-band: the local port (default: the first active)");
   status->add_option("--remote", args->remote,
                      "list the devices HOST serves (HOST[:PORT] or ssh:[USER@]HOST[:PORT]; repeatable) "
-                     "instead of this host's");
+                     "instead of this host's")
+      ->allow_extra_args(false);
   status->callback([&run, &common, args] { run = [&common, args] { return run_status(*args, common); }; });
 
   CLI::App* start = app.add_subcommand(
