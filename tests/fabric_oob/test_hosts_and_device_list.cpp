@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "fabric/HostsFile.h"
+#include "image/NodeGuid.h"
 #include "mtcr/BusDeviceList.h"
 
 namespace openflint::test {
@@ -37,6 +38,20 @@ TEST(HostsFile, TheFirstBadLineIsNamed) {
     EXPECT_NE(hosts.error().message().find(std::string("hosts.txt") + line), std::string::npos)
         << text << " -> " << hosts.error().message();
   }
+}
+
+// The GUID a host's device is matched to its fabric node by.
+TEST(NodeGuid, BaseGuidThenTheGuidSectionsFirstEntryBlankIsNone) {
+  ImageQuery fs3;
+  fs3.base_guid = UidRange{0x0002c90300b00000ull, 8};
+  EXPECT_EQ(node_guid(fs3), 0x0002c90300b00000ull);
+  ImageQuery fs2;
+  fs2.uids = {0x0002c90300a02000ull, 0x0002c90300a02001ull};
+  EXPECT_EQ(node_guid(fs2), 0x0002c90300a02000ull);
+  ImageQuery blank;
+  blank.base_guid = UidRange{~std::uint64_t{0}, 8};
+  EXPECT_EQ(node_guid(blank), std::nullopt);
+  EXPECT_EQ(node_guid(ImageQuery{}), std::nullopt);
 }
 
 // A server end on a socketpair: answers the one request with `replies` (each NUL-framed).

@@ -137,7 +137,8 @@ TEST_F(IbfwmgrOutOfBand, ListsAndUpdatesTheServedNodeOutOfBandTheRestInBand) {
     const json* n = node_with_lid(list, lids_[node]);
     ASSERT_NE(n, nullptr) << node;
     EXPECT_EQ((*n)["path"], "in-band") << n->dump(2);
-    EXPECT_EQ((*n)["fw_version"], (std::string(node) == "Switch1" ? "12.10.1000" : "12.10.1000"));
+    EXPECT_EQ((*n)["fw_version"], "12.10.1000") << node;
+    EXPECT_TRUE((*n)["vendor_access"].get<bool>()) << node;
   }
   ASSERT_EQ(list["hosts"].size(), 1u) << list.dump(2);
   EXPECT_TRUE(list["hosts"][0]["reachable"].get<bool>());
