@@ -9,6 +9,7 @@
 #include "fwops/Device.h"
 #include "fwops/DeviceBurn.h"
 #include "fwops/FailsafeBurner.h"
+#include "fabric/OutOfBand.h"
 
 namespace openflint {
 namespace {
@@ -29,10 +30,13 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
   if (!options.reset) return;
   // The one safe reset (fwops/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
   // reached in-band is refused with the reason (it needs a PCI reset on its host).
+  // Out-of-band the bus protocol carries CR-space only: the opened remote Device refuses, and the
+  // burn still stands (the new firmware runs after a reset on the device's host).
   auto plan = plan_reset(device, ResetOptions{});
   auto reset = plan ? run_reset(device, *plan, ResetOptions{}) : Result<ResetReport>(make_error(std::move(plan).error()));
   if (!reset) {
-    out.message = "not reset: " + reset.error().message();
+    out.message = (out.before.remote ? "burned; not reset out-of-band: " : "burned; not reset: ") +
+                  reset.error().message();
     return;
   }
   out.reset_done = true;
@@ -42,7 +46,7 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
 void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,
                  const FabricUpdateOptions& options, NodeUpdate& out) {
   out.before = node;
-  if (!node.vendor_access) {
+  if (!node.reachable()) {
     out.status = NodeUpdateStatus::NoAccess;
     out.message = node.note;
     return;
@@ -67,9 +71,7 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
     out.status = NodeUpdateStatus::WouldUpdate;
     return;
   }
-  DeviceOpenOptions open_options;
-  open_options.channel = channel;
-  auto device = open_device(node.node.device_name(), open_options);
+  auto device = open_node_device(node, channel);
   if (!device) {
     out.status = NodeUpdateStatus::Failed;
     out.message = device.error().message();

@@ -10,6 +10,7 @@
 #include "fabric/FabricNode.h"
 #include "image/ImageQuery.h"
 #include "mtcr/MadChannel.h"
+#include "mtcr/RemoteDeviceName.h"
 
 namespace openflint {
 
@@ -24,6 +25,14 @@ struct NodeFirmware {
   std::optional<FwVersion> fw_version;  // running version (MGIR), else the flash image's
   std::optional<FwVersion> flash_fw_version;  // the image on flash (differs after an update until a reset)
   bool recovery = false;       // MGIR says no firmware runs
+  // Set when the node is reached out-of-band: a host's bus server serves the device whose flash
+  // holds this node's GUID (fabric/OutOfBand.h); then queries and burns go through it, not MADs.
+  std::optional<RemoteDeviceName> remote;
+
+  // Whether its firmware can be queried and updated: vendor MADs answer, or a host serves it.
+  [[nodiscard]] bool reachable() const { return vendor_access || remote.has_value(); }
+  // "in-band" or "out-of-band HOST".
+  [[nodiscard]] std::string path() const { return remote ? "out-of-band " + to_string(remote->server) : "in-band"; }
 };
 
 // Whether an inventory also queries the image on flash (a few hundred MADs per node) or stops at

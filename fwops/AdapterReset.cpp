@@ -289,6 +289,12 @@ Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
     plan_pci(device, options, plan);
     return plan;
   }
+  if (device.remote()) {
+    plan.method = "none over the bus-server protocol";
+    plan.blockers.push_back({ErrorCode::NotSupported, "the bus-server protocol carries CR-space only, no reset: reset " +
+                                                          device.name() + " on its host"});
+    return plan;
+  }
   if (device.info().kind == DeviceKind::Switch) {
     plan.method = "in-band software reset of the switch (vendor MAD); the running firmware is read again after it";
     return plan;

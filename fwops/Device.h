@@ -53,6 +53,9 @@ class Device {
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
   // Remote devices have none either: what needs sysfs (PCI reset, VPD, ICMD) is not done remotely.
   [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
+  // Reached through another host's bus server (HOST:PORT,DEVICE): CR-space only, no reset,
+  // MGIR or register channel.
+  [[nodiscard]] bool remote() const { return remote_ != nullptr; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.

@@ -70,17 +70,28 @@ std::string SimFabric::topology() const {
   const std::size_t extra = options_.extra_switch_device_ids.size();
   const auto uplink = [](std::size_t k) { return kSwitchPorts + 2 - k; };  // Switch1's port to SwitchK
   std::ostringstream t;
+  // ibnetdiscover's "caguid=0x..." / "switchguid=0x..." before a node header sets its GUID.
+  const auto guid_line = [this](const std::string& node, const char* key) {
+    const auto it = options_.node_guids.find(node);
+    if (it == options_.node_guids.end()) return std::string();
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%s=0x%016llx\n", key, static_cast<unsigned long long>(it->second));
+    return std::string(buf);
+  };
   t << "vendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.switch_device_id) << "\n";
+  t << guid_line(kSwitch, "switchguid");
   t << "Switch " << (extra == 0 ? options_.hcas + 1 : kSwitchPorts) << " \"" << kSwitch << "\"\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) t << "[" << i << "] \"" << hca(i) << "\"[1]\n";
   for (std::size_t k = 2; k < extra + 2; ++k) t << "[" << uplink(k) << "] \"" << extra_switch(k) << "\"[1]\n";
   for (std::size_t i = 1; i <= options_.hcas; ++i) {
     const std::uint16_t devid = options_.hca_device_ids.empty() ? options_.hca_device_id : options_.hca_device_ids[i - 1];
     t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(devid) << "\n";
+    t << guid_line(hca(i), "caguid");
     t << "Hca 1 \"" << hca(i) << "\"\n[1] \"" << kSwitch << "\"[" << i << "]\n";
   }
   for (std::size_t k = 2; k < extra + 2; ++k) {
     t << "\nvendid=" << hex4(options_.vendor_id) << "\ndevid=" << hex4(options_.extra_switch_device_ids[k - 2]) << "\n";
+    t << guid_line(extra_switch(k), "switchguid");
     t << "Switch 2 \"" << extra_switch(k) << "\"\n[1] \"" << kSwitch << "\"[" << uplink(k) << "]\n";
   }
   return t.str();

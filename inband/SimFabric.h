@@ -29,6 +29,10 @@ class SimFabric {
     // ibtopogen --ibsim writes); then local_node names the node clients and opensm attach through.
     std::string topology;
     std::string local_node;                     // empty: Hca1
+    // The node GUID ibsim gives these nodes (the GUID their device's flash holds, so a device
+    // reached out-of-band is matched to its node). ibsim numbers the nodes after such a node
+    // on from its GUID (the topology's caguid=/switchguid= lines set a base).
+    std::map<std::string, std::uint64_t> node_guids;
     std::filesystem::path dir;                  // empty: a temp dir removed on destruction
     std::filesystem::path preload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
     int start_timeout_ms = 10000;

@@ -14,7 +14,9 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "fwops/DeviceListing.h"
 #include "mst/Commands.h"
+#include "mtcr/PciDeviceName.h"
 #include "remote/BusServer.h"
 #include "remote/BusSession.h"
 #include "remote/StdioBusChannel.h"
@@ -30,8 +32,21 @@ struct ServerArgs {
   double idle_timeout_s = 300;
   bool stdio = false;
   std::string audit_log;
+  std::string sysfs;  // empty: default_sysfs_root()
   std::vector<std::string> devices;
 };
+
+// The DEVICE arguments, or without any the host's default list: what `mst status` lists (each
+// PCI function by its MST name), found without touching CR-space.
+Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
+  if (!a.devices.empty()) return a.devices;
+  ListingOptions listing;
+  listing.probe_access = false;
+  OF_ASSIGN(const auto functions, list_pci_devices(root, listing));
+  std::vector<std::string> names;
+  for (const auto& f : functions) names.push_back(f.function.mst_name());
+  return names;
+}
 
 // Audit lines go to --audit-log (appended) or stderr; the server serialises the calls.
 Result<AuditLog> make_audit_log(const std::string& path) {
@@ -74,13 +89,17 @@ int run_server(const ServerArgs& a, const Common& common) {
   auto audit = make_audit_log(a.audit_log);
   if (!audit) return cli::report_error(audit.error(), common.json);
   const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
+  const std::filesystem::path root = a.sysfs.empty() ? default_sysfs_root() : std::filesystem::path(a.sysfs);
+  auto devices = served_devices(a, root);
+  if (!devices) return cli::report_error(devices.error(), common.json);
   if (a.stdio) {
     auto channel = StdioBusChannel::open(STDIN_FILENO, STDOUT_FILENO);
     if (!channel) return cli::report_error(channel.error(), common.json);
     BusSessionOptions options;
-    options.devices = a.devices;
+    options.devices = *devices;
     options.read_only = a.read_only;
     options.idle_timeout = idle;
+    options.open_options.sysfs_root = root;
     options.peer = "stdio";
     options.audit = *audit;
     BusSession session(*channel, std::move(options));
@@ -97,7 +116,8 @@ int run_server(const ServerArgs& a, const Common& common) {
   }
   options.read_only = a.read_only;
   options.idle_timeout = idle;
-  options.devices = a.devices;
+  options.devices = *devices;
+  options.sysfs_root = root;
   options.audit = *audit;
   auto server = BusServer::listen(std::move(options));
   if (!server) return cli::report_error(server.error(), common.json);
@@ -105,7 +125,7 @@ int run_server(const ServerArgs& a, const Common& common) {
   {
     SignalStopper stopper(**server);
     const bool v6 = a.listen.find(':') != std::string::npos;
-    std::cerr << "-I- serving " << a.devices.size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
+    std::cerr << "-I- serving " << devices->size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
               << (*server)->port()
               << (a.read_only ? " (read-only)" : "") << std::endl;
     served = (*server)->serve();
@@ -124,13 +144,18 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
   server->add_option("--listen", args->listen, "IPv4 or IPv6 address to listen on (default 127.0.0.1; ::1 for IPv6 loopback)");
   server->add_option("--port", args->port, "TCP port (default 23108; 0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
-  server->add_option("--allow", args->allow, "client network allowed to connect, IPv4 or IPv6 CIDR (repeatable)");
+    const bool v6 = a.listen.find(':') != std::string::npos;
+    std::cerr << "-I- serving " << devices->size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
+              << (*server)->port()
   server->add_flag("--read-only", args->read_only, "refuse writes (W, U)");
   server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
       ->check(CLI::PositiveNumber);
   server->add_flag("--stdio", args->stdio, "serve one session on stdin/stdout instead of TCP");
   server->add_option("--audit-log", args->audit_log, "append the audit lines to FILE (default stderr)");
-  server->add_option("DEVICE", args->devices, "devices to serve (what L lists and O may open)")->required();
+  server->add_option("--sysfs", args->sysfs, "PCI sysfs root for the default list and PCI names "
+                                            "(default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+  server->add_option("DEVICE", args->devices,
+                     "devices to serve (what L lists and O may open); none: the PCI functions `mst status` lists");
   server->callback([&run, &common, args] { run = [&common, args] { return run_server(*args, common); }; });
 }
 

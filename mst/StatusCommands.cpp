@@ -10,6 +10,7 @@
 #include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
 #include "mst/Commands.h"
+#include "mst/RemoteStatus.h"
 #include "mst/StatusReport.h"
 #include "mtcr/MadChannel.h"
 #include "mtcr/PciDeviceName.h"
@@ -27,6 +28,7 @@ struct StatusArgs {
   bool fabric = false;
   std::string ca;
   int port = 0;
+  std::vector<std::string> remote;  // --remote HOST...: list those hosts' devices instead
 };
 
 fs::path sysfs_root(const StatusArgs& a) { return a.sysfs.empty() ? default_sysfs_root() : fs::path(a.sysfs); }
@@ -40,6 +42,7 @@ Result<std::vector<NodeFirmware>> fabric_nodes(const StatusArgs& a) {
 }
 
 int run_status(const StatusArgs& a, const Common& common) {
+  if (!a.remote.empty()) return run_remote_status(a.remote, common);
   const fs::path root = sysfs_root(a);
   auto devices = list_pci_devices(root);
   if (!devices) return cli::report_error(devices.error(), common.json);
@@ -127,6 +130,10 @@ void add_status_commands(CLI::App& app, std::function<int()>& run, const Common&
   status->add_flag("--fabric", args->fabric, "also list the in-band nodes (an error when discovery fails)");
   status->add_option("--ca", args->ca, "in-band: the local CA (default: the first with an active port)");
   status->add_option("--port", args->port, "in-band: the local port (default: the first active)");
+  status->add_option("--remote", args->remote,
+                     "list the devices HOST serves (HOST[:PORT] or ssh:[USER@]HOST[:PORT]; repeatable) "
+                     "instead of this host's")
+      ->allow_extra_args(false);
   status->callback([&run, &common, args] { run = [&common, args] { return run_status(*args, common); }; });
 
   CLI::App* start = app.add_subcommand(

@@ -179,6 +179,7 @@ void BusServer::accept_one(int fd, const std::string& peer, const PeerAddress& p
       options.read_only = options_.read_only;
       options.idle_timeout = options_.idle_timeout;
       options.peer = peer;
+      options.open_options.sysfs_root = options_.sysfs_root;
       options.audit = [this](std::string_view line) { audit(std::string(line)); };
       BusSession session(*channel, std::move(options));
       (void)session.run();  // ends on EOF, idle timeout or a failed send: all just end the session

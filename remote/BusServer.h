@@ -7,6 +7,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +30,7 @@ struct BusServerOptions {
   std::chrono::milliseconds idle_timeout = BusSessionOptions::kDefaultIdleTimeout;
   std::size_t max_sessions = kDefaultMaxSessions;
   std::vector<std::string> devices;  // what L lists and O may open
+  std::filesystem::path sysfs_root;  // PCI names are opened under it (empty: default_sysfs_root())
   AuditLog audit;                    // called from several threads, one line at a time
 };
 

@@ -2,7 +2,9 @@
 # The main job on the simulated default: installs what is missing, builds what it runs, then takes a
 # simulated ConnectX-4 through a real firmware update over PCI (a FUSE-served sysfs tree) — mst
 # status, query, failsafe burn of a newer image, mst reset, mst status again — and a simulated
-# InfiniBand fabric (ibsim: a switch and three adapters) through an in-band update of every device — list, update, list — printing what a user would
+# InfiniBand fabric (ibsim: a switch and three adapters, plus the adapter the tools attach through,
+# which no vendor MAD reaches but its host's `mst server` does) through an update of every device —
+# out-of-band where a host serves it, in-band otherwise — list, update, list — printing what a user would
 # see. Real vendor firmware in ../shared/firmware/real, when present, is listed and checked too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +64,8 @@ trap 'rm -rf "$work"' EXIT
 step "$bin/hcasim" show "$work/hca"
 
 echo
-echo "== A simulated InfiniBand fabric: a Spectrum switch and three adapters on old firmware"
+echo "== A simulated InfiniBand fabric: a Spectrum switch and three adapters on old firmware, and the"
+echo "   local adapter (Hca1, no vendor MAD access) whose host serves it with mst server"
 fabric=$work/fabric
 images=$work/images
 mkdir -p "$images"
@@ -70,24 +73,39 @@ cp "$samples/spectrum-new.bin" "$samples/connectx4-new.bin" "$samples/connectx3-
 # ibsim + opensm + one device responder per node; stops (devices saved) on SIGTERM.
 "$bin/simfabric" up --dir "$fabric" --switch "spectrum:$samples/spectrum-old.bin" \
   --hca "connectx4:$samples/connectx4-old.bin" --hca "connectx3:$samples/connectx3-old.bin" \
-  --hca "connectx3:$samples/connectx3-old.bin" > "$work/fabric.log" 2>&1 &
+  --hca "connectx3:$samples/connectx3-old.bin" --local "connectx4:$samples/connectx4-old.bin" > "$work/fabric.log" 2>&1 &
 fabric_pid=$!
-trap 'kill -TERM $fabric_pid 2>/dev/null; wait $fabric_pid 2>/dev/null; rm -rf "$work"' EXIT
+server_pid=
+trap 'kill -TERM $fabric_pid $server_pid 2>/dev/null; wait $fabric_pid $server_pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 300); do
   grep -q "stops it" "$work/fabric.log" && break
   kill -0 $fabric_pid 2>/dev/null || { cat "$work/fabric.log"; exit 1; }
   sleep 0.1
 done
 cat "$work/fabric.log"
+# Hca1's host serves its adapter on loopback (any free port); ibfwmgr finds it by node GUID.
+"$bin/mst" server --port 0 "sim:$fabric/devices/Hca1" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do
+  grep -q "serving" "$work/server.log" && break
+  kill -0 $server_pid 2>/dev/null || { cat "$work/server.log"; exit 1; }
+  sleep 0.1
+done
+port=$(sed -n 's/.*serving .* on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/server.log" | head -1)
+printf '# hosts whose mst server reaches fabric devices out-of-band\n127.0.0.1:%s\n' "$port" > "$work/hosts"
+step cat "$work/hosts"
 inband() { step "$bin/simfabric" run --dir "$fabric" -- "$@"; }
-inband "$bin/ibfwmgr" list
+inband "$bin/ibfwmgr" list --hosts "$work/hosts"
 echo
-echo "== Update every device in-band from a folder of images (picked by PSID, failsafe, in parallel)"
-inband "$bin/ibfwmgr" update --images "$images" --yes --reset
+echo "== Update every device from a folder of images (picked by PSID, failsafe, in parallel): Hca1"
+echo "   out-of-band through its host's mst server, the others in-band"
+inband "$bin/ibfwmgr" update --hosts "$work/hosts" --images "$images" --yes --reset
 echo
 echo "== The fabric again: the switch was reset and runs its new firmware; the adapters' new"
-echo "   firmware is on flash and runs after their next (PCI) reset"
-inband "$bin/ibfwmgr" list
+echo "   firmware is on flash and runs after their next (PCI) reset; Hca1 shows its new flash out-of-band"
+inband "$bin/ibfwmgr" list --hosts "$work/hosts"
+kill -TERM $server_pid
+wait $server_pid
 kill -TERM $fabric_pid
 wait $fabric_pid
 trap 'rm -rf "$work"' EXIT

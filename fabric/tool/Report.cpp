@@ -29,19 +29,37 @@ nlohmann::json node_json(const NodeFirmware& n) {
           {"fw_version", n.fw_version ? nlohmann::json(n.fw_version->to_string()) : nlohmann::json(nullptr)},
           {"flash_fw_version", n.flash_fw_version ? nlohmann::json(n.flash_fw_version->to_string()) : nlohmann::json(nullptr)},
           {"recovery", n.recovery},
+          {"path", n.path()},
           {"note", n.note}};
+}
+
+// What each --hosts host answered: reachable or why not, and the devices it listed by GUID.
+nlohmann::json hosts_json(const std::vector<RemoteHostStatus>& hosts) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& h : hosts) {
+    nlohmann::json devices = nlohmann::json::array();
+    for (const auto& d : h.devices)
+      devices.push_back({{"name", d.name},
+                         {"guid", d.node_guid ? nlohmann::json(guid_text(*d.node_guid)) : nlohmann::json(nullptr)},
+                         {"error", d.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.error)}});
+    list.push_back({{"host", to_string(h.host)},
+                    {"reachable", h.error.empty()},
+                    {"error", h.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(h.error)},
+                    {"devices", devices}});
+  }
+  return list;
 }
 
 }  // namespace
 
-nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes) {
+nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& n : nodes) list.push_back(node_json(n));
-  return {{"ok", true}, {"nodes", list}};
+  return {{"ok", true}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
 }
 
 void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) {
-  out << cli::table_row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"NOTE", 0}});
+  out << cli::table_row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"PATH", 28}, {"NOTE", 0}});
   for (const auto& n : nodes) {
     std::string note = n.note;
     if (n.fw_version && n.flash_fw_version && *n.fw_version != *n.flash_fw_version && note.empty())
@@ -54,11 +72,13 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) 
                 {n.psid.empty() ? "-" : n.psid, 16},
                 {version_text(n.fw_version), 12},
                 {version_text(n.flash_fw_version), 12},
-                {n.vendor_access ? note : "no vendor access" + std::string(n.node.local ? " (local node)" : ""), 0}});
+                {n.path(), 28},
+                {n.reachable() ? note : "no vendor access" + std::string(n.node.local ? " (local node)" : ""), 0}});
   }
 }
 
-nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double seconds) {
+nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double seconds,
+                           const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
   bool ok = true;
   for (const auto& u : updates) {
@@ -77,11 +97,11 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
     j["seconds"] = u.seconds;
     list.push_back(j);
   }
-  return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}};
+  return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
 }
 
 void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds) {
-  out << cli::table_row({{"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"NOTE", 0}});
+  out << cli::table_row({{"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"PATH", 28}, {"NOTE", 0}});
   for (const auto& u : updates) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", u.seconds);
@@ -97,6 +117,7 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
                 {to_string(u.status), 11},
                 {std::to_string(u.mads), 8},
                 {secs, 8},
+                {u.before.path(), 28},
                 {note, 0}});
   }
   char total[32];

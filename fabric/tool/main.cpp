@@ -11,8 +11,10 @@
 #include "cli/ExitCode.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
+#include "fabric/HostsFile.h"
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
+#include "fabric/OutOfBand.h"
 #include "fabric/tool/Report.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
@@ -31,6 +33,13 @@ struct Args {
   bool dry_run = false;
   std::string archive;
   std::string images;
+  std::string hosts_file;  // --hosts FILE: devices reached out-of-band first
+};
+
+// Discovery and the inventory, with what the hosts of --hosts listed.
+struct Inventory {
+  std::vector<NodeFirmware> nodes;
+  std::vector<RemoteHostStatus> hosts;
 };
 
 // One line (and the JSON report with --json); the exit code is the shared table's for the error
@@ -40,21 +49,40 @@ int fail(const Args& a, const Error& e, int rc = -1) {
   return rc < 0 ? code : rc;
 }
 
-// Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it.
-Result<std::vector<NodeFirmware>> inventory(const Args& a, std::shared_ptr<MadChannel>& channel) {
+// Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it. With
+// --hosts, the hosts' devices are listed first and the nodes they serve go out-of-band.
+Result<Inventory> inventory(const Args& a, const std::vector<RemoteHost>& hosts, std::shared_ptr<MadChannel>& channel) {
   OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
   OF_ASSIGN(channel, MadChannel::open(a.ca, a.port));
-  return take_inventory(nodes, channel);
+  Inventory out;
+  out.hosts = scan_hosts(hosts);
+  out.nodes = take_inventory(nodes, out.hosts, channel);
+  return out;
+}
+
+// The hosts file is read before anything touches the fabric: a bad line is a usage error (exit 2).
+Result<std::vector<RemoteHost>> read_hosts(const Args& a) {
+  if (a.hosts_file.empty()) return std::vector<RemoteHost>{};
+  return read_hosts_file(a.hosts_file);
+}
+
+void warn_unreachable(const std::vector<RemoteHostStatus>& hosts) {
+  for (const auto& h : hosts)
+    if (!h.error.empty())
+      std::cerr << "-W- host " << to_string(h.host) << " unreachable (" << h.error << "): its nodes are reached in-band\n";
 }
 
 int run_list(const Args& a) {
+  auto hosts = read_hosts(a);
+  if (!hosts) return fail(a, hosts.error());
   std::shared_ptr<MadChannel> channel;
-  auto nodes = inventory(a, channel);
-  if (!nodes) return fail(a, nodes.error());
+  auto inv = inventory(a, *hosts, channel);
+  if (!inv) return fail(a, inv.error());
   if (a.json) {
-    cli::print_json(fabriccli::inventory_json(*nodes));
+    cli::print_json(fabriccli::inventory_json(inv->nodes, inv->hosts));
   } else {
-    fabriccli::print_inventory(std::cout, *nodes);
+    fabriccli::print_inventory(std::cout, inv->nodes);
+    warn_unreachable(inv->hosts);
   }
   return 0;
 }
@@ -70,7 +98,7 @@ Result<ImageSet> load_images(const Args& a, const std::vector<NodeFirmware>& nod
 
 bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
   std::size_t reachable = 0;
-  for (const auto& n : nodes) reachable += n.vendor_access ? 1 : 0;
+  for (const auto& n : nodes) reachable += n.reachable() ? 1 : 0;
   return openflint::cli::confirm(
       "Update up to " + std::to_string(reachable) + " device(s) of " + std::to_string(nodes.size()) + " fabric nodes?",
       openflint::cli::ConfirmPolicy{a.yes, false});
@@ -80,13 +108,19 @@ int run_update(const Args& a) {
   if (a.archive.empty() == a.images.empty())
     return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"),
                 openflint::cli::kUsage);
+  auto hosts = read_hosts(a);
+  if (!hosts) return fail(a, hosts.error());
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<MadChannel> channel;
-  auto nodes = inventory(a, channel);
-  if (!nodes) return fail(a, nodes.error());
+  auto inv = inventory(a, *hosts, channel);
+  if (!inv) return fail(a, inv.error());
+  const auto* nodes = &inv->nodes;
   auto images = load_images(a, *nodes);
   if (!images) return fail(a, images.error());
-  if (!a.json) fabriccli::print_inventory(std::cout, *nodes);
+  if (!a.json) {
+    fabriccli::print_inventory(std::cout, *nodes);
+    warn_unreachable(inv->hosts);
+  }
   if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
   FabricUpdateOptions options;
   options.reset = a.reset;
@@ -98,7 +132,7 @@ int run_update(const Args& a) {
   for (const auto& u : updates)
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
   if (a.json) {
-    cli::print_json(fabriccli::update_json(updates, seconds));
+    cli::print_json(fabriccli::update_json(updates, seconds, inv->hosts));
   } else {
     fabriccli::print_updates(std::cout, updates, seconds);
   }
@@ -110,18 +144,23 @@ int run_update(const Args& a) {
 namespace {
 
 int tool_main(int argc, char** argv) {
-  CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (in-band)"};
+  CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (out-of-band through --hosts first, else in-band)"};
   Args a;
   app.add_option("--ca", a.ca, "local CA to use (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("ibfwmgr"), "print the version and exit");
-  auto* list = app.add_subcommand("list", "every node: type, GUID, LID, device, PSID, running FW");
+  const std::string hosts_help =
+      "hosts whose bus servers (mst server) reach fabric devices out-of-band, one HOST[:PORT] or "
+      "ssh:[USER@]HOST[:PORT] a line ('#' comments): their nodes (by node GUID) go out-of-band, the rest in-band";
+  auto* list = app.add_subcommand("list", "every node: type, GUID, LID, device, PSID, running FW, path");
   list->add_flag("--json", a.json, "JSON output");
+  list->add_option("--hosts", a.hosts_file, hosts_help);
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
   update->add_option("--archive", a.archive, "MFA archive holding the images");
   update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
   update->add_flag("--json", a.json, "JSON report");
+  update->add_option("--hosts", a.hosts_file, hosts_help);
   update->add_flag("-y,--yes", a.yes, "do not ask");
   update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");

@@ -16,6 +16,8 @@
 #include "cli/Version.h"
 #include "devices/DeviceCatalog.h"
 #include "inband/SimFabric.h"
+#include "sim/SimDevice.h"
+#include "sim/SimNodeGuid.h"
 
 namespace {
 
@@ -33,8 +35,8 @@ struct DeviceSpec {
 
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
-               "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
-               "   or: simfabric up --dir D --topology FILE [--local NODE]\n"
+               "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]... [--local MODEL[:IMG]]\n"
+               "   or: simfabric up --dir D --topology FILE [--attach NODE]\n"
                "   or: simfabric run --dir D -- CMD [ARGS...]\n"
                "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
@@ -42,9 +44,12 @@ void usage(std::FILE* out = stderr) {
                "       node clients use; the --hca devices are Hca2, Hca3, ...), starts ibsim, runs opensm once\n"
                "       and one ibsim-responder per device, prints the LIDs and stays until SIGINT/SIGTERM;\n"
                "       then the responders save the devices and everything stops\n"
+               "       --local: a device for Hca1 too, without a responder (no vendor MADs reach it, like the\n"
+               "       adapter a host attaches through); Hca1 gets the node GUID its flash holds, so a bus\n"
+               "       server of D/devices/Hca1 (mst server sim:D/devices/Hca1) reaches it out-of-band\n"
                "  up --topology: the ibsim topology FILE as it is (e.g. from 'ibtopogen --ibsim FILE'), no\n"
                "       responders; clients and opensm attach through NODE (default: the file's first Hca)\n"
-               "  run: runs CMD as a client on the local node (Hca1, or --local) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
+               "  run: runs CMD as a client on the local node (Hca1, or --attach NODE) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
 }
 
 fs::path bin_dir() {
@@ -84,8 +89,8 @@ std::string env_line(const std::map<std::string, std::string>& env) {
 }
 
 struct TopologyOption {
-  std::string text;   // the ibsim topology given with --topology ("" = built from the devices)
-  std::string local;  // --local
+  std::string text;    // the ibsim topology given with --topology ("" = built from the devices)
+  std::string attach;  // --attach
 };
 
 // The first "Hca N \"NAME\"" node of an ibsim topology.
@@ -99,15 +104,38 @@ std::string first_hca(const std::string& text) {
   return "";
 }
 
-int up(const fs::path& dir, const std::vector<DeviceSpec>& devices, const TopologyOption& given) {
+// The node GUID the device's firmware reports: the one its flash holds.
+Result<std::uint64_t> flash_node_guid(const fs::path& dir) {
+  OF_ASSIGN(auto device, sim::SimDevice::load_state(dir));
+  const auto guid = sim::reported_node_guid(*device);
+  if (!guid) return make_error(ErrorCode::InvalidArgument, dir.string() + ": its flash holds no node GUID");
+  return *guid;
+}
+
+int up(const fs::path& dir, const std::vector<DeviceSpec>& all, const TopologyOption& given) {
   SimFabric::Options options;
   options.dir = dir;
   options.topology = given.text;
-  options.local_node = given.text.empty() ? "" : (given.local.empty() ? first_hca(given.text) : given.local);
+  options.local_node = given.text.empty() ? "" : (given.attach.empty() ? first_hca(given.text) : given.attach);
   if (!given.text.empty() && options.local_node.empty())
-    return std::fprintf(stderr, "-E- the topology has no Hca node for clients (--local NODE)\n"), 1;
+    return std::fprintf(stderr, "-E- the topology has no Hca node for clients (--attach NODE)\n"), 1;
   options.hcas = 1;
   options.hca_device_ids = {0x1013};  // Hca1: the local adapter clients attach through
+  std::vector<DeviceSpec> devices;  // those with a responder
+  for (const auto& d : all) {
+    if (d.node != SimFabric::hca(1)) {
+      devices.push_back(d);
+      continue;
+    }
+    auto info = find_device_by_sim_model(d.model);
+    if (!info) return std::fprintf(stderr, "-E- %s\n", info.error().message().c_str()), 1;
+    options.hca_device_ids[0] = (*info)->pci_device_id;
+    if (auto made = create_device(d, dir / "devices" / d.node); !made)
+      return std::fprintf(stderr, "-E- %s\n", made.error().message().c_str()), 1;
+    auto guid = flash_node_guid(dir / "devices" / d.node);
+    if (!guid) return std::fprintf(stderr, "-E- %s\n", guid.error().message().c_str()), 1;
+    options.node_guids[d.node] = *guid;
+  }
   for (const auto& d : devices) {
     auto info = find_device_by_sim_model(d.model);
     if (!info) return std::fprintf(stderr, "-E- %s\n", info.error().message().c_str()), 1;
@@ -190,8 +218,8 @@ int tool_main(int argc, char** argv) {
   std::size_t next_hca = 2;
   for (int i = 4; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--local") {
-      topology.local = argv[i + 1];
+    if (flag == "--attach") {
+      topology.attach = argv[i + 1];
       continue;
     }
     if (flag == "--topology") {
@@ -204,8 +232,10 @@ int tool_main(int argc, char** argv) {
       continue;
     }
     DeviceSpec spec;
-    const std::string node = flag == "--switch" ? SimFabric::kSwitch : SimFabric::hca(next_hca);
-    if ((flag != "--switch" && flag != "--hca") || !parse_spec(argv[i + 1], node, spec)) {
+    const std::string node = flag == "--switch" ? SimFabric::kSwitch
+                             : flag == "--local" ? SimFabric::hca(1)
+                                                 : SimFabric::hca(next_hca);
+    if ((flag != "--switch" && flag != "--hca" && flag != "--local") || !parse_spec(argv[i + 1], node, spec)) {
       usage();
       return 2;
     }
@@ -213,7 +243,7 @@ int tool_main(int argc, char** argv) {
     devices.push_back(spec);
   }
   if ((argc - 4) % 2 != 0 || (!topology.text.empty() && !devices.empty()) ||
-      (topology.text.empty() && !topology.local.empty())) {
+      (topology.text.empty() && !topology.attach.empty())) {
     usage();
     return 2;
   }

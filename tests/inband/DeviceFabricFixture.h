@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +27,8 @@ struct FabricDevice {
 
 // A small FS3 image (one 4 KiB code section) so burns over MADs take about a second.
 inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std::string& psid = "MT_2190110032",
-                                                 std::uint32_t hw_id = 0x209, std::size_t code_bytes = 4096) {
+                                                 std::uint32_t hw_id = 0x209, std::size_t code_bytes = 4096,
+                                                 std::uint64_t base_guid = 0x0002c90300b00000ull) {
   Fs3ImageSpec s;
   s.fw_version = {12, minor, 1000};
   s.release_date = ReleaseDate{2024, 2, 1};
@@ -34,7 +36,7 @@ inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std:
   s.description = "openflint in-band test image";
   s.pci_device_id = 4115;
   s.supported_hw_ids = {hw_id};
-  s.base_guid = 0x0002c90300b00000ull;
+  s.base_guid = base_guid;
   s.base_mac = 0x0002c9b00000ull;
   std::vector<std::uint8_t> code(code_bytes);
   for (std::size_t i = 0; i < code.size(); ++i) code[i] = static_cast<std::uint8_t>(i * 7 + minor);
@@ -56,8 +58,10 @@ class DeviceFabricFixture : public ::testing::Test {
   std::filesystem::path device_dir(const std::string& node) const { return dir_.path() / "devices" / node; }
 
   // Creates each device with hcasim, then the fabric (Hca1 = the client) and one responder each.
-  void bring_up(const std::vector<FabricDevice>& devices) {
+  // `node_guids`: ibsim node GUIDs to set (SimFabric::Options::node_guids).
+  void bring_up(const std::vector<FabricDevice>& devices, const std::map<std::string, std::uint64_t>& node_guids = {}) {
     SimFabric::Options options;
+    options.node_guids = node_guids;
     options.hcas = 1;
     options.hca_device_ids = {0x1013};
     for (const auto& d : devices) {

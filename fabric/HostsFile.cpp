@@ -1,0 +1,44 @@
+// HostsFile: line-numbered parsing of a hosts file; the host grammar is mtcr/RemoteHost's.
+#include "fabric/HostsFile.h"
+
+#include "core/InputFile.h"
+
+namespace openflint {
+namespace {
+
+constexpr std::size_t kMaxHostsFileBytes = 1 << 20;
+
+std::string_view trimmed(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r");
+  return s.substr(first, last - first + 1);
+}
+
+}  // namespace
+
+Result<std::vector<RemoteHost>> parse_hosts(std::string_view text, std::string_view source) {
+  std::vector<RemoteHost> hosts;
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    ++number;
+    line = trimmed(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    auto host = parse_remote_host(line);
+    if (!host)
+      return make_error(ErrorCode::InvalidArgument,
+                        std::string(source) + ":" + std::to_string(number) + ": " + host.error().message());
+    hosts.push_back(std::move(*host));
+  }
+  return hosts;
+}
+
+Result<std::vector<RemoteHost>> read_hosts_file(const std::filesystem::path& path) {
+  OF_ASSIGN(const auto bytes, read_input_file(path.string(), kMaxHostsFileBytes, "hosts file"));
+  return parse_hosts(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
+}
+
+}  // namespace openflint

@@ -1,0 +1,76 @@
+// RemoteListing: L on one connection, then one connection per device (the server opens one device per connection).
+#include "fwops/RemoteListing.h"
+
+#include "fwops/DeviceFlash.h"
+#include "fwops/FlashImageReader.h"
+#include "image/NodeGuid.h"
+#include "mtcr/BusDeviceList.h"
+#include "mtcr/RemoteHostConnection.h"
+
+namespace openflint {
+namespace {
+
+void query_flash(Device& device, RemoteDeviceStatus& out) {
+  auto driver = open_device_flash(device);
+  if (!driver) {
+    out.error = "flash not readable: " + driver.error().message();
+    return;
+  }
+  auto sparse = read_current_image(device.access(), device.info(), *driver, CopyScope::Query);
+  if (!sparse) {
+    out.error = "flash image unreadable: " + sparse.error().message();
+    return;
+  }
+  if (!sparse->query) {
+    out.error = "no valid image on flash";
+    return;
+  }
+  out.flash = sparse->query;
+  out.node_guid = node_guid(*sparse->query);
+}
+
+}  // namespace
+
+std::string remote_device_name(const RemoteHost& host, const std::string& device) {
+  if (host.transport == RemoteTransport::Ssh) return to_string(host) + "/" + device;
+  return to_string(RemoteDeviceName{host, device});
+}
+
+Result<Device> open_host_device(const RemoteHost& host, const std::string& device, const DeviceOpenOptions& options) {
+  return open_remote_device(remote_device_name(host, device), RemoteDeviceName{host, device}, options);
+}
+
+RemoteHostStatus list_remote_host(const RemoteHost& host, const DeviceOpenOptions& options) {
+  RemoteHostStatus out;
+  out.host = host;
+  std::vector<std::string> listed;
+  {
+    auto connection = connect_remote_host(host, {}, options.remote_timeout);
+    if (!connection) {
+      out.error = connection.error().message();
+      return out;
+    }
+    auto names = list_bus_devices(*connection, options.remote_timeout);
+    if (!names) {
+      out.error = "listing its devices: " + names.error().message();
+      return out;
+    }
+    listed = std::move(*names);
+  }  // closed before the opens: a server may serve one connection at a time
+  for (const auto& device : listed) {
+    RemoteDeviceStatus status;
+    status.remote = RemoteDeviceName{host, device};
+    status.name = remote_device_name(host, device);
+    auto opened = open_host_device(host, device, options);
+    if (!opened) {
+      status.error = opened.error().message();
+    } else {
+      status.info = &opened->info();
+      query_flash(*opened, status);
+    }
+    out.devices.push_back(std::move(status));
+  }
+  return out;
+}
+
+}  // namespace openflint
