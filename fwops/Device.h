@@ -54,6 +54,9 @@ class Device {
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
   // Remote devices have none either: what needs sysfs (PCI reset, VPD, ICMD) is not done remotely.
   [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
+  // HOST:PORT,DEVICE: reached through a bus server, so nothing that needs the device's host
+  // (sysfs, a PCI reset) can be done from here.
+  [[nodiscard]] bool remote() const { return remote_ != nullptr; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.

@@ -96,5 +96,19 @@ TEST_F(RemoteFirmware, AGatewayBurnOverTcpIsPipelined) {
   EXPECT_LT(trips * 3, requests) << audit_text();
 }
 
+TEST_F(RemoteFirmware, ResetArmsTheFirmwareResetRemotelyAndRefusesAPciReset) {
+  const auto port = start_server();
+  ASSERT_NE(port, 0);
+  // Level 3 resets the PCI link on the device's host: not from here.
+  const auto refused = run_tool("mst", {"reset", "-y", remote(port, device_)});
+  EXPECT_NE(refused.exit_code, 0) << refused.out << refused.err;
+  EXPECT_NE((refused.out + refused.err).find("needs the device's host"), std::string::npos) << refused.out << refused.err;
+  // Level 4 is a register write (MFRL), read back armed by the firmware.
+  const auto armed = run_tool("mst", {"reset", "-y", "--level", "4", remote(port, device_)});
+  ASSERT_EQ(armed.exit_code, 0) << armed.out << armed.err;
+  EXPECT_NE(armed.out.find("firmware reset armed"), std::string::npos) << armed.out;
+  EXPECT_NE(audit_text().find("register 0x9028 "), std::string::npos) << audit_text();
+}
+
 }  // namespace
 }  // namespace openflint::test
