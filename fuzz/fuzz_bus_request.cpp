@@ -1,4 +1,4 @@
-// Fuzz target: the mstmtserver request parser (parse_bus_request) and reply parsers on arbitrary text.
+// Fuzz target: the bus-server request parser (parse_bus_request, G included) and reply parsers on arbitrary text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -18,5 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   (void)parse_read_reply(text);
   (void)parse_block_reply(text, size % (kBusMaxBlockBytes + 1));
+  // openflint's G answer must survive parse -> format -> parse unchanged too.
+  if (auto reply = parse_register_reply(text)) {
+    auto again = parse_register_reply(format_register_reply(*reply));
+    if (!again || !(*again == *reply)) std::abort();
+  }
   return 0;
 }

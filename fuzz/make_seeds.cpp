@@ -161,7 +161,9 @@ bool bus_seeds(const fs::path& out) {
       {"version", "V"}, {"list", "L"}, {"open", "O 1 /dev/mst/mt4115_pciconf0"}, {"open-old", "O mt4115_pciconf0"},
       {"close", "C"}, {"read", "R 0xf0014"}, {"read-octal", "R 03600024"}, {"write", "W 0xf0400 0x80000000"},
       {"block-read", "B 0x100 10"}, {"block-write", "U 0x100 10 0x1 0x2 0x3"}, {"pci-change", "P"},
-      {"space", "A 2"}, {"block-reply", "O 0x11223344 0xaabbccdd 0x0304"}};
+      {"space", "A 2"}, {"block-reply", "O 0x11223344 0xaabbccdd 0x0304"},
+      {"register-probe", "G"}, {"register-query", "G 0x9903 1 8 0x0 0x0"},
+      {"register-write", "G 0x9062 2 12 0x1 0x0 0xffffffff"}, {"register-reply", "O 0x0 0x1020304 0x0"}};
   bool ok = true;
   for (const auto& [name, text] : requests) ok = ok && save(out, name, {text.begin(), text.end()});
   return ok;

@@ -209,6 +209,38 @@ std::string level_list(std::uint8_t levels) {
   return out.empty() ? "none" : out;
 }
 
+// MFRL through ICMD on this host, or through the bus server's register channel for a remote device.
+Result<MfrlRegister> query_mfrl(Device& device) {
+  if (!device.remote()) return query_reset_register(device.pci_dir());
+  OF_ASSIGN(RegisterPort* port, device.register_port());
+  return query_reset_register(*port);
+}
+
+Result<MfrlRegister> arm_mfrl(Device& device, int level) {
+  if (!device.remote()) return arm_reset_register(device.pci_dir(), mfrl_level_bit(level), 0, 1);
+  OF_ASSIGN(RegisterPort* port, device.register_port());
+  return arm_reset_register(*port, mfrl_level_bit(level), 0, 1);
+}
+
+void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
+
+// A remote adapter: only arming the firmware's reset for the host's next warm reboot (level 4)
+// is a register access; a PCI reset needs the device's host.
+void plan_remote(Device& device, const ResetOptions& options, ResetPlan& plan) {
+  plan.resets_now = false;
+  plan.method = "arm the firmware reset (MFRL level 4, warm reboot) through the bus server: the new firmware runs "
+                "after the device's host next warm-reboots; nothing is reset now";
+  if (options.level != 4) {
+    plan.blockers.push_back({ErrorCode::NotSupported, "a level " + std::to_string(options.level) +
+                                                          " reset needs the device's host (run 'mst reset' there); "
+                                                          "remotely only level 4 (arm for the next warm reboot) works"});
+    return;
+  }
+  plan_firmware_reset(device, options, plan);
+  if (!plan.firmware_reset && plan.blockers.empty())
+    plan.blockers.push_back({ErrorCode::NotSupported, "no firmware reset register to arm"});
+}
+
 // The firmware's side: on parts with a reset register (and firmware running to answer it), the
 // level must be supported and no other reset under way.
 void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan& plan) {
@@ -220,7 +252,7 @@ void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan&
                                                             ": use level 3"});
     return;
   }
-  auto mfrl = query_reset_register(device.pci_dir());
+  auto mfrl = query_mfrl(device);
   if (!mfrl) {
     plan.blockers.push_back({mfrl.error().code(), mfrl.error().message() +
                                                       ": a PCI reset would not run the new firmware; reboot the host"});
@@ -290,9 +322,7 @@ Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
     return plan;
   }
   if (device.remote()) {
-    plan.method = "none over the bus-server protocol";
-    plan.blockers.push_back({ErrorCode::NotSupported, "the bus-server protocol carries CR-space only, no reset: reset " +
-                                                          device.name() + " on its host"});
+    plan_remote(device, options, plan);
     return plan;
   }
   if (device.info().kind == DeviceKind::Switch) {
@@ -311,7 +341,7 @@ Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const Reset
   ResetReport report;
   report.plan = plan;
   if (!plan.resets_now) {
-    OF_TRY(arm_reset_register(device.pci_dir(), mfrl_level_bit(plan.firmware_reset->level), 0, 1));
+    OF_TRY(arm_mfrl(device, plan.firmware_reset->level));
   } else if (!device.pci_dir().empty()) {
     OF_ASSIGN(report.restored, reset_pci(device, plan, options));
   } else {

@@ -16,6 +16,7 @@
 #include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
+#include "mtcr/RemoteBusAccess.h"
 #include "mtcr/RemoteDeviceName.h"
 #include "sim/SimDevice.h"
 
@@ -53,8 +54,8 @@ class Device {
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
   // Remote devices have none either: what needs sysfs (PCI reset, VPD, ICMD) is not done remotely.
   [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
-  // Reached through another host's bus server (HOST:PORT,DEVICE): CR-space only, no reset,
-  // MGIR or register channel.
+  // HOST:PORT,DEVICE or ssh:...: reached through a bus server, so nothing that needs the
+  // device's host (sysfs, a PCI reset) can be done from here.
   [[nodiscard]] bool remote() const { return remote_ != nullptr; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
@@ -68,7 +69,8 @@ class Device {
   // through MADs or the ICMD mailbox on the first call, not at open (a burn or a register read
   // never needs it), and kept until reset() or invalidate_running_firmware(): FW version and
   // PSID, no copy address; nullopt when the device does not answer MGIR (PCI: no ICMD, e.g.
-  // ConnectX-3). Remote devices: nullopt (the legacy bus protocol carries CR-space only).
+  // ConnectX-3). Remote devices: MGIR through the server's register channel (our `mst server`);
+  // nullopt from a legacy server (mstmtserver carries CR-space only).
   [[nodiscard]] std::optional<RunningFirmware> running_firmware();
   // Forgets the kept MGIR answer: the next running_firmware() reads it again. reset() does this
   // itself; a caller that resets the device some other way calls it.
@@ -77,8 +79,9 @@ class Device {
   // The running firmware's access registers: the ICMD mailbox (PCI), or on a pre-VSEC part whose
   // catalog record has a tools HCR (ConnectX-3) the tools HCR in CR-space; vendor MADs (in-band);
   // the simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
-  // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old, or a
-  // remote device: the bus protocol has no mailbox or MAD channel).
+  // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old). Remote
+  // devices: the server's register channel (mtcr/RemoteRegisterPort.h), NotSupported from a
+  // legacy server that has none.
   [[nodiscard]] Result<RegisterPort*> register_port();
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
@@ -99,9 +102,10 @@ class Device {
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
   std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
   std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
-  // HOST:PORT,DEVICE or ssh:...: a RemoteBusAccess, CR-space through a bus server. Set only for remote
-  // devices, so the PCI- and in-band-only paths (reset, MGIR, register port) can tell.
-  std::unique_ptr<RegisterAccess> remote_;
+  // HOST:PORT,DEVICE or ssh:...: CR-space through a bus server, and registers through openflint's
+  // G extension when the server has it. Set only for remote devices, so the paths that need
+  // this host's sysfs (PCI reset) can tell.
+  std::unique_ptr<RemoteBusAccess> remote_;
   std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
   std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
   bool mgir_read_ = false;                        // running_firmware() asked since the open or reset

@@ -14,6 +14,7 @@
 #include "mtcr/PciDeviceName.h"
 #include "mtcr/PciFunctionReset.h"
 #include "mtcr/RemoteDeviceName.h"
+#include "mtcr/RemoteRegisterPort.h"
 #include "mtcr/ToolsHcrRegisterPort.h"
 #include "sim/SimRegisterPort.h"
 
@@ -161,7 +162,9 @@ Result<RegisterPort*> Device::register_port() {
     } else if (inband_) {
       port_ = std::make_unique<InbandRegisterPort>(inband_->inband());
     } else if (remote_) {
-      return make_error(ErrorCode::NotSupported, name_ + ": no register channel to a remote device yet");
+      auto remote = RemoteRegisterPort::open(*remote_);
+      if (!remote) return make_error(std::move(remote).error().with_context(name_));
+      port_ = std::move(*remote);
     } else if (info_->tools_hcr != nullptr && info_->pci_config_gateway != PciConfigGateway::Vsec) {
       // A pre-VSEC part has no ICMD; its firmware's tools HCR sits in CR-space. Like mstflint
       // (mpci_change), commands go through the config-space window even when the device was
@@ -184,10 +187,14 @@ Result<RegisterPort*> Device::register_port() {
 }
 
 std::optional<RunningFirmware> Device::running_firmware() {
-  if (remote_) return std::nullopt;  // MGIR needs ICMD or MADs; the bus protocol has neither
   if (!sim_) {
     if (!mgir_read_) {
-      mgir_running_ = pci_ ? query_running_pci(pci_dir_, *info_) : query_running_inband(inband_->inband(), *info_);
+      if (remote_) {
+        auto port = register_port();  // NotSupported from a legacy server: the running firmware stays unknown
+        mgir_running_ = port ? query_running(**port, *info_) : std::nullopt;
+      } else {
+        mgir_running_ = pci_ ? query_running_pci(pci_dir_, *info_) : query_running_inband(inband_->inband(), *info_);
+      }
       mgir_read_ = true;
     }
     return mgir_running_;

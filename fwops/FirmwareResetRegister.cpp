@@ -9,15 +9,13 @@
 namespace openflint {
 namespace {
 
-// One MFRL access: opens config space and ICMD, runs it, and turns the TLV status into an error.
-Result<MfrlRegister> access_mfrl(const std::filesystem::path& pci_dir, std::uint8_t method, const MfrlRegister& value) {
-  auto port = IcmdRegisterPort::open(pci_dir);
-  if (!port) return make_error(std::move(port).error().with_context("no reset register"));
+// One MFRL access, the TLV status turned into an error.
+Result<MfrlRegister> access_mfrl(RegisterPort& port, std::uint8_t method, const MfrlRegister& value) {
   AccessRegisterTlv request;
   request.register_id = MfrlRegister::kId;
   request.method = method;
   request.data = value.encode();
-  OF_ASSIGN(const auto answer, (*port)->transact(request));
+  OF_ASSIGN(const auto answer, port.transact(request));
   if (answer.status == AccessRegisterTlv::kStatusRegisterNotSupported)
     return make_error(ErrorCode::NotSupported, "the running firmware has no reset register (MFRL not supported)");
   if (answer.status == AccessRegisterTlv::kStatusBadParameter)
@@ -25,6 +23,13 @@ Result<MfrlRegister> access_mfrl(const std::filesystem::path& pci_dir, std::uint
   if (answer.status != 0)
     return make_error(ErrorCode::Io, "MFRL access failed with register status " + hex_string(answer.status));
   return MfrlRegister::decode(answer.data);
+}
+
+// ICMD of the function at `pci_dir`, opened for one call.
+Result<std::unique_ptr<IcmdRegisterPort>> icmd_port(const std::filesystem::path& pci_dir) {
+  auto port = IcmdRegisterPort::open(pci_dir);
+  if (!port) return make_error(std::move(port).error().with_context("no reset register"));
+  return std::move(*port);
 }
 
 }  // namespace
@@ -39,17 +44,27 @@ std::uint8_t mfrl_level_bit(int level) {
 }
 
 Result<MfrlRegister> query_reset_register(const std::filesystem::path& pci_dir) {
-  return access_mfrl(pci_dir, AccessRegisterTlv::kMethodQuery, MfrlRegister{});
+  OF_ASSIGN(auto port, icmd_port(pci_dir));
+  return query_reset_register(*port);
 }
 
 Result<MfrlRegister> arm_reset_register(const std::filesystem::path& pci_dir, std::uint8_t levels, std::uint8_t type,
                                         std::uint8_t pci_method) {
+  OF_ASSIGN(auto port, icmd_port(pci_dir));
+  return arm_reset_register(*port, levels, type, pci_method);
+}
+
+Result<MfrlRegister> query_reset_register(RegisterPort& port) {
+  return access_mfrl(port, AccessRegisterTlv::kMethodQuery, MfrlRegister{});
+}
+
+Result<MfrlRegister> arm_reset_register(RegisterPort& port, std::uint8_t levels, std::uint8_t type, std::uint8_t pci_method) {
   MfrlRegister request;
   request.reset_trigger = levels;
   request.rst_type_sel = type;
   request.pci_reset_req_method = pci_method;
-  OF_TRY(access_mfrl(pci_dir, AccessRegisterTlv::kMethodWrite, request));
-  OF_ASSIGN(const auto now, query_reset_register(pci_dir));
+  OF_TRY(access_mfrl(port, AccessRegisterTlv::kMethodWrite, request));
+  OF_ASSIGN(const auto now, query_reset_register(port));
   if (now.reset_state != MfrlRegister::kStateWaitingForTrigger)
     return make_error(ErrorCode::Io, "the firmware accepted the reset request but reports state '" +
                                          std::string(mfrl_state_name(now.reset_state)) + "', not armed");

@@ -1,4 +1,4 @@
-// FirmwareResetRegister: query and arm the firmware's reset register (MFRL) of a PCI function through ICMD.
+// FirmwareResetRegister: query and arm the firmware's reset register (MFRL) through ICMD or a given register port.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +6,7 @@
 
 #include "core/Result.h"
 #include "mtcr/MfrlRegister.h"
+#include "mtcr/RegisterPort.h"
 
 namespace openflint {
 
@@ -23,5 +24,10 @@ namespace openflint {
 // accepted it but does not show the reset pending.
 [[nodiscard]] Result<MfrlRegister> arm_reset_register(const std::filesystem::path& pci_dir, std::uint8_t levels,
                                                       std::uint8_t type, std::uint8_t pci_method);
+
+// The same through an open register port (a remote device's: mtcr/RemoteRegisterPort.h).
+[[nodiscard]] Result<MfrlRegister> query_reset_register(RegisterPort& port);
+[[nodiscard]] Result<MfrlRegister> arm_reset_register(RegisterPort& port, std::uint8_t levels, std::uint8_t type,
+                                                      std::uint8_t pci_method);
 
 }  // namespace openflint

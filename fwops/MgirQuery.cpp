@@ -35,6 +35,10 @@ std::optional<RunningFirmware> decode(const Result<AccessRegisterTlv>& answer, c
 
 }  // namespace
 
+std::optional<RunningFirmware> query_running(RegisterPort& port, const DeviceInfo& info) {
+  return decode(port.transact(mgir_request()), info);
+}
+
 std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const DeviceInfo& info) {
   return decode(inband.access_register(mgir_request()), info);
 }

@@ -7,9 +7,12 @@
 #include "devices/DeviceInfo.h"
 #include "fwops/RunningFirmware.h"
 #include "mtcr/InbandAccess.h"
+#include "mtcr/RegisterPort.h"
 
 namespace openflint {
 
+// MGIR through an open register port (a remote device's); nullopt when it does not answer.
+[[nodiscard]] std::optional<RunningFirmware> query_running(RegisterPort& port, const DeviceInfo& info);
 // MGIR through vendor MADs; nullopt when the device does not answer it.
 [[nodiscard]] std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const DeviceInfo& info);
 // MGIR through the ICMD mailbox of the function at `pci_dir` (<sysfs root>/devices/<BDF>), or

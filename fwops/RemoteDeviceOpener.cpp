@@ -30,7 +30,7 @@ Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName&
   device.remote_ = std::move(*access);
   device.access_ = device.remote_.get();
   OF_ASSIGN(const DeviceInfo* info, identify_device(*device.access_, device.name_));
-  device.info_ = info;  // no running firmware query: MGIR needs ICMD, which the protocol lacks
+  device.info_ = info;  // the running firmware (MGIR, through the server's register channel) is read on first use
   return device;
 }
 

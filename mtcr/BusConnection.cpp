@@ -116,11 +116,19 @@ Result<BusConnection> BusConnection::connect_tcp(const std::string& host, std::u
 }
 
 Result<void> BusConnection::send(std::string_view message) {
-  if (message.find('\0') != std::string_view::npos)
-    return make_error(ErrorCode::InvalidArgument, "a message cannot contain a NUL byte");
+  const std::string one(message);
+  return send_all(std::span<const std::string>(&one, 1));
+}
+
+Result<void> BusConnection::send_all(std::span<const std::string> messages) {
+  std::string framed;
+  for (const std::string& message : messages) {
+    if (message.find('\0') != std::string::npos)
+      return make_error(ErrorCode::InvalidArgument, "a message cannot contain a NUL byte");
+    framed += message;
+    framed.push_back('\0');
+  }
   if (fd_ < 0) return make_error(ErrorCode::Io, "the connection is closed");
-  std::string framed(message);
-  framed.push_back('\0');
   std::size_t done = 0;
   while (done < framed.size()) {
     const ssize_t n = ::send(fd_, framed.data() + done, framed.size() - done, MSG_NOSIGNAL);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,9 @@ class BusConnection {
   // Sends `message` and its terminating NUL. InvalidArgument when it contains a NUL; Io when
   // the peer is gone (no SIGPIPE).
   [[nodiscard]] Result<void> send(std::string_view message);
+  // Sends each message with its NUL in one send(2) (pipelined requests, or a server's replies to
+  // them): the peer sees them at once instead of one segment per message.
+  [[nodiscard]] Result<void> send_all(std::span<const std::string> messages);
   // The next message without its NUL. Timeout when none is complete within `timeout`; Io "the
   // server closed the connection" at EOF; InvalidArgument when it runs past `max_bytes`.
   [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout);

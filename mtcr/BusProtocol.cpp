@@ -101,6 +101,32 @@ Result<void> parse_open(const std::vector<std::string_view>& args, BusRequest& r
   return {};
 }
 
+// G: none (the probe) or <reg id> <method> <size> <dword>... with size/4 dwords.
+Result<void> parse_register(const std::vector<std::string_view>& args, BusRequest& r) {
+  if (args.empty()) return {};
+  if (args.size() < 4) return invalid("command G takes nothing or <reg id> <method> <size> <dword>...");
+  OF_ASSIGN(const std::uint32_t id, parse_number(args[0], "register id"));
+  if (id > 0xffff) return invalid("register id " + hex_string(id) + " does not fit in 16 bits");
+  OF_ASSIGN(const std::uint32_t method, parse_number(args[1], "method"));
+  if (method != kBusRegisterQuery && method != kBusRegisterWrite)
+    return invalid("register method " + std::to_string(method) + " is not 1 (query) or 2 (write)");
+  OF_ASSIGN(const std::uint32_t size, parse_number(args[2], "size"));
+  if (size == 0 || size % 4 != 0 || size > kBusMaxRegisterBytes)
+    return invalid("register size " + std::to_string(size) + " is not a multiple of 4 in 4.." +
+                   std::to_string(kBusMaxRegisterBytes));
+  if (args.size() - 3 != size / 4)
+    return invalid("G of " + std::to_string(size) + " bytes needs " + std::to_string(size / 4) + " dword(s), got " +
+                   std::to_string(args.size() - 3));
+  r.register_id = static_cast<std::uint16_t>(id);
+  r.method = static_cast<std::uint8_t>(method);
+  r.size = size;
+  for (std::size_t i = 3; i < args.size(); ++i) {
+    OF_ASSIGN(const std::uint32_t dw, parse_number(args[i], "register dword"));
+    r.data.push_back(dw);
+  }
+  return {};
+}
+
 Result<void> parse_arguments(const std::vector<std::string_view>& args, BusRequest& r) {
   const char letter = static_cast<char>(r.command);
   switch (r.command) {
@@ -144,12 +170,13 @@ Result<void> parse_arguments(const std::vector<std::string_view>& args, BusReque
       }
       return {};
     }
+    case BusCommand::Register: return parse_register(args, r);
   }
   return invalid("unknown command");
 }
 
 bool is_known_command(char c) {
-  for (const char k : std::string_view("VLOCRWBUPA"))
+  for (const char k : std::string_view("VLOCRWBUPAG"))
     if (c == k) return true;
   return false;
 }
@@ -158,9 +185,11 @@ bool is_known_command(char c) {
 
 Result<BusRequest> parse_bus_request(std::string_view text) {
   if (text.empty()) return invalid("empty request");
-  if (text.size() >= kBusMaxRequestBytes)
-    return invalid("request of " + std::to_string(text.size()) + " bytes exceeds " +
-                   std::to_string(kBusMaxRequestBytes - 1));
+  // G carries a register of up to kBusMaxRegisterBytes; the legacy commands keep their bound.
+  const std::size_t bound = text[0] == static_cast<char>(BusCommand::Register) ? kBusMaxRegisterRequestBytes
+                                                                                : kBusMaxRequestBytes;
+  if (text.size() >= bound)
+    return invalid("request of " + std::to_string(text.size()) + " bytes exceeds " + std::to_string(bound - 1));
   for (const char c : text)
     if (c < 0x20 || c >= 0x7f) return invalid("request contains a control or non-ASCII byte");
   if (!is_known_command(text[0])) return invalid("unknown command " + quote(text.substr(0, 1)));
@@ -198,6 +227,13 @@ std::string format_bus_request(const BusRequest& r) {
       add(std::to_string(r.size));
       if (r.command == BusCommand::WriteBlock)
         for (const std::uint32_t dw : r.data) add(hex_string(dw));
+      break;
+    case BusCommand::Register:
+      if (r.size == 0) break;  // the probe
+      add(hex_string(r.register_id));
+      add(std::to_string(r.method));
+      add(std::to_string(r.size));
+      for (const std::uint32_t dw : r.data) add(hex_string(dw));
       break;
     default: break;
   }
@@ -257,6 +293,49 @@ Result<std::vector<std::uint32_t>> parse_block_reply(std::string_view reply, std
     if (partial && (*value >> (8 * tail)) != 0) return bad("the tail value has more than " + std::to_string(tail) + " byte(s)");
     out.push_back(*value);
   }
+  return out;
+}
+
+std::string format_register_reply(const BusRegisterReply& reply) {
+  std::string text = "O " + hex_string(reply.status);
+  for (const std::uint32_t dw : reply.data) text += " " + hex_string(dw);
+  return text;
+}
+
+Result<BusRegisterReply> parse_register_reply(std::string_view reply) {
+  OF_ASSIGN(const std::string payload, parse_ok_reply(reply));
+  const auto bad = [&reply](const std::string& why) {
+    return make_error(ErrorCode::Io, "malformed register reply " + quote(reply) + ": " + why);
+  };
+  auto tokens = split_tokens(payload);
+  if (!tokens) return bad(tokens.error().message());
+  if (tokens->size() - 1 > kBusMaxRegisterDwords) return bad("more than " + std::to_string(kBusMaxRegisterDwords) + " dwords");
+  auto status = parse_number(tokens->front(), "status");
+  if (!status) return bad(status.error().message());
+  if (*status > 0x7f) return bad("status " + hex_string(*status) + " does not fit in 7 bits");
+  BusRegisterReply out;
+  out.status = static_cast<std::uint8_t>(*status);
+  for (std::size_t i = 1; i < tokens->size(); ++i) {
+    auto value = parse_number((*tokens)[i], "register dword");
+    if (!value) return bad(value.error().message());
+    out.data.push_back(*value);
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> register_dwords(std::span<const std::uint8_t> bytes) {
+  std::vector<std::uint32_t> out(bytes.size() / 4);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint32_t>(bytes[4 * i]) << 24 | static_cast<std::uint32_t>(bytes[4 * i + 1]) << 16 |
+             static_cast<std::uint32_t>(bytes[4 * i + 2]) << 8 | bytes[4 * i + 3];
+  return out;
+}
+
+std::vector<std::uint8_t> register_bytes(std::span<const std::uint32_t> dwords) {
+  std::vector<std::uint8_t> out;
+  out.reserve(4 * dwords.size());
+  for (const std::uint32_t dw : dwords)
+    for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(dw >> shift));
   return out;
 }
 

@@ -19,10 +19,25 @@ namespace openflint {
 // strtoul(..., 0): decimal, 0x hex, or leading-0 octal.
 inline constexpr std::string_view kBusProtocolVersion = "1.4";
 inline constexpr std::uint16_t kBusDefaultPort = 23108;
-// The server's request buffer (BUF_LEN = 128*4*3), NUL included.
+// The server's request buffer (BUF_LEN = 128*4*3), NUL included: the bound of every request of
+// the legacy commands.
 inline constexpr std::size_t kBusMaxRequestBytes = 1536;
-// Largest reply we accept: a 512-byte B reply is "O" + 128 x " 0x%08x" = 1409 characters.
-inline constexpr std::size_t kBusMaxReplyBytes = 2048;
+// openflint's G (access register) carries at most this many register bytes each way: the ICMD
+// mailbox's 0x340 less its TLV headers, rounded up to a power of two.
+inline constexpr std::size_t kBusMaxRegisterBytes = 1024;
+inline constexpr std::size_t kBusMaxRegisterDwords = kBusMaxRegisterBytes / 4;
+// The bound of a G request, NUL included: "G 0xffff 2 1024" and 256 x " 0xffffffff" is 2831
+// characters. Our server reads requests up to this size; every other command keeps the legacy
+// bound above.
+inline constexpr std::size_t kBusMaxRegisterRequestBytes = 3072;
+// Largest reply we accept: a 512-byte B reply is "O" + 128 x " 0x%08x" = 1409 characters; a G
+// reply "O 0x7f" + 256 x " 0xffffffff" is 2822.
+inline constexpr std::size_t kBusMaxReplyBytes = 3072;
+// Pipelining (RemoteBusAccess::write_then_read, write_sequence): at most this many requests are
+// sent before their replies are read. Their replies (at most 16 x kBusMaxReplyBytes = 48 KiB,
+// a gateway transaction's a few hundred bytes) fit the peer's socket buffers, so neither side
+// blocks in send while the other does.
+inline constexpr std::size_t kBusMaxPipelinedRequests = 16;
 // B and U move at most this many bytes (the server's block buffer).
 inline constexpr std::size_t kBusMaxBlockBytes = 512;
 inline constexpr std::size_t kBusMaxBlockDwords = kBusMaxBlockBytes / 4;
@@ -42,17 +57,29 @@ enum class BusCommand : char {
   WriteBlock = 'U',    // U <offset> <size> <dw>...  -> O
   PciChange = 'P',     // P                          -> O
   AddressSpace = 'A',  // A <space>                  -> O
+  // openflint only (mstmtserver answers "E Invalid command"): access registers of the running
+  // firmware through the served device's register port (docs/remote.md).
+  Register = 'G',  // G                                     -> O <max register bytes>
+                   // G <reg id> <method> <size> <dw>...    -> O <status> <dw>...
 };
+
+// G's methods (the operation TLV's, AccessRegisterTlv::kMethodQuery/kMethodWrite).
+inline constexpr std::uint8_t kBusRegisterQuery = 1;
+inline constexpr std::uint8_t kBusRegisterWrite = 2;
 
 // One request with the fields its command uses; the others stay zero/empty.
 struct BusRequest {
   BusCommand command = BusCommand::Version;
   std::uint32_t offset = 0;  // R W B U: CR-space byte address, dword aligned
   std::uint32_t value = 0;   // W: the dword; A: the address space
-  std::uint32_t size = 0;    // B U: bytes, 1..kBusMaxBlockBytes
-  std::vector<std::uint32_t> data;          // U: ceil(size/4) dwords
+  std::uint32_t size = 0;    // B U: bytes, 1..kBusMaxBlockBytes; G: see below
+  std::vector<std::uint32_t> data;          // U: ceil(size/4) dwords; G: size/4 dwords
   std::optional<std::uint32_t> device_type;  // O: set for the new style "O <dtype> <device>"
   std::string device;                       // O: the device name (printable, no spaces)
+  // G: the register and the method (1 query, 2 write); size is the register bytes (a multiple
+  // of 4, 4..kBusMaxRegisterBytes) and data its big-endian dwords. size 0: the bare "G" probe.
+  std::uint16_t register_id = 0;
+  std::uint8_t method = 0;
 
   friend bool operator==(const BusRequest&, const BusRequest&) = default;
 };
@@ -91,6 +118,23 @@ struct BusRequest {
 [[nodiscard]] Result<std::uint32_t> parse_read_reply(std::string_view reply);
 // A B reply for `size_bytes` bytes -> ceil(size_bytes/4) dwords (a partial tail in the low bytes).
 [[nodiscard]] Result<std::vector<std::uint32_t>> parse_block_reply(std::string_view reply, std::size_t size_bytes);
+// G's answer: the register status (the operation TLV's 7 bits) and the register's dwords.
+struct BusRegisterReply {
+  std::uint8_t status = 0;
+  std::vector<std::uint32_t> data;
+
+  friend bool operator==(const BusRegisterReply&, const BusRegisterReply&) = default;
+};
+// "O <status> <dw>..." (hex); parse_register_reply reads it back.
+[[nodiscard]] std::string format_register_reply(const BusRegisterReply& reply);
+// Strict: a status of 7 bits and at most kBusMaxRegisterDwords dwords; "E <text>" and anything
+// malformed are Io errors as for the other replies.
+[[nodiscard]] Result<BusRegisterReply> parse_register_reply(std::string_view reply);
+// Register bytes <-> the dwords G carries: each dword is four bytes, most significant first
+// (registers are big-endian, PRM). `bytes` must be a multiple of 4 long.
+[[nodiscard]] std::vector<std::uint32_t> register_dwords(std::span<const std::uint8_t> bytes);
+[[nodiscard]] std::vector<std::uint8_t> register_bytes(std::span<const std::uint32_t> dwords);
+
 // Whether `reply` is the server's "E Invalid command".
 [[nodiscard]] bool is_invalid_command_reply(std::string_view reply);
 

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "core/Result.h"
 #include "mtcr/AccessRegisterTlv.h"
@@ -21,6 +23,19 @@ class RegisterPort {
   // One access. The answer's register status stays in the TLV (the caller acts on "busy" or
   // "bad parameter"); an error means the channel failed (Io, Timeout).
   [[nodiscard]] virtual Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) = 0;
+  // Several accesses in order, the answers in the same order (a firmware download's MCDA
+  // chunks). The default sends them one by one; a port whose every access is a network round
+  // trip (mtcr/RemoteRegisterPort.h) pipelines them. Every request is sent even when an earlier
+  // answer carries a non-zero register status: the caller checks the statuses in order.
+  [[nodiscard]] virtual Result<std::vector<AccessRegisterTlv>> transact_all(std::span<const AccessRegisterTlv> requests) {
+    std::vector<AccessRegisterTlv> answers;
+    answers.reserve(requests.size());
+    for (const AccessRegisterTlv& request : requests) {
+      OF_ASSIGN(AccessRegisterTlv answer, transact(request));
+      answers.push_back(std::move(answer));
+    }
+    return answers;
+  }
   // The largest register (bytes after the TLV headers) one access carries both ways.
   [[nodiscard]] virtual std::size_t max_register_bytes() const = 0;
   // Accesses sent so far (each a round trip).

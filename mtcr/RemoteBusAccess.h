@@ -8,8 +8,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Result.h"
+#include "mtcr/AccessRegisterTlv.h"
 #include "mtcr/BusConnection.h"
 #include "mtcr/BusProtocol.h"
 #include "mtcr/RegisterAccess.h"
@@ -42,10 +44,30 @@ class RemoteBusAccess final : public RegisterAccess {
   // MST_UL build), R/W per dword from then on.
   [[nodiscard]] Result<void> read_block(std::uint32_t address, std::span<std::uint32_t> out) override;
   [[nodiscard]] Result<void> write_block(std::uint32_t address, std::span<const std::uint32_t> values) override;
+  // Pipelined: the W requests (and the block read) go out in one send and their replies are read
+  // after, so a flash gateway transaction is one round trip. At most kBusMaxPipelinedRequests at
+  // a time. The server has run every request sent, so after an "E" reply to one W the later ones
+  // were still done; the first "E" is the call's error.
+  [[nodiscard]] Result<void> write_sequence(std::span<const RegisterWrite> writes) override;
+  [[nodiscard]] Result<void> write_then_read(std::span<const RegisterWrite> writes, std::uint32_t address,
+                                             std::span<std::uint32_t> out) override;
   [[nodiscard]] std::size_t max_block_dwords() const override { return kBusMaxBlockDwords; }
   // Every access is a network round trip.
   [[nodiscard]] bool costly_access() const override { return true; }
 
+  // openflint's register channel (G, docs/remote.md), probed on the first call and remembered:
+  // the register bytes one access carries, or NotSupported when the server does not know G
+  // (mstmtserver: "E Invalid command") or its device has no register port.
+  [[nodiscard]] Result<std::size_t> register_channel();
+  // One access register through G. The answer's register status stays in the TLV; an error is
+  // the channel's (Io, Timeout; NotSupported without a register channel).
+  [[nodiscard]] Result<AccessRegisterTlv> access_register(const AccessRegisterTlv& request);
+  // Several, pipelined (kBusMaxPipelinedRequests per round trip); the answers in order. An "E"
+  // reply to any of them is the call's error (the stream stays in step).
+  [[nodiscard]] Result<std::vector<AccessRegisterTlv>> access_registers(std::span<const AccessRegisterTlv> requests);
+
+  // Round trips so far: each send of one request or of a pipelined batch.
+  [[nodiscard]] std::uint64_t round_trips() const { return round_trips_; }
   // "1.4" from mstflint's server.
   [[nodiscard]] const std::string& server_version() const { return version_; }
   // The O reply's flag: the server opened the device through the PCI VSEC gateway.
@@ -59,6 +81,9 @@ class RemoteBusAccess final : public RegisterAccess {
 
   // Sends the request and returns the raw reply text.
   [[nodiscard]] Result<std::string> exchange(const BusRequest& request);
+  // Sends the requests in batches of at most kBusMaxPipelinedRequests, one send each, and
+  // returns their replies in order. A missing reply breaks the connection.
+  [[nodiscard]] Result<std::vector<std::string>> pipeline(std::span<const BusRequest> requests);
   // After a reply that did not parse: unless it was an "E" reply, the stream is out of step.
   void note_failed_reply(std::string_view reply);
   [[nodiscard]] Result<void> read_piece(std::uint32_t address, std::span<std::uint32_t> out);
@@ -71,6 +96,8 @@ class RemoteBusAccess final : public RegisterAccess {
   bool gateway_ = false;
   std::optional<bool> block_read_;
   std::optional<bool> block_write_;
+  std::optional<Result<std::size_t>> register_channel_;  // the G probe's answer, once asked
+  std::uint64_t round_trips_ = 0;
 };
 
 }  // namespace openflint

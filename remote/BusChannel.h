@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,8 @@ class BusChannel {
   virtual ~BusChannel() = default;
   // Sends `message` and its NUL. Io when the peer is gone.
   [[nodiscard]] virtual Result<void> send(std::string_view message) = 0;
+  // Sends the messages, each with its NUL, in one write: the replies to pipelined requests.
+  [[nodiscard]] virtual Result<void> send_all(std::span<const std::string> messages) = 0;
   // The next message without its NUL: Timeout, Io at EOF, InvalidArgument past `max_bytes`.
   [[nodiscard]] virtual Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout) = 0;
 

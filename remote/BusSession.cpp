@@ -43,7 +43,7 @@ BusSession::BusSession(BusChannel& channel, BusSessionOptions options)
 
 BusSession::~BusSession() {
   close_device(" (connection ended)");  // the lock goes before the audit line says the connection is gone
-  audit("connection closed");
+  audit("connection closed: " + std::to_string(requests_) + " requests in " + std::to_string(batches_) + " round trips");
 }
 
 void BusSession::close_device(std::string_view why) {
@@ -54,15 +54,16 @@ void BusSession::close_device(std::string_view why) {
   else if (*released)
     audit("released the flash lock the client of " + device_->name() + " left taken");
   std::string totals;
-  if (bytes_written_ != 0) {
+  if (bytes_written_ != 0 || register_writes_ != 0) {
+    // A register write may have changed the device too (a firmware-mediated burn writes flash).
     auto saved = device_->commit();
     if (!saved) audit("saving " + device_->name() + " failed: " + saved.error().message());
     totals = ": " + std::to_string(dword_writes_ + block_writes_) + " writes, " + std::to_string(bytes_written_) +
-             " bytes written";
+             " bytes written, " + std::to_string(register_writes_) + " register writes";
   }
   audit("closed " + device_->name() + std::string(why) + totals);
   device_.reset();
-  dword_writes_ = block_writes_ = bytes_written_ = 0;
+  dword_writes_ = block_writes_ = bytes_written_ = register_writes_ = 0;
 }
 
 void BusSession::audit(std::string_view line) const {
@@ -70,15 +71,28 @@ void BusSession::audit(std::string_view line) const {
 }
 
 Result<void> BusSession::run() {
+  const auto stop = [this](Error error) -> Result<void> {
+    // Oversized: the rest of the stream cannot be framed reliably, so answer and hang up.
+    if (error.code() == ErrorCode::InvalidArgument)
+      (void)channel_.send(format_error("request longer than " + std::to_string(kBusMaxRegisterRequestBytes) + " bytes"));
+    return make_error(std::move(error));
+  };
   while (true) {
-    auto request = channel_.receive(kBusMaxRequestBytes, options_.idle_timeout);
-    if (!request) {
-      // Oversized: the rest of the stream cannot be framed reliably, so answer and hang up.
-      if (request.error().code() == ErrorCode::InvalidArgument)
-        (void)channel_.send(format_error("request longer than " + std::to_string(kBusMaxRequestBytes) + " bytes"));
-      return make_error(std::move(request).error());
+    auto request = channel_.receive(kBusMaxRegisterRequestBytes, options_.idle_timeout);
+    if (!request) return stop(std::move(request).error());
+    // The requests a pipelining client sent along are already buffered: answer them all, then
+    // send the replies together in one write (one round trip for the client).
+    ++batches_;
+    std::vector<std::string> replies;
+    for (std::size_t n = 1;; ++n) {
+      ++requests_;
+      for (std::string& reply : answer(*request)) replies.push_back(std::move(reply));
+      if (n == kMaxRequestsPerBatch) break;
+      request = channel_.receive(kBusMaxRegisterRequestBytes, std::chrono::milliseconds{0});
+      if (!request) break;
     }
-    for (const std::string& reply : answer(*request)) OF_TRY(channel_.send(reply));
+    OF_TRY(channel_.send_all(replies));
+    if (!request && request.error().code() != ErrorCode::Timeout) return stop(std::move(request).error());
   }
 }
 
@@ -122,6 +136,7 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
     }
     case BusCommand::ReadBlock: return {read_block(request)};
     case BusCommand::WriteBlock: return {write_block(request)};
+    case BusCommand::Register: return {access_register(request)};
     default: return {format_error(kBusInvalidCommand)};
   }
 }
@@ -175,6 +190,33 @@ std::string BusSession::write_block(const BusRequest& request) {
     if (!written) return error_reply(written.error());
   }
   return {format_ok()};
+}
+
+std::string BusSession::access_register(const BusRequest& request) {
+  auto port = device_->register_port();
+  if (!port) return error_reply(port.error());
+  const std::size_t max_bytes = std::min(kBusMaxRegisterBytes, (*port)->max_register_bytes()) / 4 * 4;
+  if (request.size == 0) return format_ok(std::to_string(max_bytes));  // the probe
+  if (request.size > max_bytes)
+    return format_error("register of " + std::to_string(request.size) + " bytes exceeds the channel's " +
+                        std::to_string(max_bytes));
+  if (request.method == kBusRegisterWrite) {
+    // Queries stay allowed on a read-only server: they read the firmware's state (MGIR, MCQS).
+    if (options_.read_only) return format_error(kReadOnly);
+    if (register_writes_++ == 0)
+      audit("G " + device_->name() + " register " + hex(request.register_id) + " " + std::to_string(request.size) +
+            " bytes (first register write)");
+  }
+  AccessRegisterTlv tlv;
+  tlv.register_id = request.register_id;
+  tlv.method = request.method;
+  tlv.data = register_bytes(request.data);
+  auto answer = (*port)->transact(tlv);
+  if (!answer) return error_reply(answer.error());
+  BusRegisterReply reply;
+  reply.status = static_cast<std::uint8_t>(answer->status & 0x7f);
+  reply.data = register_dwords(std::span<const std::uint8_t>(answer->data).first(std::min(answer->data.size(), max_bytes) / 4 * 4));
+  return format_register_reply(reply);
 }
 
 }  // namespace openflint

@@ -15,7 +15,8 @@
 
 namespace openflint {
 
-// One line per connection open/close and per O, W, U (address and size, never the data).
+// One line per connection open/close and per O; the first W, U and register write (G, method
+// write) of a session (address and size, never the data); the totals at close.
 using AuditLog = std::function<void(std::string_view)>;
 
 struct BusSessionOptions {
@@ -23,7 +24,7 @@ struct BusSessionOptions {
 
   // What L lists and the only names O may open.
   std::vector<std::string> devices;
-  // W and U are refused with "E read-only server".
+  // W, U and G writes are refused with "E read-only server" (G queries are answered).
   bool read_only = false;
   // The session ends when no request arrives for this long.
   std::chrono::milliseconds idle_timeout = kDefaultIdleTimeout;
@@ -62,6 +63,9 @@ class BusSession {
   [[nodiscard]] std::string open(const BusRequest& request);
   [[nodiscard]] std::string read_block(const BusRequest& request);
   [[nodiscard]] std::string write_block(const BusRequest& request);
+  // G: the probe (the register bytes the channel carries) or one access through the device's
+  // register port; the register status goes back in the reply.
+  [[nodiscard]] std::string access_register(const BusRequest& request);
   void audit(std::string_view line) const;
   // Releases the open device (and its lock); a simulated device that was written is saved
   // first (Device::commit), so what a client wrote survives the session like a real flash.
@@ -77,6 +81,13 @@ class BusSession {
   std::uint64_t dword_writes_ = 0;
   std::uint64_t block_writes_ = 0;
   std::uint64_t bytes_written_ = 0;
+  std::uint64_t register_writes_ = 0;  // G with method write; the first is audited
+  // Requests answered and how many batches they came in (a pipelining client sends several per
+  // round trip); both in the closing audit line.
+  std::uint64_t requests_ = 0;
+  std::uint64_t batches_ = 0;
+  // At most this many buffered requests are answered before their replies go out.
+  static constexpr std::size_t kMaxRequestsPerBatch = 64;
 };
 
 }  // namespace openflint

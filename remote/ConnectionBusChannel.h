@@ -14,6 +14,9 @@ class ConnectionBusChannel final : public BusChannel {
   explicit ConnectionBusChannel(BusConnection connection) : connection_(std::move(connection)) {}
 
   [[nodiscard]] Result<void> send(std::string_view message) override { return connection_.send(message); }
+  [[nodiscard]] Result<void> send_all(std::span<const std::string> messages) override {
+    return connection_.send_all(messages);
+  }
   [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout) override {
     return connection_.receive(max_bytes, timeout);
   }

@@ -17,10 +17,18 @@ Result<StdioBusChannel> StdioBusChannel::open(int read_fd, int write_fd) {
 }
 
 Result<void> StdioBusChannel::send(std::string_view message) {
-  if (message.find('\0') != std::string_view::npos)
-    return make_error(ErrorCode::InvalidArgument, "a message cannot contain a NUL byte");
-  std::string framed(message);
-  framed.push_back('\0');
+  const std::string one(message);
+  return send_all(std::span<const std::string>(&one, 1));
+}
+
+Result<void> StdioBusChannel::send_all(std::span<const std::string> messages) {
+  std::string framed;
+  for (const std::string& message : messages) {
+    if (message.find('\0') != std::string::npos)
+      return make_error(ErrorCode::InvalidArgument, "a message cannot contain a NUL byte");
+    framed += message;
+    framed.push_back('\0');
+  }
   std::size_t done = 0;
   while (done < framed.size()) {
     const ssize_t n = ::write(write_fd_, framed.data() + done, framed.size() - done);

@@ -14,6 +14,7 @@ class StdioBusChannel final : public BusChannel {
   [[nodiscard]] static Result<StdioBusChannel> open(int read_fd, int write_fd);
 
   [[nodiscard]] Result<void> send(std::string_view message) override;
+  [[nodiscard]] Result<void> send_all(std::span<const std::string> messages) override;
   [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout) override {
     return input_.receive(max_bytes, timeout);
   }

@@ -1,4 +1,4 @@
-// FakeBusServer: a tiny mstmtserver in a thread (socketpair or loopback TCP) over a map of dwords, with switchable faults.
+// FakeBusServer: a tiny bus server in a thread (socketpair or loopback TCP) over a map of dwords, with switchable faults and an optional G.
 #pragma once
 
 #include <arpa/inet.h>
@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -28,6 +29,11 @@ struct FakeBusOptions {
   std::optional<std::string> open_error;     // O answers "E <this>"
   std::optional<std::string> read_reply;     // R answers this text verbatim
   bool tcp = false;                          // listen on 127.0.0.1:<port()> instead of a socketpair
+  std::optional<std::uint32_t> failing_write;  // W at this offset answers "E Invalid offset"
+  // G (openflint's register channel): the probe answers this many bytes; nullopt answers
+  // "E Invalid command" like mstmtserver. A query answers the stored register (zeros at first)
+  // with status 0, a write stores the payload and echoes it.
+  std::optional<std::uint32_t> register_bytes;
 };
 
 class FakeBusServer {
@@ -78,18 +84,34 @@ class FakeBusServer {
   }
 
   std::map<std::uint32_t, std::uint32_t> memory;
+  std::map<std::uint16_t, std::vector<std::uint32_t>> registers;  // G writes by register id
   std::vector<std::string> requests;  // as received
+  // Times the server had to wait for the client: requests sent together (pipelined) arrive
+  // together and cost one; a client that waits for each reply costs one per request.
+  std::atomic<std::size_t> round_trips{0};
 
  private:
+  // Like our server, replies wait until no further request is buffered and then go out together:
+  // a client waiting for each reply costs one round trip per request, a pipelined batch one.
   void serve(BusConnection connection) {
+    std::vector<std::string> pending;
     while (true) {
-      auto text = connection.receive(kBusMaxRequestBytes - 1, kIdleTimeout);
+      auto text = connection.receive(kBusMaxRegisterRequestBytes - 1, std::chrono::milliseconds{0});
+      if (!text && text.error().code() == ErrorCode::Timeout) {
+        ++round_trips;  // counted before the replies go out: a client that has them sees the count
+        if (!pending.empty() && !connection.send_all(pending)) return;
+        pending.clear();
+        text = connection.receive(kBusMaxRegisterRequestBytes - 1, kIdleTimeout);
+      }
       if (!text) return;
       requests.push_back(*text);
       const char letter = text->empty() ? '?' : (*text)[0];
-      if (options_.close_on == letter) return;
+      if (options_.close_on == letter) {
+        (void)connection.send_all(pending);
+        return;
+      }
       if (options_.silent_on == letter) continue;
-      if (!connection.send(answer(*text))) return;
+      pending.push_back(answer(*text));
     }
   }
 
@@ -103,7 +125,20 @@ class FakeBusServer {
         if (options_.failing_read == r->offset) return format_error("Invalid offset");
         if (options_.read_reply) return *options_.read_reply;
         return format_read_reply(memory[r->offset]);
-      case BusCommand::Write: memory[r->offset] = r->value; return format_ok();
+      case BusCommand::Write:
+        if (options_.failing_write == r->offset) return format_error("Invalid offset");
+        memory[r->offset] = r->value;
+        return format_ok();
+      case BusCommand::Register: {
+        if (!options_.register_bytes) return format_error(kBusInvalidCommand);
+        if (r->size == 0) return format_ok(std::to_string(*options_.register_bytes));
+        auto& stored = registers[r->register_id];
+        if (r->method == kBusRegisterWrite) stored = r->data;
+        BusRegisterReply reply;
+        reply.data = stored;
+        reply.data.resize(r->data.size());
+        return format_register_reply(reply);
+      }
       case BusCommand::ReadBlock: {
         if (!options_.block_commands) return format_error(kBusInvalidCommand);
         std::vector<std::uint32_t> dwords;

@@ -56,8 +56,12 @@ TEST_F(FlintOverMstmtserver, QueryReadsTheImageThroughTheRemoteName) {
   std::size_t reads = 0;
   for (std::size_t at = log.find("<- R "); at != std::string::npos; at = log.find("<- R ", at + 1)) ++reads;
   std::cout << "server answered " << reads << " R requests\n";
-  // No MGIR over the bus protocol: flint must not invent a running version.
+  // No MGIR over the legacy protocol: flint must not invent a running version. Our client asked
+  // for openflint's register channel once (the bare G probe), got "E Invalid command" and went on.
   EXPECT_TRUE(test::query_field(r.out, "FW Version(Running)").empty()) << r.out;
+  std::size_t probes = 0;
+  for (std::size_t at = log.find("<- G"); at != std::string::npos; at = log.find("<- G", at + 1)) ++probes;
+  EXPECT_EQ(probes, 1u) << log.substr(0, 2000);
 }
 
 TEST_F(FlintOverMstmtserver, NothingListeningFailsWithOneLine) {

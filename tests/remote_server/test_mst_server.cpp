@@ -114,7 +114,7 @@ TEST_F(MstServer, BadRequestsGetAnErrorAndTheServerGoesOn) {
   EXPECT_EQ(ask(c, "V"), "O 1.4");  // the same session still serves
   // Oversized: an "E" reply, then the connection is closed.
   auto big = connect(port);
-  ASSERT_TRUE(big.send("R " + std::string(3000, '1')).has_value());
+  ASSERT_TRUE(big.send("R " + std::string(4000, '1')).has_value());
   auto reply = big.receive(kBusMaxReplyBytes, kReplyTimeout);
   ASSERT_TRUE(reply.has_value()) << reply.error().message();
   EXPECT_TRUE(reply->starts_with("E ")) << *reply;
