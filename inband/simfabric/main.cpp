@@ -36,6 +36,7 @@ void usage(std::FILE* out = stderr) {
                "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]...\n"
                "   or: simfabric up --dir D --topology FILE [--local NODE]\n"
                "   or: simfabric run --dir D -- CMD [ARGS...]\n"
+               "   or: simfabric console --dir D -- IBSIM-COMMAND...\n"
                "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
                "       an existing device there is reused), writes the topology (Switch1; Hca1 is the local\n"
@@ -44,7 +45,9 @@ void usage(std::FILE* out = stderr) {
                "       then the responders save the devices and everything stops\n"
                "  up --topology: the ibsim topology FILE as it is (e.g. from 'ibtopogen --ibsim FILE'), no\n"
                "       responders; clients and opensm attach through NODE (default: the file's first Hca)\n"
-               "  run: runs CMD as a client on the local node (Hca1, or --local) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
+               "  run: runs CMD as a client on the local node (Hca1, or --local) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n"
+               "  console: one ibsim console command on the fabric 'up' in D, e.g.\n"
+               "       PerformanceSet \"leaf-1\"[3] PortCounters.SymbolErrorCounter=7\n");
 }
 
 fs::path bin_dir() {
@@ -180,6 +183,18 @@ int tool_main(int argc, char** argv) {
       return 2;
     }
     return run(dir, std::vector<char*>(argv + 5, argv + argc));
+  }
+  if (command == "console") {
+    if (argc < 6 || std::string(argv[4]) != "--") {
+      usage();
+      return 2;
+    }
+    std::string line;
+    for (int i = 5; i < argc; ++i) line += (line.empty() ? "" : " ") + std::string(argv[i]);
+    auto out = SimFabric::console_in(dir, line);
+    if (!out) return std::fprintf(stderr, "-E- %s\n", out.error().message().c_str()), 1;
+    std::cout << *out;
+    return 0;
   }
   if (command != "up") {
     usage();
