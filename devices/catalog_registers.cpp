@@ -35,7 +35,8 @@ constexpr std::array kMfrl{
 };
 
 constexpr std::array kMtmp{
-    AccessRegisterField{"sensor_index", 0x00, 0, 12, A::Index}, AccessRegisterField{"temperature", 0x04, 0, 16},
+    AccessRegisterField{"sensor_index", 0x00, 0, 12, A::Index}, AccessRegisterField{"slot_index", 0x00, 16, 4, A::Index},
+    AccessRegisterField{"temperature", 0x04, 0, 16},
     AccessRegisterField{"max_temperature", 0x08, 0, 16}, AccessRegisterField{"mte", 0x08, 31, 1},
     AccessRegisterField{"temperature_threshold_hi", 0x0c, 0, 16},
     AccessRegisterField{"temperature_threshold_lo", 0x10, 0, 16},
@@ -52,11 +53,11 @@ constexpr std::array kMnvqc{
 };
 
 constexpr std::array kLayouts{
-    RegisterLayout{"MTMP", 0x900a, 0x20, kMtmp},
     RegisterLayout{"MGIR", 0x9020, 0xa0, kMgir},
     RegisterLayout{"MFRL", 0x9028, 0x08, kMfrl},
     RegisterLayout{"MNVQC", 0x9030, 0x08, kMnvqc},
     RegisterLayout{"MNVGC", 0x9034, 0x10, kMnvgc},
+    RegisterLayout{"MTMP", 0x900a, 0x20, kMtmp},
 };
 
 bool same(std::string_view a, std::string_view b) {

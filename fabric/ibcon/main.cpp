@@ -8,6 +8,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "core/InputFile.h"
@@ -151,15 +152,16 @@ int tool_main(int argc, char** argv) {
                  "an access register (MTMP, MGIR; REG.field for one field), a CR-space register the catalog "
                  "names (hw_id) or a CR-space address (0xf0014)")
       ->required();
-  app.add_option("-g,--guid", a.guids, "only the node with this GUID (repeatable)");
-  app.add_option("-n,--name", a.names, "only the system with this name (repeatable)");
+  // One value per -g/-n, so the register after them is not taken as one more name.
+  app.add_option("-g,--guid", a.guids, "only the node with this GUID (repeatable)")->allow_extra_args(false);
+  app.add_option("-n,--name", a.names, "only the system with this name (repeatable)")->allow_extra_args(false);
   app.add_option("--index", a.index, "index fields of an access register: f1=v1,f2=v2 (default 0)");
   app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line");
   app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
   app.add_flag("--json", a.json, "JSON output");
   app.set_version_flag("--version", openflint::cli::version_line("ibcon"), "print the version and exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   return run(a);
 }
 

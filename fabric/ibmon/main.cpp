@@ -8,6 +8,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "core/InputFile.h"
@@ -210,14 +211,15 @@ int tool_main(int argc, char** argv) {
   app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
   app.add_option("-T,--thresholds", a.thresholds_file, "threshold file: 'NAME VALUE' per line");
-  app.add_option("--threshold", a.thresholds, "NAME=VALUE over the file's (repeatable; VALUE a number or off)");
+  app.add_option("--threshold", a.thresholds, "NAME=VALUE over the file's (repeatable; VALUE a number or off)")
+      ->allow_extra_args(false);
   app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line (names nodes before NodeDescription)");
   app.add_option("--watch", a.watch, "repeat every SECONDS; later passes judge counter increases");
   app.add_option("--count", a.count, "with --watch: stop after N passes (default: until SIGINT/SIGTERM)");
   app.add_flag("--no-temperature", a.no_temperature, "do not read the devices' temperature (vendor MADs)");
   app.add_flag("--json", a.json, "JSON output (one document at the end)");
   app.set_version_flag("--version", openflint::cli::version_line("ibmon"), "print the version and exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);

@@ -221,6 +221,7 @@ TEST_F(HealthFabric, IbconReadsARegisterOnTheNodesThatAnswer) {
   EXPECT_NE(table.out.find("-- no vendor access"), std::string::npos) << table.out;
   EXPECT_EQ(tool("ibcon", {"-n", "nobody", "MGIR"}).exit_code, 4);
   EXPECT_EQ(tool("ibcon", {"MTMP.nofield"}).exit_code, 2);
+  EXPECT_EQ(tool("ibcon", {}).exit_code, 2);  // no register named: a usage error
 }
 
 }  // namespace
