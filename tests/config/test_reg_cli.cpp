@@ -94,7 +94,7 @@ TEST_F(MstReg, ShowRegAndShowRegsNeedNoDevice) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\ntype +\\| 0x00000000 +\\| 0 +\\| 32 +\\| INDEX\n"))) << r.out;
   const auto all = mst({"reg", "--show-regs"});
-  EXPECT_EQ(all.out, "MGIR\nMFRL\nMNVQC\nMNVGC\n");
+  EXPECT_EQ(all.out, "MGIR\nMFRL\nMNVQC\nMNVGC\nMTMP\n");
 }
 
 }  // namespace
