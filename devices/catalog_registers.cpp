@@ -37,9 +37,9 @@ constexpr std::array kMfrl{
 constexpr std::array kMtmp{
     AccessRegisterField{"sensor_index", 0x00, 0, 12, A::Index}, AccessRegisterField{"slot_index", 0x00, 16, 4, A::Index},
     AccessRegisterField{"temperature", 0x04, 0, 16},
-    AccessRegisterField{"max_temperature", 0x08, 0, 16}, AccessRegisterField{"mte", 0x08, 31, 1},
-    AccessRegisterField{"temperature_threshold_hi", 0x0c, 0, 16},
-    AccessRegisterField{"temperature_threshold_lo", 0x10, 0, 16},
+    AccessRegisterField{"max_temperature", 0x08, 0, 16}, AccessRegisterField{"mte", 0x08, 31, 1, A::RW},
+    AccessRegisterField{"temperature_threshold_hi", 0x0c, 0, 16, A::RW},
+    AccessRegisterField{"temperature_threshold_lo", 0x10, 0, 16, A::RW},
 };
 
 constexpr std::array kMnvgc{
