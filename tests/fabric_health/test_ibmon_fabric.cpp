@@ -126,6 +126,10 @@ TEST_F(HealthFabric, ACleanFabricIsHealthy) {
 TEST_F(HealthFabric, ARaisedCounterAndAHotDeviceAreTheOnlyFindings) {
   up(50, 97);
   raise_symbol_errors("leaf-3", 2, 7);
+  // A console command ibsim rejects is an error with ibsim's answer, not a silent no-op.
+  const auto rejected = fabric_->console("PerformanceSet \"nobody\"[1] PortCounters.SymbolErrorCounter=1");
+  ASSERT_FALSE(rejected);
+  EXPECT_NE(rejected.error().message().find("not found"), std::string::npos) << rejected.error().message();
   const json j = tool_json("ibmon", {}, 1);
   ASSERT_EQ(j["passes"].size(), 1u) << j.dump(2);
   const json& f = j["passes"][0]["findings"];
