@@ -34,6 +34,14 @@ constexpr std::array kMfrl{
     AccessRegisterField{"rst_type_sel", 0x04, 24, 3, A::RW}, AccessRegisterField{"pci_rescan_required", 0x04, 31, 1},
 };
 
+constexpr std::array kMtmp{
+    AccessRegisterField{"sensor_index", 0x00, 0, 12, A::Index}, AccessRegisterField{"slot_index", 0x00, 16, 4, A::Index},
+    AccessRegisterField{"temperature", 0x04, 0, 16},
+    AccessRegisterField{"max_temperature", 0x08, 0, 16}, AccessRegisterField{"mte", 0x08, 31, 1, A::RW},
+    AccessRegisterField{"temperature_threshold_hi", 0x0c, 0, 16, A::RW},
+    AccessRegisterField{"temperature_threshold_lo", 0x10, 0, 16, A::RW},
+};
+
 constexpr std::array kMnvgc{
     AccessRegisterField{"nvda_read_factory_settings", 0x00, 0, 1},
     AccessRegisterField{"nvda_read_current_settings", 0x00, 1, 1},
@@ -49,6 +57,7 @@ constexpr std::array kLayouts{
     RegisterLayout{"MFRL", 0x9028, 0x08, kMfrl},
     RegisterLayout{"MNVQC", 0x9030, 0x08, kMnvqc},
     RegisterLayout{"MNVGC", 0x9034, 0x10, kMnvgc},
+    RegisterLayout{"MTMP", 0x900a, 0x20, kMtmp},
 };
 
 bool same(std::string_view a, std::string_view b) {

@@ -45,7 +45,8 @@ Result<pid_t> spawn_raw(const SpawnSpec& spec, int out_fd, int err_fd) {
   if (spec.argv.empty()) return make_error(ErrorCode::InvalidArgument, "spawn: empty command");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  const std::string input = spec.input.empty() ? "/dev/null" : spec.input.string();
+  posix_spawn_file_actions_addopen(&actions, 0, input.c_str(), O_RDONLY, 0);
   if (out_fd >= 0) {
     posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
     posix_spawn_file_actions_adddup2(&actions, err_fd, 2);

@@ -17,6 +17,7 @@ struct SpawnSpec {
   std::map<std::string, std::string> env;  // added to (or replacing in) the current environment
   std::filesystem::path cwd;               // empty: inherit
   std::filesystem::path output;            // stdout+stderr appended here; empty: /dev/null
+  std::filesystem::path input;             // stdin read from here (e.g. a FIFO); empty: /dev/null
 };
 
 struct CapturedRun {

@@ -1,6 +1,8 @@
 // SimFabric: process orchestration for an ibsim fabric in a private temp dir.
 #include "inband/SimFabric.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -120,14 +122,24 @@ Result<void> SimFabric::boot() {
     topo << (options_.topology.empty() ? topology() : options_.topology);
     if (!topo) return make_error(ErrorCode::Io, "cannot write the topology file");
   }
+  // The console: a FIFO we keep open for reading and writing, so ibsim's stdin never ends and
+  // console_in() can write commands from any process.
+  const fs::path fifo = dir_ / "ibsim.console";
+  std::error_code ec;
+  fs::remove(fifo, ec);
+  if (::mkfifo(fifo.c_str(), 0600) != 0) return make_error(ErrorCode::Io, "cannot create the ibsim console FIFO");
+  console_fd_ = ::open(fifo.c_str(), O_RDWR | O_CLOEXEC);
+  if (console_fd_ < 0) return make_error(ErrorCode::Io, "cannot open the ibsim console FIFO");
   // Never -r: that would listen on UDP on every interface.
-  SpawnSpec sim{{"ibsim", "-s", "-n", (dir_ / "topology").string()}, {{"IBSIM_SOCKNAME", socket_}}, dir_,
-                dir_ / "ibsim.log"};
+  SpawnSpec sim{{"ibsim", "-s", (dir_ / "topology").string()}, {{"IBSIM_SOCKNAME", socket_}}, dir_,
+                dir_ / "ibsim.log", fifo};
   OF_ASSIGN(auto ibsim, ChildProcess::spawn(sim));
   pids_.push_back(ibsim.pid());
   ibsim_.emplace(std::move(ibsim));
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
-  while (!socket_listening()) {
+  // Ready: the socket listens and the console printed its first prompt (console_in() waits for
+  // the prompt after a command's output, so it must not see this one late).
+  while (!socket_listening() || read_text(dir_ / "ibsim.log").find("sim> ") == std::string::npos) {
     if (!ibsim_->running())
       return make_error(ErrorCode::Io, "ibsim exited at start: " + read_text(dir_ / "ibsim.log"));
     if (Clock::now() > deadline) return make_error(ErrorCode::Timeout, "ibsim socket did not appear");
@@ -138,6 +150,33 @@ Result<void> SimFabric::boot() {
   if (sm.exit_code != 0)
     return make_error(ErrorCode::Io, "opensm -o failed (exit " + std::to_string(sm.exit_code) + "): " + sm.err);
   return {};
+}
+
+Result<std::string> SimFabric::console_in(const fs::path& dir, const std::string& command, int timeout_ms) {
+  if (command.empty() || command.find('\n') != std::string::npos || command.size() > 120)
+    return make_error(ErrorCode::InvalidArgument, "ibsim console: one command of at most 120 characters");
+  const fs::path log = dir / "ibsim.log";
+  const std::size_t start = read_text(log).size();
+  const int fd = ::open((dir / "ibsim.console").c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return make_error(ErrorCode::NotFound, "no ibsim console in " + dir.string() + " (is the fabric up?)");
+  const std::string line = command + "\n";  // below PIPE_BUF: written at once
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  ::close(fd);
+  if (!written) return make_error(ErrorCode::Io, "ibsim console: write failed");
+  // Done when ibsim printed its next prompt after the command's output.
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    const std::string text = read_text(log);
+    const std::size_t prompt = text.size() > start ? text.find("sim> ", start) : std::string::npos;
+    if (prompt != std::string::npos) {
+      std::string out = text.substr(start, prompt - start);
+      if (out.find("# ") != std::string::npos)  // ibsim's error lines start with "# "
+        return make_error(ErrorCode::InvalidArgument, "ibsim console: " + command + ": " + out);
+      return out;
+    }
+    if (Clock::now() > deadline) return make_error(ErrorCode::Timeout, "ibsim console: no answer to " + command);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
 }
 
 Result<CapturedRun> SimFabric::run(const std::string& node, const std::vector<std::string>& argv,
@@ -195,6 +234,10 @@ Result<void> SimFabric::shutdown() {
   if (ibsim_) {
     (void)ibsim_->stop(3000);  // ibsim dies from SIGTERM itself: its status is a signal
     ibsim_.reset();
+  }
+  if (console_fd_ >= 0) {
+    ::close(console_fd_);
+    console_fd_ = -1;
   }
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {

@@ -62,6 +62,13 @@ class SimFabric {
   // Runs a client under the preload as `node` (cwd = the fabric dir) and captures its output.
   [[nodiscard]] Result<CapturedRun> run(const std::string& node, const std::vector<std::string>& argv,
                                         int timeout_ms = 60000) const;
+  // Runs one ibsim console command (e.g. `PerformanceSet "leaf-1"[3] PortCounters.SymbolErrorCounter=7`)
+  // and returns what ibsim printed for it. ibsim reads its console from the FIFO D/ibsim.console,
+  // which the fabric holds open; its output goes to D/ibsim.log.
+  [[nodiscard]] Result<std::string> console(const std::string& command) const { return console_in(dir_, command); }
+  // The same for the fabric whose directory is `dir` (e.g. from another process: simfabric console).
+  [[nodiscard]] static Result<std::string> console_in(const std::filesystem::path& dir, const std::string& command,
+                                                      int timeout_ms = 5000);
   // The LID opensm gave `node`'s port 1.
   [[nodiscard]] Result<std::uint16_t> lid_of(const std::string& node) const;
   // Everything a responder printed so far.
@@ -87,6 +94,7 @@ class SimFabric {
   std::filesystem::path dir_;
   std::string socket_;
   std::optional<ChildProcess> ibsim_;
+  int console_fd_ = -1;  // the console FIFO, held open (read+write) so ibsim never reads its end
   std::map<std::string, ChildProcess> responders_;
   std::vector<pid_t> pids_;
   bool shut_down_ = false;

@@ -40,15 +40,15 @@ dpkg -x "$deb" "$scratch/root"
 flint=$scratch/root/usr/bin/flint
 sample=$dir/firmware-samples/connectx4-new.bin
 (set -x; "$flint" --version; "$flint" -i "$sample" v)
-for tool in fwburn hcasim ibfwmgr ibls ibtopogen mst simfabric ibsim-responder; do
+for tool in fwburn hcasim ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
   "$scratch/root/usr/bin/$tool" --version
 done
-for page in flint fwburn hcasim ibfwmgr ibls ibtopogen mst simfabric ibsim-responder; do
+for page in flint fwburn hcasim ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
   [[ -s $scratch/root/usr/share/man/man1/$page.1.gz ]] || { echo "check-deb: no man page for $page" >&2; exit 1; }
 done
 # Completion: each tool's packaged file completes its subcommands (the packaged tools on PATH).
 completions=$scratch/root/usr/share/bash-completion/completions
-for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update ibls:--topology ibtopogen:--spines mst:reset simfabric:run ibsim-responder:--sim; do
+for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update ibls:--topology ibmon:--watch ibcon:--index ibtopogen:--spines mst:reset simfabric:run ibsim-responder:--sim; do
   tool=${tool_sub%%:*} want=${tool_sub#*:}
   [[ -s $completions/$tool ]] || { echo "check-deb: no $tool completion" >&2; exit 1; }
   got=$(PATH="$scratch/root/usr/bin:$PATH" bash -c '

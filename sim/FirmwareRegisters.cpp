@@ -28,11 +28,43 @@ MgirRegister running_mgir(const SimDevice& device) {
 namespace {
 
 constexpr std::uint16_t kMvtsId = 0x902c;
+constexpr std::uint16_t kMtmpId = 0x900a;
+// The warning thresholds the simulated firmware reports (PRM MTMP temperature_threshold_hi/lo).
+constexpr std::uint32_t kWarnHighC = 105;
+constexpr std::uint32_t kWarnLowC = 100;
+
+void put16(std::vector<std::uint8_t>& b, std::size_t offset, std::uint32_t value) {  // big-endian dword's low half
+  b[offset + 2] = static_cast<std::uint8_t>(value >> 8);
+  b[offset + 3] = static_cast<std::uint8_t>(value);
+}
 
 void fill(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
   const std::size_t n = std::min(request.data.size(), full.size());
   std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), request.data.begin());
   request.status = 0;
+}
+
+// MTMP (PRM "Management Temperature"): sensor 0 is the ASIC, in units of 0.125 degrees C; the
+// max temperature (mte set) is the current one. Other sensors (modules, gearboxes): bad parameter.
+void answer_mtmp(const SimDevice& device, AccessRegisterTlv& request) {
+  if (request.method != AccessRegisterTlv::kMethodQuery) {
+    request.status = kMethodNotSupported;
+    return;
+  }
+  const std::uint32_t sensor = request.data.size() >= 4
+                                   ? ((std::uint32_t{request.data[2]} << 8) | request.data[3]) & 0xfff
+                                   : 0;
+  if (sensor != 0) {
+    request.status = kBadParameter;
+    return;
+  }
+  std::vector<std::uint8_t> b(0x20, 0);
+  put16(b, 0x04, device.temperature_c() * 8);
+  put16(b, 0x08, device.temperature_c() * 8);
+  b[0x08] = 0x80;  // mte
+  put16(b, 0x0c, kWarnHighC * 8);
+  put16(b, 0x10, kWarnLowC * 8);
+  fill(request, b);
 }
 
 // MFRL: the levels and types come from the device's reset register; the state is the arming.
@@ -111,6 +143,10 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
   }
   if (answer_firmware_flash(device, request)) return {};
   if (answer_nv_config(device, request)) return {};
+  if (request.register_id == kMtmpId) {
+    answer_mtmp(device, request);
+    return {};
+  }
   if (request.register_id != MgirRegister::kId) {
     request.status = kRegisterNotSupported;
     return {};

@@ -69,6 +69,10 @@ class SimDevice final : public RegisterAccess {
   void set_faults(const SimFaults& faults);
   [[nodiscard]] SimFaults faults() const;
   [[nodiscard]] bool powered() const { return powered_; }
+  // The ASIC temperature sensor (MTMP sensor 0), whole degrees Celsius; a test raises it to make
+  // a health monitor see a hot device. Saved in state.json ("temperature_c").
+  [[nodiscard]] std::uint32_t temperature_c() const { return temperature_c_; }
+  void set_temperature_c(std::uint32_t celsius) { temperature_c_ = celsius; }
   // Power comes back: latches, locks, any half-done SPI command and the (volatile) boot-address
   // register are gone; the array stays; the boot ROM runs (the boot-address register being
   // clear, it scans the candidate starts).
@@ -151,6 +155,7 @@ class SimDevice final : public RegisterAccess {
   SpiNorFlash flash_;
   FlashGateway gateway_;
   bool powered_ = true;
+  std::uint32_t temperature_c_ = 45;
   BootState boot_;
   std::uint8_t armed_reset_ = 0;  // MFRL reset_trigger armed (volatile: lost on reset/power)
   bool no_reset_register_ = false;

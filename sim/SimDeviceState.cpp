@@ -45,6 +45,7 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   state.model = std::string(info_->sim_model);
   state.flash_chip = std::string(flash_.chip().name);
   state.powered = powered_;
+  state.temperature_c = temperature_c_;
   state.flash_locked = gateway_.locked();
   state.faults = faults();
   state.counters = counters();
@@ -92,6 +93,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   dev->set_faults(state->faults);
   dev->gateway_.set_locked(state->flash_locked);
   dev->powered_ = state->powered;
+  dev->temperature_c_ = state->temperature_c;
   dev->nv_config_.restore(state->nv_stored, state->nv_current);
   // The running firmware is what booted before the save (the flash may hold a newer burn);
   // a state without it (older files) boots now.

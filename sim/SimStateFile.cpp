@@ -261,6 +261,7 @@ std::string SimStateFile::to_json() const {
          {"flash_chip", flash_chip},
          {"powered", powered},
          {"flash_locked", flash_locked},
+         {"temperature_c", temperature_c},
          {"faults", json{{"power_cut_after_ops", f.power_cut_after_ops},
                          {"fail_gateway_command", f.fail_gateway_command},
                          {"flash_busy_polls", f.flash_busy_polls},
@@ -304,6 +305,7 @@ Result<SimStateFile> SimStateFile::parse(std::string_view text) {
   OF_TRY(top.text("flash_chip", s.flash_chip));
   OF_TRY(top.boolean("powered", s.powered));
   OF_TRY(top.boolean("flash_locked", s.flash_locked));
+  OF_TRY(top.number("temperature_c", s.temperature_c));
   OF_ASSIGN(const auto faults, top.object("faults"));
   if (faults) {
     OF_ASSIGN(s.faults, faults_from(*faults));

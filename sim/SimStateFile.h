@@ -29,6 +29,7 @@ struct SimStateFile {
   std::string flash_chip;  // catalog flash chip name
   bool powered = true;
   bool flash_locked = false;
+  std::uint32_t temperature_c = 45;  // MTMP sensor 0
   SimFaults faults;
   SimCounters counters;
   std::optional<BootState> boot;  // absent in older files: the boot ROM runs on load

@@ -38,6 +38,7 @@ void usage(std::FILE* out = stderr) {
                "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]... [--local MODEL[:IMG]]\n"
                "   or: simfabric up --dir D --topology FILE [--attach NODE]\n"
                "   or: simfabric run --dir D -- CMD [ARGS...]\n"
+               "   or: simfabric console --dir D -- IBSIM-COMMAND...\n"
                "   or: simfabric --help | --version\n\n"
                "  up:  creates each device in D/devices/NODE (like 'hcasim create --model MODEL --image IMG';\n"
                "       an existing device there is reused), writes the topology (Switch1; Hca1 is the local\n"
@@ -49,7 +50,9 @@ void usage(std::FILE* out = stderr) {
                "       server of D/devices/Hca1 (mst server sim:D/devices/Hca1) reaches it out-of-band\n"
                "  up --topology: the ibsim topology FILE as it is (e.g. from 'ibtopogen --ibsim FILE'), no\n"
                "       responders; clients and opensm attach through NODE (default: the file's first Hca)\n"
-               "  run: runs CMD as a client on the local node (Hca1, or --attach NODE) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n");
+               "  run: runs CMD as a client on the local node (Hca1, or --attach NODE) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n"
+               "  console: one ibsim console command on the fabric 'up' in D, e.g.\n"
+               "       PerformanceSet \"leaf-1\"[3] PortCounters.SymbolErrorCounter=7\n");
 }
 
 fs::path bin_dir() {
@@ -208,6 +211,18 @@ int tool_main(int argc, char** argv) {
       return 2;
     }
     return run(dir, std::vector<char*>(argv + 5, argv + argc));
+  }
+  if (command == "console") {
+    if (argc < 6 || std::string(argv[4]) != "--") {
+      usage();
+      return 2;
+    }
+    std::string line;
+    for (int i = 5; i < argc; ++i) line += (line.empty() ? "" : " ") + std::string(argv[i]);
+    auto out = SimFabric::console_in(dir, line);
+    if (!out) return std::fprintf(stderr, "-E- %s\n", out.error().message().c_str()), 1;
+    std::cout << *out;
+    return 0;
   }
   if (command != "up") {
     usage();

@@ -40,7 +40,8 @@ TEST_F(MstregPci, FieldsAgreeWithMstregAndWritesAreReadBack) {
     return in_pci_namespace(args, 60);
   };
   for (const std::vector<std::string>& reg : {std::vector<std::string>{"MGIR"}, {"MFRL"}, {"MNVGC"},
-                                              {"MNVQC", "type=0x01010012"}, {"MNVQC", "type=0x00000099"}}) {
+                                              {"MNVQC", "type=0x01010012"}, {"MNVQC", "type=0x00000099"},
+                                              {"MTMP", "sensor_index=0,slot_index=0"}}) {
     std::vector<std::string> a{"--reg_name", reg[0], "--get"}, b = a;
     if (reg.size() > 1) {
       a.insert(a.end(), {"--indexes", reg[1]});

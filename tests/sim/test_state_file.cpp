@@ -45,6 +45,7 @@ TEST(SimStateFile, WrongJsonTypesAreErrorsNotExceptions) {
   const Case cases[] = {
       {"/powered", "yes", "powered: must be true or false"},
       {"/flash_locked", 1, "flash_locked"},
+      {"/temperature_c", -3, "temperature_c"},
       {"/model", 4, "model: must be a string"},
       {"/faults/power_cut_after_ops", "7", "faults.power_cut_after_ops"},
       {"/faults/flash_busy_polls", 4294967296ull, "faults.flash_busy_polls"},  // > uint32

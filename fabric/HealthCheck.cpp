@@ -1,0 +1,116 @@
+// HealthCheck: sampling a fabric pass and judging it against thresholds.
+#include "fabric/HealthCheck.h"
+
+#include <algorithm>
+
+#include "fabric/NodeRegisters.h"
+
+namespace openflint {
+namespace {
+
+// MTMP temperature: 16-bit two's complement in 0.125 degree C units (PRM, MTMP).
+double mtmp_celsius(std::uint32_t raw) {
+  const auto s = static_cast<std::int16_t>(static_cast<std::uint16_t>(raw));
+  return s / 8.0;
+}
+
+void check_counters(const HealthSample& now, const HealthSample* previous, const HealthThresholds& t,
+                    std::vector<HealthFinding>& out) {
+  for (const auto& [where, values] : now.counters) {
+    const PortCounterValues* before = nullptr;
+    if (previous != nullptr) {
+      const auto it = previous->counters.find(where);
+      if (it != previous->counters.end()) before = &it->second;
+    }
+    for (const auto name : port_error_counter_names()) {
+      const auto limit = t.counter_max.find(std::string(name));
+      const auto v = values.find(std::string(name));
+      if (limit == t.counter_max.end() || !limit->second || v == values.end()) continue;
+      std::optional<std::uint64_t> delta;
+      std::uint64_t judged = v->second;
+      if (before != nullptr) {
+        const auto b = before->find(std::string(name));
+        const std::uint64_t was = b == before->end() ? 0 : b->second;
+        judged = v->second >= was ? v->second - was : v->second;
+        delta = judged;
+      }
+      if (judged <= *limit->second) continue;
+      HealthFinding f;
+      f.kind = HealthFinding::Kind::Counter;
+      f.guid = where.first;
+      f.port = where.second;
+      f.metric = std::string(name);
+      f.value = static_cast<double>(v->second);
+      f.delta = delta;
+      f.limit = static_cast<double>(*limit->second);
+      out.push_back(f);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<HealthFinding> check_health(const HealthSample& now, const HealthSample* previous,
+                                        const HealthThresholds& t) {
+  std::vector<HealthFinding> out;
+  if (t.port_state) {
+    for (const auto& [where, state] : now.port_state) {
+      if (state == "Active") continue;
+      HealthFinding f;
+      f.kind = HealthFinding::Kind::PortState;
+      f.guid = where.first;
+      f.port = where.second;
+      f.metric = "port-state";
+      f.state = state;
+      out.push_back(f);
+    }
+  }
+  check_counters(now, previous, t, out);
+  if (t.temperature_max_c) {
+    for (const auto& [guid, celsius] : now.temperature_c) {
+      if (celsius <= *t.temperature_max_c) continue;
+      HealthFinding f;
+      f.kind = HealthFinding::Kind::Temperature;
+      f.guid = guid;
+      f.metric = "temperature";
+      f.value = celsius;
+      f.limit = *t.temperature_max_c;
+      out.push_back(f);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const HealthFinding& a, const HealthFinding& b) {
+    return std::pair(a.guid, a.port) < std::pair(b.guid, b.port);
+  });
+  return out;
+}
+
+HealthSample sample_health(const FabricSweep& sweep, PerfMgtPort& perf, const std::shared_ptr<MadChannel>& channel,
+                           bool read_temperature) {
+  HealthSample s;
+  std::map<std::uint64_t, std::uint16_t> lid_of;
+  for (const auto& n : sweep.nodes) lid_of[n.guid] = n.lid;
+  for (const auto& link : sweep.links) {
+    s.port_state[{link.guid_a, link.port_a}] = link.state;
+    s.port_state[{link.guid_b, link.port_b}] = link.state;
+  }
+  for (const auto& [where, state] : s.port_state) {
+    const std::uint16_t lid = lid_of[where.first];
+    if (lid == 0) {
+      s.counter_notes[where] = "no LID (run an SM)";
+      continue;
+    }
+    auto counters = perf.query(lid, where.second);
+    if (counters) s.counters[where] = std::move(*counters);
+    else s.counter_notes[where] = counters.error().message();
+  }
+  if (!read_temperature) return s;
+  auto selector = RegisterSelector::parse("MTMP.temperature");
+  if (!selector) return s;  // the catalog always has MTMP
+  for (const auto& r : read_node_registers(sweep.nodes, channel, *selector)) {
+    if (r.values.empty()) s.temperature_notes[r.node.guid] = r.note;
+    else s.temperature_c[r.node.guid] = mtmp_celsius(r.values.front().second);
+  }
+  return s;
+}
+
+}  // namespace openflint

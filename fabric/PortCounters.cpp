@@ -1,0 +1,83 @@
+// PortCounters: PerfMgt PortCounters GET through libibmad (pma_query_via), decoded by field.
+#include "fabric/PortCounters.h"
+
+#include <infiniband/mad.h>
+
+#include <array>
+#include <utility>
+
+namespace openflint {
+namespace {
+
+constexpr unsigned kTimeoutMs = 1000;
+
+struct CounterField {
+  std::string_view name;
+  MAD_FIELDS field;
+};
+
+// IBA 16.1.3.5 PortCounters: the error and recovery counters (the data counters are not health).
+constexpr std::array<CounterField, 12> kCounters{{
+    {"SymbolErrorCounter", IB_PC_ERR_SYM_F},
+    {"LinkErrorRecoveryCounter", IB_PC_LINK_RECOVERS_F},
+    {"LinkDownedCounter", IB_PC_LINK_DOWNED_F},
+    {"PortRcvErrors", IB_PC_ERR_RCV_F},
+    {"PortRcvRemotePhysicalErrors", IB_PC_ERR_PHYSRCV_F},
+    {"PortRcvSwitchRelayErrors", IB_PC_ERR_SWITCH_REL_F},
+    {"PortXmitDiscards", IB_PC_XMT_DISCARDS_F},
+    {"PortXmitConstraintErrors", IB_PC_ERR_XMTCONSTR_F},
+    {"PortRcvConstraintErrors", IB_PC_ERR_RCVCONSTR_F},
+    {"LocalLinkIntegrityErrors", IB_PC_ERR_LOCALINTEG_F},
+    {"ExcessiveBufferOverrunErrors", IB_PC_ERR_EXCESS_OVR_F},
+    {"VL15Dropped", IB_PC_VL15_DROPPED_F},
+}};
+
+}  // namespace
+
+const std::vector<std::string_view>& port_error_counter_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const auto& c : kCounters) v.push_back(c.name);
+    return v;
+  }();
+  return names;
+}
+
+Result<PerfMgtPort> PerfMgtPort::open(const std::string& ca, int port) {
+  int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS, IB_PERFORMANCE_CLASS};
+  std::string name = ca;
+  ibmad_port* p = mad_rpc_open_port(name.empty() ? nullptr : name.data(), port, classes, 4);
+  if (p == nullptr)
+    return make_error(ErrorCode::Io, "cannot open a PerfMgt port on " + (ca.empty() ? std::string("the first CA") : ca));
+  return PerfMgtPort(p);
+}
+
+PerfMgtPort& PerfMgtPort::operator=(PerfMgtPort&& other) noexcept {
+  if (this != &other) {
+    if (port_ != nullptr) mad_rpc_close_port(port_);
+    port_ = std::exchange(other.port_, nullptr);
+  }
+  return *this;
+}
+
+PerfMgtPort::~PerfMgtPort() {
+  if (port_ != nullptr) mad_rpc_close_port(port_);
+}
+
+Result<PortCounterValues> PerfMgtPort::query(std::uint16_t lid, int port_number) {
+  ib_portid_t dest{};
+  ib_portid_set(&dest, lid, 0, 0);
+  std::array<std::uint8_t, 1024> buf{};
+  if (pma_query_via(buf.data(), &dest, port_number, kTimeoutMs, IB_GSI_PORT_COUNTERS, port_) == nullptr)
+    return make_error(ErrorCode::Timeout, "PortCounters of lid " + std::to_string(lid) + " port " +
+                                              std::to_string(port_number) + ": no answer");
+  PortCounterValues out;
+  for (const auto& c : kCounters) {
+    std::uint32_t v = 0;
+    mad_decode_field(buf.data(), c.field, &v);
+    out[std::string(c.name)] = v;
+  }
+  return out;
+}
+
+}  // namespace openflint

@@ -1,0 +1,44 @@
+// PortCounters: a port's error and link-recovery counters over PerfMgt (class 0x04, PortCounters).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Result.h"
+
+struct ibmad_port;
+
+namespace openflint {
+
+// Counter name (IBA 16.1.3.5, the names perfquery and ibsim's PerformanceSet use) → value.
+using PortCounterValues = std::map<std::string, std::uint64_t>;
+
+// The error counters a health pass reads, in PortCounters order: SymbolErrorCounter,
+// LinkErrorRecoveryCounter, LinkDownedCounter, PortRcvErrors, ..., VL15Dropped.
+[[nodiscard]] const std::vector<std::string_view>& port_error_counter_names();
+
+// A PerfMgt client on a local port (its own umad port); one query at a time.
+class PerfMgtPort {
+ public:
+  // `ca` empty / `port` 0: the first CA and its first active port. Io when the port cannot be opened.
+  [[nodiscard]] static Result<PerfMgtPort> open(const std::string& ca = "", int port = 0);
+  PerfMgtPort(PerfMgtPort&& other) noexcept : port_(other.port_) { other.port_ = nullptr; }
+  PerfMgtPort& operator=(PerfMgtPort&& other) noexcept;
+  PerfMgtPort(const PerfMgtPort&) = delete;
+  PerfMgtPort& operator=(const PerfMgtPort&) = delete;
+  ~PerfMgtPort();
+
+  // PortCounters of port `port_number` of the node at `lid` (a switch: its port 0 LID).
+  // Timeout when the node's agent does not answer.
+  [[nodiscard]] Result<PortCounterValues> query(std::uint16_t lid, int port_number);
+
+ private:
+  explicit PerfMgtPort(ibmad_port* port) : port_(port) {}
+  ibmad_port* port_ = nullptr;
+};
+
+}  // namespace openflint

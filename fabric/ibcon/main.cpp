@@ -1,0 +1,173 @@
+// ibcon: one register (access register by name, named or raw CR-space dword) read on a set of fabric nodes in parallel.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/ErrorReport.h"
+#include "cli/ExitCode.h"
+#include "cli/JsonOutput.h"
+#include "cli/ParseCommandLine.h"
+#include "cli/ToolBoundary.h"
+#include "cli/Version.h"
+#include "core/InputFile.h"
+#include "fabric/FabricDiscovery.h"
+#include "fabric/NodeRegisters.h"
+#include "fabric/SystemNameMap.h"
+
+namespace {
+
+using namespace openflint;
+using nlohmann::json;
+
+constexpr std::uint64_t kMaxTextFile = 16u << 20;
+
+struct Args {
+  std::string reg;
+  std::vector<std::string> guids;
+  std::vector<std::string> names;
+  std::string index;
+  std::string hosts;
+  std::string ca;
+  int port = 0;
+  bool json = false;
+};
+
+std::string guid_text(std::uint64_t g) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
+  return buf;
+}
+
+std::string hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%x", v);
+  return buf;
+}
+
+Result<std::uint64_t> parse_guid(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  std::uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+  if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
+    return make_error(ErrorCode::InvalidArgument, "bad GUID " + std::string(text));
+  return v;
+}
+
+Result<SystemNameMap> load_hosts(const std::string& path) {
+  if (path.empty()) return SystemNameMap{};
+  OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, "hosts map"));
+  auto map = SystemNameMap::parse_hosts(std::string(bytes.begin(), bytes.end()));
+  if (!map) return make_error(ErrorCode::InvalidImage, "hosts map " + path + ": " + map.error().message());
+  return map;
+}
+
+struct Row {
+  std::string system;
+  NodeRegisterValues r;
+};
+
+void print_table(const std::vector<Row>& rows, const RegisterSelector& sel) {
+  std::size_t w = 6;
+  for (const auto& row : rows) w = std::max(w, row.system.size());
+  std::printf("%-*s  %-18s  %-5s  %-12s  %s\n", static_cast<int>(w), "SYSTEM", "GUID", "LID", "DEVICE",
+              sel.to_string().c_str());
+  for (const auto& row : rows) {
+    std::string values;
+    for (const auto& [name, v] : row.r.values) values += (values.empty() ? "" : " ") + name + "=" + hex(v);
+    if (row.r.values.empty()) values = "-- " + row.r.note;
+    std::printf("%-*s  %-18s  %-5u  %-12s  %s\n", static_cast<int>(w), row.system.c_str(),
+                guid_text(row.r.node.guid).c_str(), row.r.node.lid, row.r.device.empty() ? "-" : row.r.device.c_str(),
+                values.c_str());
+  }
+}
+
+json rows_json(const std::vector<Row>& rows, const RegisterSelector& sel) {
+  json nodes = json::array();
+  for (const auto& row : rows) {
+    json values = json::object();
+    for (const auto& [name, v] : row.r.values) values[name] = hex(v);
+    nodes.push_back({{"system", row.system}, {"guid", guid_text(row.r.node.guid)}, {"lid", row.r.node.lid},
+                     {"type", to_string(row.r.node.type)}, {"vendor_access", row.r.vendor_access},
+                     {"device", row.r.device.empty() ? json(nullptr) : json(row.r.device)},
+                     {"read", !row.r.values.empty()}, {"values", values},
+                     {"note", row.r.note.empty() ? json(nullptr) : json(row.r.note)}});
+  }
+  return json{{"ok", true}, {"register", sel.to_string()}, {"nodes", nodes}};
+}
+
+int run(const Args& a) {
+  const auto fail = [&](const Error& e) { return openflint::cli::report_error(e, a.json); };
+  auto sel = RegisterSelector::parse(a.reg);
+  if (!sel) return fail(sel.error());
+  if (!a.index.empty()) {
+    if (sel->layout == nullptr) return fail(Error(ErrorCode::InvalidArgument, "--index is for access registers"));
+    auto idx = parse_field_list(a.index);
+    if (!idx) return fail(idx.error());
+    sel->indexes = *idx;
+  }
+  std::vector<std::uint64_t> guids;
+  for (const auto& g : a.guids) {
+    auto v = parse_guid(g);
+    if (!v) return fail(v.error());
+    guids.push_back(*v);
+  }
+  auto names = load_hosts(a.hosts);
+  if (!names) return fail(names.error());
+  auto nodes = discover_fabric(a.ca, a.port);
+  if (!nodes) return fail(nodes.error());
+  std::vector<FabricNode> chosen;
+  std::vector<std::string> chosen_names;
+  for (const auto& n : *nodes) {
+    std::string name = names->name_of(n);
+    if (name.empty()) name = guid_text(n.guid);
+    const bool all = guids.empty() && a.names.empty();
+    const bool by_guid = std::find(guids.begin(), guids.end(), n.guid) != guids.end();
+    const bool by_name = std::find(a.names.begin(), a.names.end(), name) != a.names.end();
+    if (all || by_guid || by_name) {
+      chosen.push_back(n);
+      chosen_names.push_back(name);
+    }
+  }
+  if (chosen.empty()) return fail(Error(ErrorCode::NotFound, "no node on the fabric matches -g/-n"));
+  auto channel = MadChannel::open(a.ca, a.port);
+  if (!channel) return fail(channel.error());
+  std::vector<Row> rows;
+  bool all_read = true;
+  const auto read = read_node_registers(chosen, *channel, *sel);
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    all_read = all_read && !read[i].values.empty();
+    rows.push_back(Row{chosen_names[i], read[i]});
+  }
+  if (a.json) cli::print_json(rows_json(rows, *sel));
+  else print_table(rows, *sel);
+  return all_read ? openflint::cli::kOk : openflint::cli::kFailed;
+}
+
+int tool_main(int argc, char** argv) {
+  CLI::App app{"ibcon: read one register on fabric nodes in parallel (all, by GUID, by system name)"};
+  Args a;
+  app.add_option("register", a.reg,
+                 "an access register (MTMP, MGIR; REG.field for one field), a CR-space register the catalog "
+                 "names (hw_id) or a CR-space address (0xf0014)")
+      ->required();
+  // One value per -g/-n, so the register after them is not taken as one more name.
+  app.add_option("-g,--guid", a.guids, "only the node with this GUID (repeatable)")->allow_extra_args(false);
+  app.add_option("-n,--name", a.names, "only the system with this name (repeatable)")->allow_extra_args(false);
+  app.add_option("--index", a.index, "index fields of an access register: f1=v1,f2=v2 (default 0)");
+  app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line");
+  app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
+  app.add_option("--port", a.port, "local port (default: the first active)");
+  app.add_flag("--json", a.json, "JSON output");
+  app.set_version_flag("--version", openflint::cli::version_line("ibcon"), "print the version and exit");
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
+  return run(a);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return openflint::cli::run_at_tool_boundary("ibcon", [&] { return tool_main(argc, argv); });
+}
