@@ -11,14 +11,16 @@
 
 namespace openflint::catalog {
 
-// InfiniHost / InfiniHost III Ex / InfiniScale: parallel NOR via CR_FLASH 0xf01a4, GPIO semaphore.
+// InfiniHost / InfiniHost III Ex: parallel CFI NOR via CR_FLASH 0xf01a4 (command + address) and
+// 0xf01a8 (data), banks of 512 KiB on GPIO[6:4], lock = the 0xf03fc semaphore (docs/legacy-devices.md).
 inline constexpr FlashGatewayInfo kParallelGateway{.generation = GatewayGeneration::ParallelFlash,
-                                                   .cmd_addr = 0xf01a4,
-                                                   .addr_addr = 0xf01a4,
-                                                   .data_addr = 0xf01a4,
+                                                   .cmd_addr = kInfiniHostParallelLayout.cmd_addr,
+                                                   .addr_addr = kInfiniHostParallelLayout.cmd_addr,
+                                                   .data_addr = kInfiniHostParallelLayout.data_addr,
                                                    .data_dwords = 1,
                                                    .lock = FlashLockKind::Semaphore,
-                                                   .semaphore_addr = kFlashSemaphoreAddr};
+                                                   .semaphore_addr = kFlashSemaphoreAddr,
+                                                   .parallel = kInfiniHostParallelLayout};
 
 // InfiniHost III Lx SPI gateway (mstflint mflash ih3lx: CR_FLASH_GW 0xf0400, ADDR 0xf0404 with
 // the opcode in [31:24], DATA 0xf0408 (16-byte blocks), bank select 0xf0418 [31:30]; the part is

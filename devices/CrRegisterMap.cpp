@@ -54,6 +54,17 @@ void add_gateway(const FlashGatewayInfo& gw, std::vector<CrRegister>& out) {
       out.push_back({gw.bank_select_addr, "flash_gw.bank_select", ReadEffect::None,
                      {{"bank", static_cast<std::uint8_t>(gw.bank_select_shift + 1), gw.bank_select_shift}}});
   }
+  if (gw.is_parallel_gateway()) {
+    const ParallelGatewayLayout& p = gw.parallel;
+    const auto shift = p.opcode_shift;
+    out.push_back({p.cmd_addr, "flash_gw.cmd", ReadEffect::None,
+                   {{"opcode", 31, shift}, {"address", static_cast<std::uint8_t>(p.log2_bank_size - 1), 0}}});
+    out.push_back({p.data_addr, "flash_gw.data", ReadEffect::None, {}});
+    out.push_back({p.cpumode_addr, "cpumode", ReadEffect::None, {{"flash_bus", 31, p.cpumode_shift}}});
+    const std::uint8_t lo = p.bank_gpio_shift, hi = static_cast<std::uint8_t>(p.bank_gpio_shift + p.bank_bits - 1);
+    out.push_back({p.gpio_data_addr, "gpio_data_l", ReadEffect::None, {{"flash_bank", hi, lo}}});
+    out.push_back({p.gpio_dir_addr, "gpio_dir_l", ReadEffect::None, {{"flash_bank", hi, lo}}});
+  }
   if (gw.lock == FlashLockKind::Semaphore)
     out.push_back({gw.semaphore_addr, "flash_semaphore", ReadEffect::TakesLock, {{"taken", 31, 0}}});
 }

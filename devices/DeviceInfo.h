@@ -57,7 +57,7 @@ struct DeviceInfo {
   FlashGatewayInfo flash_gateway;
   PciConfigGateway pci_config_gateway = PciConfigGateway::None;  // how config space reaches CR-space
   BootAddressRegister boot_address;
-  std::string_view default_flash_chip;  // FlashChip::name; empty for parallel-flash parts
+  std::string_view default_flash_chip;  // FlashChip::name: the part the simulator fits
   std::string_view sim_model;           // simulator model name, e.g. "connectx3"
   CrSpaceLayout cr_space;               // CR-space size, register-dump ranges, named registers
   FirmwareResetSupport firmware_reset;  // the reset register, when the firmware has one

@@ -1,4 +1,4 @@
-// FlashChip: one SPI NOR flash part as catalog data (JEDEC id, geometry, addressing).
+// FlashChip: one NOR flash part as catalog data (SPI: JEDEC id; parallel: CFI command set; geometry).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,20 @@
 #include "devices/SpiOpcode.h"
 
 namespace openflint {
+
+// How the part is wired to the ASIC.
+enum class FlashInterface : std::uint8_t {
+  Spi,          // serial NOR behind an SPI gateway
+  ParallelCfi,  // x8 parallel NOR behind the InfiniHost CR_FLASH gateway, identified by its CFI query
+};
+
+// What a parallel part answers to the CFI query (JEDEC JESD68), as far as the tools use it
+// (docs/legacy-devices.md).
+struct CfiInfo {
+  std::uint8_t command_set = 0;        // CFI 0x13: 1 = Intel/Sharp extended, 2 = AMD/Fujitsu standard
+  std::uint8_t stride = 1;             // byte-address step between CFI offsets: 2 for an x16 part in x8 mode
+  std::uint8_t log2_write_buffer = 0;  // CFI 0x2A: 0 = no write buffer
+};
 
 struct FlashChip {
   std::string_view name;        // e.g. "N25Q128A"
@@ -21,6 +35,8 @@ struct FlashChip {
   // Answer to RES (0xAB) after its 3 dummy bytes; 0 = not identified that way. On M25Pxx parts
   // it is log2(size) - 1 (mstflint mflash: signatures 0x10..0x16).
   std::uint8_t electronic_signature = 0;
+  FlashInterface bus = FlashInterface::Spi;
+  CfiInfo cfi;  // parallel parts only; their jedec_id is manufacturer << 16 | device id
 
   [[nodiscard]] constexpr std::uint32_t min_erase_size() const {
     return has_4k_sectors ? 4096u : block_size;
@@ -38,7 +54,11 @@ struct FlashChip {
 [[nodiscard]] std::span<const FlashChip> all_flash_chips();
 // The largest catalog part: no firmware image or flash dump can be bigger (the bound on inputs).
 [[nodiscard]] std::uint64_t largest_flash_size();
+// SPI parts only.
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id);
+// The parallel part with this CFI geometry: command set, size and (uniform) erase block size.
+[[nodiscard]] Result<const FlashChip*> find_flash_chip_by_cfi(std::uint8_t command_set, std::uint64_t size,
+                                                             std::uint32_t block_size);
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_name(std::string_view name);
 // NotSupported when no catalog part answers RES with `signature`.
 [[nodiscard]] Result<const FlashChip*> find_flash_chip_by_electronic_signature(std::uint8_t signature);

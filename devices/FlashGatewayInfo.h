@@ -1,8 +1,10 @@
-// FlashGatewayInfo: where a device's SPI flash gateway lives in CR-space and how its CMD word is laid out.
+// FlashGatewayInfo: where a device's flash gateway lives in CR-space and how its CMD word is laid out.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+
+#include "devices/ParallelGatewayLayout.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
 // records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
@@ -14,7 +16,7 @@ namespace openflint {
 // Generations of the flash interface (facts from mstflint mflash: cntx / fifth / sixth gen).
 enum class GatewayGeneration {
   None,               // no CR-space flash access known
-  ParallelFlash,      // InfiniHost / InfiniScale parallel NOR behind CR_FLASH 0xf01a4 (not driven here)
+  ParallelFlash,      // InfiniHost / InfiniHost III Ex parallel CFI NOR behind CR_FLASH 0xf01a4
   InfiniHostSpi,      // InfiniHost III Lx SPI gateway: "special" commands, opcode in ADDR[31:24]
   FirmwareMediated,   // flash only reachable through firmware access registers (MFPA/MFBA/MFBE)
   ConnectX,           // 4th gen (ConnectX, ConnectX-2/3): CMD/ADDR/DATA at 0xf0400, semaphore lock
@@ -118,12 +120,18 @@ struct FlashGatewayInfo {
   // number sits at bank_select_shift (InfiniHost III Lx: 0xf0418 [31:30]).
   std::uint32_t bank_select_addr = 0;
   std::uint8_t bank_select_shift = 30;
+  // GatewayGeneration::ParallelFlash only: the CR_FLASH gateway and its GPIO bank select.
+  ParallelGatewayLayout parallel{};
 
   // Whether the SPI gateway driver (flash/) and simulator (sim/) handle this generation.
   [[nodiscard]] constexpr bool is_spi_gateway() const {
     return generation == GatewayGeneration::InfiniHostSpi || generation == GatewayGeneration::ConnectX ||
            generation == GatewayGeneration::Gen5 || generation == GatewayGeneration::Gen6;
   }
+  // Whether the parallel CFI driver (flash/ParallelFlash) and simulator (sim/CfiNorFlash) handle it.
+  [[nodiscard]] constexpr bool is_parallel_gateway() const { return generation == GatewayGeneration::ParallelFlash; }
+  // Whether a tool can reach the flash through CR-space at all.
+  [[nodiscard]] constexpr bool is_driven() const { return is_spi_gateway() || is_parallel_gateway(); }
 };
 
 // Register addresses shared by several generations (mstflint mflash_pack_layer.h facts).

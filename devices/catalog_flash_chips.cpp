@@ -1,4 +1,4 @@
-// catalog_flash_chips: SPI NOR parts found on these boards (JEDEC ids from the vendors' datasheets).
+// catalog_flash_chips: NOR parts found on these boards (JEDEC ids and CFI geometry from the vendors' datasheets).
 #include <algorithm>
 #include <string>
 
@@ -35,6 +35,15 @@ const FlashChip kChips[] = {
     {.name = "MX25L12835F", .vendor = "Macronix", .jedec_id = 0xc22018, .size = 16 * kMiB},
     {.name = "MX25L25635F", .vendor = "Macronix", .jedec_id = 0xc22019, .size = 32 * kMiB},
     {.name = "MX25L51245G", .vendor = "Macronix", .jedec_id = 0xc2201a, .size = 64 * kMiB},
+    // Parallel x8 parts of InfiniHost / InfiniHost III Ex boards: the two parts the first flint's
+    // comments name (docs/legacy-devices.md). AMD Am29LV033C: 32 Mbit, 64 uniform 64 KiB sectors,
+    // x8 only, AMD command set, no write buffer. Intel 28F320J3: 32 Mbit, 32 uniform 128 KiB
+    // blocks, an x16 part strapped x8 (CFI offsets doubled), Intel command set, 32-byte buffer.
+    {.name = "Am29LV033C", .vendor = "AMD", .jedec_id = 0x0100a3, .size = 4 * kMiB, .has_4k_sectors = false,
+     .bus = FlashInterface::ParallelCfi, .cfi = {.command_set = 2, .stride = 1, .log2_write_buffer = 0}},
+    {.name = "28F320J3", .vendor = "Intel", .jedec_id = 0x890016, .size = 4 * kMiB, .has_4k_sectors = false,
+     .block_size = 128 * 1024, .bus = FlashInterface::ParallelCfi,
+     .cfi = {.command_set = 1, .stride = 2, .log2_write_buffer = 5}},
 };
 
 }  // namespace
@@ -49,9 +58,21 @@ std::uint64_t largest_flash_size() {
 
 Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id) {
   for (const FlashChip& chip : kChips) {
-    if (chip.jedec_id == jedec_id) return &chip;
+    if (chip.bus == FlashInterface::Spi && chip.jedec_id == jedec_id) return &chip;
   }
   return make_error(ErrorCode::NotSupported, "unknown flash jedec id " + hex_string(jedec_id));
+}
+
+Result<const FlashChip*> find_flash_chip_by_cfi(std::uint8_t command_set, std::uint64_t size,
+                                                std::uint32_t block_size) {
+  for (const FlashChip& chip : kChips) {
+    if (chip.bus == FlashInterface::ParallelCfi && chip.cfi.command_set == command_set && chip.size == size &&
+        chip.block_size == block_size)
+      return &chip;
+  }
+  return make_error(ErrorCode::NotSupported, "no catalog parallel flash with CFI command set " +
+                                                 std::to_string(command_set) + ", " + std::to_string(size) +
+                                                 " bytes in " + std::to_string(block_size) + "-byte blocks");
 }
 
 Result<const FlashChip*> find_flash_chip_by_electronic_signature(std::uint8_t signature) {

@@ -9,6 +9,7 @@
 
 #include "core/HexString.h"
 #include "devices/SpiOpcode.h"
+#include "flash/ParallelFlash.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
 // records; GCC 12 -Wextra flags every omitted member, so that one warning is off here.
@@ -74,13 +75,21 @@ FlashDriver::FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway
 
 Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                       FlashTimeouts timeouts) {
-  if (!gateway.is_spi_gateway()) {
+  if (!gateway.is_driven()) {
     return make_error(ErrorCode::NotSupported, "flash gateway generation '" +
                                                    std::string(to_string(gateway.generation)) +
                                                    "' is not driven by this driver");
   }
   OF_ASSIGN(FlashLock lock, FlashLock::acquire(access, gateway, timeouts.lock));
   FlashDriver driver(access, gateway, timeouts, std::move(lock));
+  if (gateway.is_parallel_gateway()) {
+    auto bus = ParallelFlash::open(access, gateway, timeouts);
+    if (!bus) return make_error(std::move(bus).error().with_context("probing the parallel flash"));
+    driver.bus_ = std::move(bus).value();
+    driver.chip_ = &driver.bus_->chip();
+    driver.jedec_id_ = driver.chip_->jedec_id;
+    return driver;
+  }
   if (gateway.bank_select_addr != 0) {  // one chip: bank 0
     if (auto r = access.write32(gateway.bank_select_addr, 0); !r) {
       return make_error(std::move(r).error().with_context("selecting flash bank 0"));
@@ -226,6 +235,7 @@ Result<void> FlashDriver::wait_gateway(std::span<std::uint32_t> polled) {
 }
 
 Result<std::uint8_t> FlashDriver::read_status() {
+  if (bus_) return bus_->read_status();
   std::array<std::uint8_t, 4> status{};  // Special style reads a dword, the status in its last byte
   const std::size_t n = special() ? status.size() : 1;
   OF_TRY(run(Transaction{.opcode = spi::kReadStatus, .in = std::span(status).first(n)}));

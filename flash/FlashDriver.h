@@ -1,8 +1,9 @@
-// FlashDriver: SPI NOR access through a device's CR-space flash gateway (probe, read, erase, program).
+// FlashDriver: NOR flash access through a device's CR-space flash gateway (probe, read, erase, program).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/Result.h"
 #include "devices/FlashChip.h"
 #include "devices/FlashGatewayInfo.h"
+#include "flash/FlashBus.h"
 #include "flash/FlashLock.h"
 #include "flash/FlashReader.h"
 #include "flash/FlashTimeouts.h"
@@ -26,6 +28,9 @@ enum class WriteCheck { ReadBack, None };
 // up to the page end. Special-style gateways (InfiniHost III Lx) cannot chain: reads go in
 // aligned 16-byte blocks, and every program is one WREN + one 16-byte page program (padded
 // with 0xFF) + a WIP wait, as mstflint's mflash does there.
+// The gateway kind in the catalog record chooses the bus: SPI gateways are driven here; the
+// InfiniHost parallel gateway (GatewayGeneration::ParallelFlash) through flash/ParallelFlash
+// (a FlashBus). Locking, range checks, differential writes and verification are shared.
 class FlashDriver final : public FlashReader {
  public:
   // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
@@ -100,6 +105,7 @@ class FlashDriver final : public FlashReader {
   FlashGatewayInfo gateway_;
   FlashTimeouts timeouts_;
   FlashLock lock_;
+  std::unique_ptr<FlashBus> bus_;  // parallel parts; declared after lock_, so released before it
   const FlashChip* chip_ = nullptr;
   std::uint32_t jedec_id_ = 0;
   bool four_byte_ = false;

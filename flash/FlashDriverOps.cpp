@@ -61,6 +61,7 @@ Result<void> FlashDriver::program_blocks(std::uint32_t address, std::span<const 
 }
 
 Result<void> FlashDriver::read_chain(std::uint32_t address, std::span<std::uint8_t> out) {
+  if (bus_) return bus_->read(address, out);
   if (special()) return read_blocks(address, out);
   // One READ command, continued with data-only transactions while CS is held.
   std::size_t done = 0;
@@ -109,6 +110,7 @@ Result<void> FlashDriver::erase_sector(std::uint64_t address) {
     return make_error(ErrorCode::InvalidArgument,
                       "erase address " + hex_string(address) + " is not aligned to " + hex_string(size));
   }
+  if (bus_) return bus_->erase(static_cast<std::uint32_t>(address));
   const std::uint8_t opcode = chip_->min_erase_opcode(four_byte_);
   const std::string what = "erasing flash sector " + hex_string(address);
   if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
@@ -118,6 +120,7 @@ Result<void> FlashDriver::erase_sector(std::uint64_t address) {
 }
 
 Result<void> FlashDriver::program_page(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  if (bus_) return bus_->program(address, bytes);
   if (special()) return program_blocks(address, bytes);
   const std::string what = "programming flash at " + hex_string(address);
   if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));

@@ -23,14 +23,18 @@ using nlohmann::json;
 
 int report(const Error& error, bool json_out) { return cli::report_error(error, json_out); }
 
+}  // namespace
+
 std::string simulated_models() {
   std::string models;
   for (const DeviceInfo& d : all_devices()) {
-    if (!d.flash_gateway.is_spi_gateway() || d.sim_model.empty()) continue;
+    if (!d.flash_gateway.is_driven() || d.sim_model.empty() || d.default_flash_chip.empty()) continue;
     models += (models.empty() ? "" : ", ") + std::string(d.sim_model);
   }
   return models;
 }
+
+namespace {
 
 Result<Device> open_sim(const std::string& path) { return open_device("sim:" + path); }
 

@@ -14,6 +14,8 @@ struct CreateArgs {
 };
 
 int run_create(const CreateArgs& args, bool json);
+// The catalog's simulated models, comma separated (for help and error text).
+std::string simulated_models();
 int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool json);
 int run_power_on(const std::string& path, bool json);
 int run_show(const std::string& path, bool json);

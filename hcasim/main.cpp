@@ -47,8 +47,7 @@ int tool_main(int argc, char** argv) {
   hs::CreateArgs create_args;
   auto* create = app.add_subcommand("create", "create a simulated device in directory PATH (powered on)");
   create->add_option("--model", create_args.model,
-                     "catalog simulator model: connectx3, connectx3pro, connectib, connectx4, connectx4lx, "
-                     "connectx5, connectx6, connectx7, mt25418, mt26428, switchib, switchib2, spectrum, spectrum2")
+                     "catalog simulator model: " + hs::simulated_models())
       ->required();
   create->add_option("PATH", create_args.path, "directory for the device (created)")->required();
   create->add_option("--image", create_args.image, "image file pre-burned at flash offset 0 (as a factory would)");

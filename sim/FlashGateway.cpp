@@ -19,6 +19,7 @@ FlashGateway::FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlas
   cr.add_hook(
       info_.cmd_addr, info_.cmd_addr, [this](std::uint32_t) { return read_cmd(); },
       [this](std::uint32_t, std::uint32_t v) { return write_cmd(v); });
+  if (info_.is_parallel_gateway()) install_parallel_hooks();
   if (info_.lock == FlashLockKind::Semaphore) {
     const std::uint32_t sem = info_.semaphore_addr;
     cr.add_hook(
@@ -50,6 +51,12 @@ void FlashGateway::set_locked(bool locked) {
 
 void FlashGateway::reset() {
   cr_->poke(info_.cmd_addr, 0);
+  if (cfi_) {  // the chip, the bus hand-over and the GPIO pins come up in their reset state
+    cfi_->reset();
+    const ParallelGatewayLayout& p = info_.parallel;
+    for (const std::uint32_t reg : {p.cpumode_addr, p.gpio_data_addr, p.gpio_dir_addr, p.gpio_pol_addr, p.gpio_mod_addr})
+      cr_->poke(reg, 0);
+  }
   if (info_.lock == FlashLockKind::Semaphore) cr_->poke(info_.semaphore_addr, 0);
 }
 
@@ -59,9 +66,14 @@ Result<std::uint32_t> FlashGateway::read_cmd() {
   return value;
 }
 
+bool FlashGateway::command_word(std::uint32_t value) const {
+  if (cfi_) return (value >> info_.parallel.opcode_shift) != 0;
+  return ((value >> info_.layout.busy_bit) & 1u) != 0;
+}
+
 Result<void> FlashGateway::write_cmd(std::uint32_t value) {
-  const std::uint32_t busy = 1u << info_.layout.busy_bit;
-  if ((value & busy) == 0) {  // a plain store, e.g. writing 0 to release the lock
+  const std::uint32_t busy = cfi_ ? ~0u << info_.parallel.opcode_shift : 1u << info_.layout.busy_bit;
+  if (!command_word(value)) {  // a plain store, e.g. writing 0 to release the lock
     cr_->poke(info_.cmd_addr, value);
     return {};
   }
@@ -84,12 +96,47 @@ std::uint32_t FlashGateway::data_bytes(std::uint32_t cmd) const {
 }
 
 void FlashGateway::execute(std::uint32_t cmd) {
+  if (cfi_) {
+    execute_parallel(cmd);
+    return;
+  }
   if (info_.bank_select_addr != 0 && ((cr_->peek(info_.bank_select_addr) >> info_.bank_select_shift) & 3u) != 0)
     return;  // only bank 0 is populated
   if (info_.layout.style == GatewayCommandStyle::Special) {
     execute_special(cmd);
   } else {
     execute_phased(cmd);
+  }
+}
+
+void FlashGateway::install_parallel_hooks() {
+  cfi_ = std::make_unique<CfiNorFlash>(flash_->chip(), *flash_);
+  const ParallelGatewayLayout& p = info_.parallel;
+  cr_->add_hook(
+      p.gpio_set_addr, p.gpio_set_addr, [](std::uint32_t) -> Result<std::uint32_t> { return 0; },
+      [this, p](std::uint32_t, std::uint32_t v) -> Result<void> {
+        cr_->poke(p.gpio_data_addr, cr_->peek(p.gpio_data_addr) | v);
+        return {};
+      });
+  cr_->add_hook(
+      p.gpio_clear_addr, p.gpio_clear_addr, [](std::uint32_t) -> Result<std::uint32_t> { return 0; },
+      [this, p](std::uint32_t, std::uint32_t v) -> Result<void> {
+        cr_->poke(p.gpio_data_addr, cr_->peek(p.gpio_data_addr) & ~v);
+        return {};
+      });
+}
+
+void FlashGateway::execute_parallel(std::uint32_t cmd) {
+  const ParallelGatewayLayout& p = info_.parallel;
+  const std::uint32_t opcode = cmd >> p.opcode_shift;
+  const bool bus_ours = ((cr_->peek(p.cpumode_addr) >> p.cpumode_shift) & 3u) == 1u;
+  const std::uint32_t driven = cr_->peek(p.gpio_dir_addr) & p.bank_mask();
+  const std::uint32_t bank = (cr_->peek(p.gpio_data_addr) & driven) >> p.bank_gpio_shift;
+  const std::uint32_t address = (bank << p.log2_bank_size) | (cmd & p.offset_mask());
+  if (opcode == p.read4_opcode) {
+    cr_->poke(p.data_addr, bus_ours ? cfi_->read4(address) : 0xffffffffu);
+  } else if (opcode == p.write1_opcode && bus_ours) {
+    cfi_->write_byte(address, static_cast<std::uint8_t>(cr_->peek(p.data_addr) >> 24));
   }
 }
 

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "core/Result.h"
 #include "devices/FlashGatewayInfo.h"
+#include "sim/CfiNorFlash.h"
 #include "sim/CrSpace.h"
 #include "sim/SpiNorFlash.h"
 
@@ -22,6 +24,12 @@ namespace openflint::sim {
 // a command without SPECIAL but with READ_OP reads MSIZE bytes of the array at ADDR[23:0];
 // every command ends with chip select released. A bank-select register other than bank 0
 // (only bank 0 is populated) leaves the chip undriven.
+// GatewayGeneration::ParallelFlash (InfiniHost, III Ex): the chip is a CfiNorFlash over the same
+// cells. A CMD write with a non-zero opcode in [31:29] runs one bus cycle: READ4 puts 4 bytes in
+// DATA, WRITE1 writes DATA[31:24]; the address is (bank << 19) | CMD[18:0], the bank being GPIO
+// data [6:4] where GPIO_DIR makes those pins outputs (else 0). GPIO_DATASET / DATACLEAR set and
+// clear data bits. Until CPUMODE[31:30] = 01 hands the bus to the gateway, reads return all ones
+// and writes do not reach the chip (our model: what that register does is not documented).
 class FlashGateway {
  public:
   FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlash& flash);
@@ -47,10 +55,14 @@ class FlashGateway {
   void execute_special(std::uint32_t cmd);
   void transfer_data(std::uint32_t cmd, std::uint32_t bytes);
   [[nodiscard]] std::uint32_t data_bytes(std::uint32_t cmd) const;
+  [[nodiscard]] bool command_word(std::uint32_t value) const;
+  void install_parallel_hooks();
+  void execute_parallel(std::uint32_t cmd);
 
   FlashGatewayInfo info_;
   CrSpace* cr_;
   SpiNorFlash* flash_;
+  std::unique_ptr<CfiNorFlash> cfi_;  // parallel generations only
   std::uint64_t commands_ = 0;
   std::uint64_t fail_at_ = 0;
 };

@@ -71,15 +71,25 @@ bool SimDevice::link_reset() {
 }
 
 Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, const FlashChip* chip) {
-  if (!info.flash_gateway.is_spi_gateway()) {
+  if (!info.flash_gateway.is_driven()) {
     return make_error(ErrorCode::NotSupported,
                       "simulating " + std::string(info.name) + ": flash gateway generation '" +
                           std::string(to_string(info.flash_gateway.generation)) + "' is not simulated");
+  }
+  if (chip == nullptr && info.default_flash_chip.empty()) {  // e.g. InfiniScale: its flash part is unknown
+    return make_error(ErrorCode::NotSupported, "simulating " + std::string(info.name) +
+                                                   ": no flash part is known for it, so it is not simulated");
   }
   if (chip == nullptr) {
     auto found = find_flash_chip_by_name(info.default_flash_chip);
     if (!found) return make_error(std::move(found).error().with_context("simulating " + std::string(info.name)));
     chip = *found;
+  }
+  if ((chip->bus == FlashInterface::ParallelCfi) != info.flash_gateway.is_parallel_gateway()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "simulating " + std::string(info.name) + ": flash " + std::string(chip->name) + " is " +
+                          (chip->bus == FlashInterface::ParallelCfi ? "a parallel" : "an SPI") +
+                          " part, which this device's flash gateway does not drive");
   }
   return std::unique_ptr<SimDevice>(new SimDevice(info, *chip));
 }

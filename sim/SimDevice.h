@@ -32,9 +32,10 @@ struct SimCounters {
 };
 
 // Built from a catalog record: CR-space with the hw id at 0xf0014, a SpiNorFlash made from the
-// record's default chip (or a given one) and the record's gateway generation. Only SPI gateway
-// generations (InfiniHost III Lx, ConnectX, Gen5, Gen6) are simulated; others give
-// ErrorCode::NotSupported.
+// record's default chip (or a given one) and the record's gateway generation. SPI gateway
+// generations (InfiniHost III Lx, ConnectX, Gen5, Gen6) and the InfiniHost parallel gateway are
+// simulated (a parallel part's SpiNorFlash holds the cells, faults and counters; sim/CfiNorFlash
+// interprets its bus cycles); others give ErrorCode::NotSupported.
 // Powered-off behaviour: every access returns ErrorCode::Io ("device is powered off"), which is
 // what a transport reports when a device drops off the bus; contents survive for the next power-on.
 // Boot: creation, power_cycle() and reset() run the boot ROM (sim/BootRom.h) over the flash

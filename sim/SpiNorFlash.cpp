@@ -152,6 +152,35 @@ void SpiNorFlash::finish_erase(std::uint32_t size) {
   start_busy();
 }
 
+bool SpiNorFlash::program_cells(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  if (write_protected_ || busy() || address >= memory_.size() || bytes.size() > memory_.size() - address) {
+    ++counters_.ignored_commands;
+    return false;
+  }
+  for (std::size_t i = 0; i < bytes.size(); ++i) memory_[address + i] &= bytes[i];
+  counters_.bytes_programmed += bytes.size();
+  ++counters_.programs;
+  start_busy();
+  return true;
+}
+
+bool SpiNorFlash::erase_cells(std::uint32_t start, std::uint32_t size) {
+  if (write_protected_ || busy() || start >= memory_.size() || size > memory_.size() - start) {
+    ++counters_.ignored_commands;
+    return false;
+  }
+  std::fill_n(memory_.begin() + start, size, 0xff);
+  ++counters_.erases;
+  start_busy();
+  return true;
+}
+
+bool SpiNorFlash::poll_busy() {
+  const bool was = busy();
+  if (busy_polls_left_ > 0) --busy_polls_left_;
+  return was;
+}
+
 void SpiNorFlash::deselect() {
   if (!selected_) return;
   selected_ = false;

@@ -53,6 +53,14 @@ class SpiNorFlash {
   // Power loss: CS, latches and an in-flight busy period are lost; the array keeps its bits.
   void reset();
 
+  // The cell array as a parallel command interpreter (sim/CfiNorFlash) drives it, with the same
+  // faults and counters: false when refused (write protected, or busy with the last operation).
+  // A program ANDs `bytes` in and counts as one program; an erase sets `size` bytes at `start`.
+  [[nodiscard]] bool program_cells(std::uint32_t address, std::span<const std::uint8_t> bytes);
+  [[nodiscard]] bool erase_cells(std::uint32_t start, std::uint32_t size);
+  // One status poll of the cells: true while the last operation is still running.
+  [[nodiscard]] bool poll_busy();
+
  private:
   [[nodiscard]] std::uint8_t status() const;
   void finish_program();

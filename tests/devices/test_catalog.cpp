@@ -169,10 +169,22 @@ TEST(FlashChipCatalog, ChipsAreConsistent) {
     EXPECT_GE(c.size, 2u * 1024 * 1024);
     EXPECT_LE(c.size, 64u * 1024 * 1024);
     EXPECT_EQ(c.page_size, 256u);
-    EXPECT_EQ(c.block_size, 64u * 1024);
     EXPECT_EQ(c.size % c.block_size, 0u);
     EXPECT_NE(c.jedec_id >> 16, 0u);
     EXPECT_EQ(c.needs_4byte_address(), c.size > 16u * 1024 * 1024);
+    if (c.bus == FlashInterface::ParallelCfi) {
+      // Parallel parts: no 4 KiB erase, a CFI command set, reachable through the 4 MiB of GPIO banks.
+      EXPECT_FALSE(c.has_4k_sectors);
+      EXPECT_TRUE(c.cfi.command_set == 1 || c.cfi.command_set == 2);
+      EXPECT_TRUE(c.cfi.stride == 1 || c.cfi.stride == 2);
+      EXPECT_LE(c.size, 4u * 1024 * 1024);
+      auto by_cfi = find_flash_chip_by_cfi(c.cfi.command_set, c.size, c.block_size);
+      ASSERT_TRUE(by_cfi.has_value()) << by_cfi.error().message();
+      EXPECT_EQ(*by_cfi, &c);
+      EXPECT_FALSE(find_flash_chip_by_jedec(c.jedec_id).has_value());  // never answers an SPI probe
+      continue;
+    }
+    EXPECT_EQ(c.block_size, 64u * 1024);
     has_64k_only = has_64k_only || !c.has_4k_sectors;
     has_4byte = has_4byte || c.needs_4byte_address();
     auto found = find_flash_chip_by_jedec(c.jedec_id);

@@ -7,7 +7,7 @@
 
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
-#include "tests/powercut/PowerCutHarness.h"
+#include "tests/support/PowerCutHarness.h"
 #include "tests/powercut/RealImages.h"
 
 namespace openflint::test {

@@ -21,7 +21,7 @@
 #include "image/SectionType.h"
 #include "mtcr/PciConfigAccess.h"
 #include "pcisim/FuseSysfs.h"
-#include "tests/powercut/PowerCutHarness.h"
+#include "tests/support/PowerCutHarness.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

@@ -249,9 +249,9 @@ TEST(FlashDriver, GatewayFailureSurfacesAsIoError) {
 
 TEST(FlashDriver, RefusesGatewaysItCannotDrive) {
   auto dev = make("connectx3");
-  FlashGatewayInfo parallel = dev->info().flash_gateway;
-  parallel.generation = GatewayGeneration::ParallelFlash;
-  auto r = FlashDriver::open(*dev, parallel, fast_timeouts());
+  FlashGatewayInfo mediated = dev->info().flash_gateway;
+  mediated.generation = GatewayGeneration::FirmwareMediated;
+  auto r = FlashDriver::open(*dev, mediated, fast_timeouts());
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().code(), ErrorCode::NotSupported);
 }

@@ -1,5 +1,5 @@
 // PowerCutHarness: restore "A burned", arm a power cut after k flash ops, burn B, power-cycle.
-#include "tests/powercut/PowerCutHarness.h"
+#include "tests/support/PowerCutHarness.h"
 
 #include <gtest/gtest.h>
 
