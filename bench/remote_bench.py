@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from inband_bench import mcc_sample  # the ConnectX-4 sample built with component_update
+
 
 def free_port():
     with socket.socket() as s:
@@ -87,20 +89,6 @@ def requests_from_audit(text):
     """The server's per-session totals: requests, when the audit line has them."""
     found = re.findall(r"(\d+) requests in (\d+) round trips", text)
     return (int(found[-1][0]), int(found[-1][1])) if found else None
-
-
-def mcc_sample(srcdir, bindir, work, version):
-    """The ConnectX-4 sample with IMAGE_INFO mcc_en (fwburn component_update = yes)."""
-    d = os.path.join(srcdir, "firmware-samples", "connectx4")
-    with open(os.path.join(d, version + ".fwdesc")) as f:
-        desc = f.read().replace("[firmware]\n", "[firmware]\ncomponent_update = yes\n", 1)
-    path = os.path.join(work, f"cx4-mcc-{version}.fwdesc")
-    with open(path, "w") as f:
-        f.write(desc)
-    out = os.path.join(work, f"connectx4-mcc-{version}.bin")
-    subprocess.run([os.path.join(bindir, "fwburn"), "-fw", path, "-conf", os.path.join(d, version + ".ini"),
-                    "-wrimage", out], check=True, capture_output=True)
-    return out
 
 
 def burn_once(bins, samples, work, transport, ocr, sshd, tag):

@@ -182,14 +182,14 @@ Result<std::string> SimFabric::console_in(const fs::path& dir, const std::string
 Result<CapturedRun> SimFabric::run(const std::string& node, const std::vector<std::string>& argv,
                                    int timeout_ms) const {
   // The preload writes ./sys-<pid>: run in the fabric dir so nothing lands elsewhere.
-  return ChildProcess::run(SpawnSpec{argv, client_env(node), dir_, {}}, timeout_ms);
+  return ChildProcess::run(SpawnSpec{argv, client_env(node), dir_, {}, {}}, timeout_ms);
 }
 
 Result<pid_t> SimFabric::start_responder(const std::string& node, const std::vector<std::string>& argv) {
   if (responders_.count(node) != 0) return make_error(ErrorCode::Busy, "a responder already serves " + node);
   const fs::path log = dir_ / ("responder-" + node + ".log");
   const std::size_t log_start = read_text(log).size();  // a restarted responder appends
-  OF_ASSIGN(auto child, ChildProcess::spawn(SpawnSpec{argv, client_env(node), dir_, log}));
+  OF_ASSIGN(auto child, ChildProcess::spawn(SpawnSpec{argv, client_env(node), dir_, log, {}}));
   const pid_t pid = child.pid();
   pids_.push_back(pid);
   auto& entry = responders_.emplace(node, std::move(child)).first->second;

@@ -144,9 +144,8 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
   server->add_option("--listen", args->listen, "IPv4 or IPv6 address to listen on (default 127.0.0.1; ::1 for IPv6 loopback)");
   server->add_option("--port", args->port, "TCP port (default 23108; 0: any free port, printed)")
       ->check(CLI::Range(0, 65535));
-    const bool v6 = a.listen.find(':') != std::string::npos;
-    std::cerr << "-I- serving " << devices->size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
-              << (*server)->port()
+  server->add_option("--allow", args->allow, "client network allowed to connect, IPv4 or IPv6 CIDR (repeatable)")
+      ->allow_extra_args(false);  // one CIDR per --allow: what follows is a DEVICE
   server->add_flag("--read-only", args->read_only, "refuse writes (W, U)");
   server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
       ->check(CLI::PositiveNumber);

@@ -76,7 +76,7 @@ Result<void> create_device(const DeviceSpec& spec, const fs::path& dir) {
     argv.push_back("--image");
     argv.push_back(fs::absolute(spec.image).string());
   }
-  OF_ASSIGN(auto run, ChildProcess::run(SpawnSpec{argv, {}, {}, {}}, 120000));
+  OF_ASSIGN(auto run, ChildProcess::run(SpawnSpec{argv, {}, {}, {}, {}}, 120000));
   if (run.exit_code != 0)
     return make_error(ErrorCode::Io, "creating " + spec.node + " (" + spec.model + "): " + run.out + run.err);
   return {};

@@ -60,7 +60,9 @@ TEST_F(FabricUpdate, CheckModeUpdateAndIdempotence) {
       EXPECT_EQ(node["image_version"], "12.30.1000");
       EXPECT_EQ(node["running_after"], "12.30.1000") << "the switch is reset in-band";
     }
-    if (node["lid"] == lids_["Hca2"]) EXPECT_EQ(node["image_version"], "12.20.1000");
+    if (node["lid"] == lids_["Hca2"]) {
+      EXPECT_EQ(node["image_version"], "12.20.1000");
+    }
   }
   // The second run finds both flashes on the images' versions.
   EXPECT_FALSE(doc["again"]["changed"].get<bool>()) << doc["again"].dump(2);

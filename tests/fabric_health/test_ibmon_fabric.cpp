@@ -166,7 +166,7 @@ TEST_F(HealthFabric, WatchJudgesTheIncreaseBetweenPasses) {
   // before the second pass, which reports +5.
   const fs::path log = fabric_->dir() / "ibmon.log";
   auto child = ChildProcess::spawn(SpawnSpec{{bin("ibmon").string(), "--watch", "1", "--count", "3"},
-                                             fabric_->client_env("host-1"), fabric_->dir(), log});
+                                             fabric_->client_env("host-1"), fabric_->dir(), log, {}});
   ASSERT_TRUE(child) << child.error().message();
   const auto wait_for = [&](const std::string& what) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -35,7 +35,7 @@ TEST(SimfabricTopology, IbtopogenFabricUpThenIblsChecksIt) {
   const auto fabric_dir = dir / "fabric";
   const auto log = dir / "up.log";
   auto up = ChildProcess::spawn(SpawnSpec{
-      {bin("simfabric").string(), "up", "--dir", fabric_dir.string(), "--topology", ibsim.string()}, {}, dir.path(), log});
+      {bin("simfabric").string(), "up", "--dir", fabric_dir.string(), "--topology", ibsim.string()}, {}, dir.path(), log, {}});
   ASSERT_TRUE(up) << up.error().message();  // stopped (SIGTERM + wait) by its destructor on any failure below
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (slurp(log).find("stops it") == std::string::npos) {
@@ -53,7 +53,7 @@ TEST(SimfabricTopology, IbtopogenFabricUpThenIblsChecksIt) {
     std::vector<std::string> argv{bin("simfabric").string(), "run", "--dir", fabric_dir.string(), "--",
                                   bin("ibls").string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    auto r = ChildProcess::run(SpawnSpec{argv, {}, dir.path(), {}}, 60000);
+    auto r = ChildProcess::run(SpawnSpec{argv, {}, dir.path(), {}, {}}, 60000);
     EXPECT_TRUE(r) << r.error().message();
     return r ? *r : CapturedRun{};
   };

@@ -29,7 +29,7 @@ TEST(SimfabricCli, UpRunAndTeardownLeaveNothingBehind) {
   const auto log = dir.path() / "up.log";
   auto up = ChildProcess::spawn(SpawnSpec{{bin("simfabric").string(), "up", "--dir", fabric_dir.string(), "--hca",
                                            "connectx4:" + image.string(), "--hca", "connectx3"},
-                                          {}, dir.path(), log});
+                                          {}, dir.path(), log, {}});
   ASSERT_TRUE(up) << up.error().message();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (slurp(log).find("stops it") == std::string::npos) {
@@ -46,7 +46,7 @@ TEST(SimfabricCli, UpRunAndTeardownLeaveNothingBehind) {
 
   auto q = ChildProcess::run(SpawnSpec{{bin("simfabric").string(), "run", "--dir", fabric_dir.string(), "--",
                                         bin("flint").string(), "-d", "lid-" + lid, "q"},
-                                       {}, dir.path(), {}},
+                                       {}, dir.path(), {}, {}},
                              120000);
   ASSERT_TRUE(q) << q.error().message();
   EXPECT_EQ(q->exit_code, 0) << q->out << q->err;
