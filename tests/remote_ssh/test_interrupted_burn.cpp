@@ -103,7 +103,9 @@ TEST_F(InterruptedTcpBurn, ServerKilledMidBurn) {
   const auto status = burn->wait_for(30s);
   ASSERT_TRUE(status.has_value()) << "flint hangs after the server died";
   EXPECT_NE(*status, 0);
-  EXPECT_NE(burn->err().find("from the server"), std::string::npos) << burn->err();  // EOF or reset
+  // "the server closed the connection" (EOF) or "... from the server: ..." (a reset), depending on
+  // whether the kill lands while flint waits for a reply or while it sends a pipelined batch.
+  EXPECT_NE(burn->err().find("the server"), std::string::npos) << burn->err();
   // A SIGKILLed server saves nothing: the simulated device keeps its last saved state, the old
   // image (on hardware the flash would hold the half-written other copy; the boot pointer, written
   // last, still names the old one). Its lock died with it.
