@@ -13,6 +13,7 @@
 #include "fwops/DeviceLockFile.h"
 #include "fwops/InbandRegisterAccess.h"
 #include "fwops/RunningFirmware.h"
+#include "mtcr/I2cAccess.h"
 #include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
@@ -84,6 +85,11 @@ class Device {
   // legacy server that has none.
   [[nodiscard]] Result<RegisterPort*> register_port();
 
+  // The I2C bus behind the device where its firmware lives in I2C EEPROMs (InfiniScale-class
+  // switches): the simulator's I2C master (sim:PATH), vendor MADs (in-band ExtPortAccess).
+  // NotSupported when the device or its transport has none.
+  [[nodiscard]] Result<I2cAccess*> i2c();
+
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full to PATH/.staging and only then renamed into place, so an
   // error (disk full, ...) leaves the previous state untouched. Real devices: nothing to do.
@@ -112,6 +118,7 @@ class Device {
   RegisterAccess* access_ = nullptr;              // whichever of the four
   std::unique_ptr<RegisterAccess> command_access_;  // config space the tools HCR port goes through
   std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
+  std::unique_ptr<I2cAccess> i2c_;                // i2c() over a transport (in-band), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
 };

@@ -186,6 +186,12 @@ Result<RegisterPort*> Device::register_port() {
   return port_.get();
 }
 
+Result<I2cAccess*> Device::i2c() {
+  if (sim_ && sim_->i2c() != nullptr) return sim_->i2c();
+  if (i2c_) return i2c_.get();
+  return make_error(ErrorCode::NotSupported, name_ + ": no I2C bus is reachable through this device name");
+}
+
 std::optional<RunningFirmware> Device::running_firmware() {
   if (!sim_) {
     if (!mgir_read_) {

@@ -10,6 +10,7 @@
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
 #include "devices/FlashChip.h"
+#include "mtcr/I2cAccess.h"
 #include "mtcr/RegisterAccess.h"
 #include "sim/CrSpace.h"
 #include "sim/BootState.h"
@@ -66,6 +67,9 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] FlashGateway& gateway() { return gateway_; }
   // The tools command interface in CR-space (ConnectX-3: info().tools_hcr); null on other parts.
   [[nodiscard]] const ToolsHcr* tools_hcr() const { return tools_hcr_.get(); }
+  // The switch's I2C master and the EEPROMs on it (InfiniScale-class parts keep their firmware
+  // there); null on parts without one. Its accesses power-cut like the gateway's.
+  [[nodiscard]] I2cAccess* i2c() { return i2c_.get(); }
 
   void set_faults(const SimFaults& faults);
   [[nodiscard]] SimFaults faults() const;
@@ -170,6 +174,7 @@ class SimDevice final : public RegisterAccess {
   NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;
   std::unique_ptr<ToolsHcr> tools_hcr_;  // the firmware's tools HCR, on parts whose catalog record has one
+  std::unique_ptr<I2cAccess> i2c_;       // the I2C master, on parts whose firmware lives in EEPROMs
 };
 
 }  // namespace openflint::sim
