@@ -14,7 +14,7 @@ namespace openflint::test {
 namespace {
 
 constexpr int kCutPoints = 110;
-constexpr int kReburnEvery = 5;
+constexpr int kReburnEvery = 1;  // every cut point is followed by a clean re-burn
 constexpr int kTailPoints = 16;  // every op of the end: the new copy's magic, then the old one's invalidation
 
 TEST(SwitchXPowerCut, FailsafeFs2BurnSurvivesEveryCut) {
