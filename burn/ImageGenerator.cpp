@@ -52,6 +52,9 @@ Result<std::vector<std::uint8_t>> generate_fs2(const FirmwareDescription& d, con
   fill_gph(spec, d, c);
   spec.base_mac = c.base_mac;
   if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
+  // Device facts from the catalog: a switch's port GUIDs are 0; SwitchX carries a config area.
+  spec.zero_port_guids = d.device->kind == DeviceKind::Switch;
+  if (d.device->fs2_config_area.present()) spec.config_area = d.device->fs2_config_area;
   return write_fs2_image(spec);
 }
 

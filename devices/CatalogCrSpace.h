@@ -48,6 +48,26 @@ inline constexpr DumpRange kGen4Ranges[] = {
 };
 inline constexpr CrSpaceLayout kGen4CrSpace{kCrSpace1MiB, kGen4Ranges, kGen4Registers};
 
+// SwitchX: the gen4 block, but reading CMD 0xf0400 takes the flash lock (bit 31), so a dump
+// skips it; the cache-replacement guard 0xf0408 / 0xf040c and the chip-select support register
+// 0xf0420 (../shared/reference/legacy-devices.md §3.2); running FW version at 0x60040.
+inline constexpr CrRegisterSpec kSwitchXRegisters[] = {
+    {0xf03a0, "hw_semaphore", ReadEffect::TakesLock, kSemaphoreFields},
+    {0xf03bc, "hw_semaphore_main", ReadEffect::TakesLock, kSemaphoreFields},
+    {0xf0408, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf040c, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0420, "flash_gw.chip_select_support", ReadEffect::None, {}},
+    {0x60040, "running_fw_version", ReadEffect::None, {}},
+};
+inline constexpr DumpRange kSwitchXRanges[] = {
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff (boot address 0xf0000)"},
+    {0xf0380, 32, "semaphores 0xf0380-0xf03ff (0xf03a0, 0xf03bc are not read)"},
+    {0xf0404, 8, "flash gateway 0xf0404-0xf0423 (CMD 0xf0400 is not read: reading locks)"},
+    {0x60040, 2, "running FW version 0x60040-0x60047"},
+    {0xf0000, 4096, "0xf0000-0xf3fff", true},
+};
+inline constexpr CrSpaceLayout kSwitchXCrSpace{kCrSpace1MiB, kSwitchXRanges, kSwitchXRegisters};
+
 // --- 5th/6th gen adapters ---------------------------------------------------------------------
 // Gen5 gateway extras (docs/inband.md): cache-replacement offset/command (both 0 = no firmware
 // flash access pending) and the cache-replacement enable bit at 0xf0420 [0].

@@ -73,8 +73,19 @@ inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::
                                                .supports_4byte_address = true,
                                                .layout = kGen6GatewayLayout};
 
-// SwitchX: flash reached through firmware access registers; no CR-space gateway used.
-inline constexpr FlashGatewayInfo kFirmwareGateway{.generation = GatewayGeneration::FirmwareMediated};
+// SwitchX (and InfiniScale IV): the 4th-gen block of ConnectX-3 with the lock in CMD bit 31
+// (kept set in every command), flash enable, the chip-select support register 0xf0420 [3:0]
+// for 2 flashes, and the cache-replacement guard (../shared/reference/legacy-devices.md §3.2).
+inline constexpr FlashGatewayInfo kSwitchXGateway{.generation = GatewayGeneration::ConnectX,
+                                                  .cmd_addr = kGatewayCmdAddr,
+                                                  .addr_addr = kGatewayAddrAddr,
+                                                  .data_addr = kGatewayDataAddr,
+                                                  .data_dwords = 4,
+                                                  .lock = FlashLockKind::CmdBit31,
+                                                  .needs_flash_enable = true,
+                                                  .chip_select_support_addr = 0xf0420,
+                                                  .flash_banks = 2,
+                                                  .cache_guard = kGen4CacheReplacementGuard};
 
 // How config space reaches CR-space (devices/PciConfigGateway.h).
 inline constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c

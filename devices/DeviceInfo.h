@@ -10,6 +10,7 @@
 #include "devices/NvConfigInfo.h"
 #include "devices/PciConfigGateway.h"
 #include "devices/ToolsHcrLayout.h"
+#include "image/Fs2ConfigArea.h"
 #include "image/ImageFormat.h"  // the one format enum: the catalog names each device's
 
 namespace openflint {
@@ -64,6 +65,12 @@ struct DeviceInfo {
   FirmwareFlashAccess firmware_flash;   // flash access through the running firmware, if any
   const NvConfigTable* nv_config = nullptr;  // non-volatile configuration (mst config); null: none known
   const ToolsHcrLayout* tools_hcr = nullptr;  // the firmware's tools command interface in CR-space, if any
+  // FS2 parts whose images carry a configuration area (SwitchX); config_sectors 0 = none.
+  Fs2ConfigArea fs2_config_area;
+  // CR-space address of the running firmware's version (FS2 parts: ConnectX-3 0x1f064, SwitchX
+  // 0x60040; mstflint fs2_ops); 0 = none known. Layout (our model, the reference gives only the
+  // address): [31:16] major, [15:0] minor, then at +4 [31:16] subminor.
+  std::uint32_t running_fw_version_addr = 0;
 };
 
 }  // namespace openflint

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "devices/CacheReplacementGuard.h"
 #include "devices/ParallelGatewayLayout.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
@@ -120,6 +121,12 @@ struct FlashGatewayInfo {
   // number sits at bank_select_shift (InfiniHost III Lx: 0xf0418 [31:30]).
   std::uint32_t bank_select_addr = 0;
   std::uint8_t bank_select_shift = 30;
+  // Chip-select support register (SwitchX, InfiniScale IV: 0xf0420 [3:0]): the driver writes the
+  // mask (1 << flash_banks) - 1 there before using the CMD chip-select field; 0 = none.
+  std::uint32_t chip_select_support_addr = 0;
+  std::uint8_t flash_banks = 1;  // chip selects the board wires (SwitchX: 2 by default)
+  // Firmware cache replacement in progress: drive the gateway only with an override.
+  CacheReplacementGuard cache_guard{};
   // GatewayGeneration::ParallelFlash only: the CR_FLASH gateway and its GPIO bank select.
   ParallelGatewayLayout parallel{};
 

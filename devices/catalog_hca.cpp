@@ -58,7 +58,7 @@ const DeviceInfo kHcas[] = {
      .pci_device_id = 4099, .pci_recovery_id = 0x1f6, .port_count = 2, .image_format = Fs2,
      .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "connectx3", .cr_space = kGen4CrSpace,
-     .nv_config = &kGen4HcaNvConfig, .tools_hcr = &kConnectX3ToolsHcr},
+     .nv_config = &kGen4HcaNvConfig, .tools_hcr = &kConnectX3ToolsHcr, .running_fw_version_addr = 0x1f064},
     {.hw_id = 0x1f7, .name = "ConnectX-3 Pro", .part_number = "MT27520", .kind = Hca,
      .pci_device_id = 4103, .pci_recovery_id = 0x1f8, .port_count = 2, .image_format = Fs2,
      .flash_gateway = kConnectXGateway, .pci_config_gateway = kWindow, .boot_address = kBootF0000,

@@ -27,11 +27,14 @@ const DeviceInfo kSwitches[] = {
     {.hw_id = 47396, .name = "InfiniScale III", .part_number = "MT47396", .kind = Switch,
      .pci_device_id = 47396, .port_count = 24, .image_format = Fs1,
      .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt47396", .cr_space = kInfiniHostCrSpace},
-    // SwitchX is 4th gen: recovery id = hw id + 1.
+    // SwitchX is 4th gen: recovery id = hw id + 1; FS2 with the configuration area (4 KiB
+    // sectors; the sector and pad counts are our choice, the reference gives none).
     {.hw_id = 0x245, .name = "SwitchX", .part_number = "MT51000", .kind = Switch,
      .pci_device_id = 51000, .pci_recovery_id = 0x246, .port_count = 64, .image_format = Fs2,
-     .flash_gateway = kFirmwareGateway, .pci_config_gateway = kWindow,
-     .default_flash_chip = "N25Q128A", .sim_model = "switchx", .cr_space = kGen4CrSpace},
+     .flash_gateway = kSwitchXGateway, .pci_config_gateway = kWindow, .boot_address = kBootF0000,
+     .default_flash_chip = "N25Q128A", .sim_model = "switchx", .cr_space = kSwitchXCrSpace,
+     .fs2_config_area = {.config_sectors = 16, .config_pad = 2, .log2_sector_kib = 2},
+     .running_fw_version_addr = 0x60040},
     {.hw_id = 0x247, .name = "Switch-IB", .part_number = "MT52000", .kind = Switch,
      .pci_device_id = 52000, .pci_recovery_id = 0x247, .port_count = 36, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,

@@ -73,8 +73,24 @@ FlashDriver::FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway
                          FlashTimeouts timeouts, FlashLock lock)
     : access_(&access), gateway_(gateway), timeouts_(timeouts), lock_(std::move(lock)) {}
 
+// The firmware replaces a flash cache line while the guard's offset or command field is set
+// (mstflint check_cache_replacement_gaurd): the gateway is then the firmware's.
+static Result<void> check_cache_replacement(RegisterAccess& access, const CacheReplacementGuard& guard,
+                                     CacheReplacement policy) {
+  if (!guard.present()) return {};
+  OF_ASSIGN(const std::uint32_t offset, access.read32(guard.offset_addr));
+  OF_ASSIGN(const std::uint32_t cmd, access.read32(guard.cmd_addr));
+  if ((offset & guard.offset_mask) == 0 && (cmd & guard.cmd_mask) == 0) return {};
+  if (policy == CacheReplacement::Override) return access.write32(guard.trigger_addr, 0);
+  return make_error(ErrorCode::Busy,
+                    "the firmware is replacing a flash cache line (cache-replacement offset " +
+                        hex_string(offset & guard.offset_mask) + ", command " + hex_string(cmd & guard.cmd_mask) +
+                        "): driving the flash gateway now could corrupt what it reads; override with --ocr "
+                        "(mstflint -override_cache_replacement)");
+}
+
 Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
-                                      FlashTimeouts timeouts) {
+                                      FlashTimeouts timeouts, CacheReplacement cache) {
   if (!gateway.is_driven()) {
     return make_error(ErrorCode::NotSupported, "flash gateway generation '" +
                                                    std::string(to_string(gateway.generation)) +
@@ -89,6 +105,15 @@ Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGateway
     driver.chip_ = &driver.bus_->chip();
     driver.jedec_id_ = driver.chip_->jedec_id;
     return driver;
+  }
+  if (auto guard = check_cache_replacement(access, gateway.cache_guard, cache); !guard) {
+    return make_error(std::move(guard).error().with_context("checking the cache-replacement guard"));
+  }
+  if (gateway.chip_select_support_addr != 0) {  // the chip selects the board wires
+    const std::uint32_t mask = (1u << gateway.flash_banks) - 1;
+    if (auto r = access.write32(gateway.chip_select_support_addr, mask); !r) {
+      return make_error(std::move(r).error().with_context("enabling the flash chip selects"));
+    }
   }
   if (gateway.bank_select_addr != 0) {  // one chip: bank 0
     if (auto r = access.write32(gateway.bank_select_addr, 0); !r) {

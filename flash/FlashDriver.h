@@ -11,6 +11,7 @@
 #include "core/Result.h"
 #include "devices/FlashChip.h"
 #include "devices/FlashGatewayInfo.h"
+#include "flash/CacheReplacement.h"
 #include "flash/FlashBus.h"
 #include "flash/FlashLock.h"
 #include "flash/FlashReader.h"
@@ -33,9 +34,14 @@ enum class WriteCheck { ReadBack, None };
 // (a FlashBus). Locking, range checks, differential writes and verification are shared.
 class FlashDriver final : public FlashReader {
  public:
-  // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
+  // Takes the lock, checks the cache-replacement guard (gateways that have one: Busy while the
+  // firmware replaces a cache line, unless CacheReplacement::Override), enables the chip
+  // selects the gateway's chip-select support register lists, reads the JEDEC id and finds the
+  // part in the flash-chip catalog. The part on chip select 0 is the flash: a second bank
+  // (SwitchX boards may wire 2) is enabled but not used (docs/legacy-devices.md).
   [[nodiscard]] static Result<FlashDriver> open(RegisterAccess& access, const FlashGatewayInfo& gateway,
-                                                FlashTimeouts timeouts = {});
+                                                FlashTimeouts timeouts = {},
+                                                CacheReplacement cache = CacheReplacement::Refuse);
 
   [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
   [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }

@@ -23,7 +23,10 @@ Result<Device> open_cli_device(const Options& options) {
   DeviceOpenOptions open_options;
   open_options.lock_timeout = std::chrono::milliseconds(options.lock_timeout_ms);
   open_options.sysfs_root = options.sysfs_root;
-  return open_device(options.device, open_options);
+  auto device = open_device(options.device, open_options);
+  // --ocr also overrides the cache-replacement guard (mstflint -ocr = -override_cache_replacement).
+  if (device && options.ocr) device->set_cache_replacement(CacheReplacement::Override);
+  return device;
 }
 
 int finish(const Options& options, Device& device, int rc) {

@@ -2,7 +2,9 @@
 #include "flint/Report.h"
 
 #include <cstdio>
+#include <optional>
 #include <ostream>
+#include <vector>
 
 namespace openflint::cli {
 namespace {
@@ -30,6 +32,33 @@ nlohmann::json opt(const std::optional<T>& v, F f) {
   return v ? nlohmann::json(f(*v)) : nlohmann::json(nullptr);
 }
 
+// FS1/FS2 GUID-section entries: GUIDs first (FS2: node, port 1, port 2, system image), then
+// the MACs. Split only when the base/count summary would misstate them (a switch's port
+// GUIDs are 0: docs/legacy-devices.md, SwitchX).
+struct UidLists {
+  std::vector<std::uint64_t> guids, macs;
+};
+
+std::optional<UidLists> uid_lists(const ImageQuery& q) {
+  if (q.uids.empty() || !q.base_guid) return std::nullopt;
+  const std::size_t n_guids = std::min<std::size_t>(q.base_guid->count, q.uids.size());
+  UidLists l;
+  l.guids.assign(q.uids.begin(), q.uids.begin() + static_cast<std::ptrdiff_t>(n_guids));
+  l.macs.assign(q.uids.begin() + static_cast<std::ptrdiff_t>(n_guids), q.uids.end());
+  bool consecutive = true;
+  for (std::size_t i = 0; i < l.guids.size(); ++i) consecutive = consecutive && l.guids[i] == q.base_guid->base + i;
+  for (std::size_t i = 0; q.base_mac && i < l.macs.size(); ++i)
+    consecutive = consecutive && l.macs[i] == q.base_mac->base + i;
+  if (consecutive) return std::nullopt;
+  return l;
+}
+
+std::string hex_list(const std::vector<std::uint64_t>& values, int width) {
+  std::string text;
+  for (const auto v : values) text += (text.empty() ? "" : " ") + hex(v, width);
+  return text;
+}
+
 }  // namespace
 
 std::string hex(std::uint64_t value, int width) {
@@ -47,6 +76,10 @@ void print_query(std::ostream& out, const ImageQuery& q) {
   if (!q.description.empty()) field(out, "Description", q.description);
   field(out, "Base GUID", uid_text(q.base_guid));
   field(out, "Base MAC", uid_text(q.base_mac, 12));
+  if (const auto lists = uid_lists(q)) {
+    field(out, "GUIDs", hex_list(lists->guids, 16));
+    if (!lists->macs.empty()) field(out, "MACs", hex_list(lists->macs, 12));
+  }
   field(out, "Image VSD", or_na(q.image_vsd));
   if (!q.device_vsd.empty()) field(out, "Device VSD", q.device_vsd);
   field(out, "PSID", or_na(q.psid));
@@ -61,7 +94,7 @@ void print_query(std::ostream& out, const ImageQuery& q) {
 nlohmann::json query_json(const ImageQuery& q) {
   nlohmann::json hw = nlohmann::json::array();
   for (auto id : q.supported_hw_ids) hw.push_back(hex(id));
-  return {
+  nlohmann::json j = {
       {"image_type", std::string(to_string(q.format))},
       {"image_start", hex(q.image_start)},
       {"failsafe", q.failsafe},
@@ -83,6 +116,14 @@ nlohmann::json query_json(const ImageQuery& q) {
       {"image_size", q.image_size},
       {"component_update", q.mcc_enabled},  // IMAGE_INFO mcc_en: its firmware takes images (MCC)
   };
+  if (const auto lists = uid_lists(q)) {
+    nlohmann::json guids = nlohmann::json::array(), macs = nlohmann::json::array();
+    for (const auto g : lists->guids) guids.push_back(hex(g, 16));
+    for (const auto m : lists->macs) macs.push_back(hex(m, 12));
+    j["guids"] = guids;
+    j["macs"] = macs;
+  }
+  return j;
 }
 
 void print_verify(std::ostream& out, const VerifyReport& report) {

@@ -10,6 +10,7 @@
 
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "flash/CacheReplacement.h"
 #include "fwops/DeviceLockFile.h"
 #include "fwops/InbandRegisterAccess.h"
 #include "fwops/RunningFirmware.h"
@@ -94,6 +95,10 @@ class Device {
   // file is first written in full to PATH/.staging and only then renamed into place, so an
   // error (disk full, ...) leaves the previous state untouched. Real devices: nothing to do.
   [[nodiscard]] Result<void> commit();
+  // Whether opening this device's flash (fwops/DeviceFlash.h) overrides the cache-replacement
+  // guard: flint --ocr sets it (flash/CacheReplacement.h). Refuse until set.
+  void set_cache_replacement(CacheReplacement policy) { cache_replacement_ = policy; }
+  [[nodiscard]] CacheReplacement cache_replacement() const { return cache_replacement_; }
 
  private:
   friend Result<Device> open_device(std::string_view, const DeviceOpenOptions&);
@@ -121,6 +126,7 @@ class Device {
   std::unique_ptr<I2cAccess> i2c_;                // i2c() over a transport (in-band), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
+  CacheReplacement cache_replacement_ = CacheReplacement::Refuse;
 };
 
 // Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open), a PCI

@@ -9,8 +9,9 @@
 
 namespace openflint {
 
-Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info, std::string_view name) {
-  auto flash = FlashDriver::open(access, info.flash_gateway);
+Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info, std::string_view name,
+                                      CacheReplacement cache) {
+  auto flash = FlashDriver::open(access, info.flash_gateway, {}, cache);
   if (!flash) return make_error(std::move(flash).error().with_context(std::string(name)));
   if (auto recovered = recover_interrupted_write(*flash); !recovered)
     return make_error(std::move(recovered).error().with_context(std::string(name) + ": finishing an interrupted write"));
@@ -18,7 +19,7 @@ Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& 
 }
 
 Result<FlashDriver> open_device_flash(Device& device) {
-  return open_device_flash(device.access(), device.info(), device.name());
+  return open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
 }
 
 Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {

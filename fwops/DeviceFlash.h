@@ -19,7 +19,8 @@ namespace openflint {
 // power cut interrupted (docs/flash-writes.md), so whatever follows (a query, a burn, an
 // identity read) sees consistent sectors. `name` goes into error context.
 [[nodiscard]] Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info,
-                                                    std::string_view name);
+                                                    std::string_view name,
+                                                    CacheReplacement cache = CacheReplacement::Refuse);
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device);
 
 // Whether reading the whole flash is cheap: not when reads are costly (FlashReader::costly_reads:

@@ -86,6 +86,23 @@ Result<void> check_fits(const std::vector<ByteRange>& where, const std::vector<B
   return {};
 }
 
+// SwitchX: the image must leave the configuration area at the end of flash alone (mstflint
+// GetMaxImageSize; image/Fs2ConfigArea.h).
+Result<void> check_config_area(const Fs2ConfigArea& area, const std::vector<ByteRange>& where, std::uint64_t size,
+                               bool failsafe, std::uint64_t flash_size) {
+  if (!area.present()) return {};
+  const std::uint64_t max = area.max_image_size(flash_size, failsafe);
+  if (size > max)
+    return make_error(ErrorCode::InvalidArgument, "FS2 image of " + hex_string(size) + " bytes exceeds the " +
+                                                      hex_string(max) + " this flash takes beside its configuration area");
+  const ByteRange config{area.base(flash_size), flash_size - area.base(flash_size)};
+  for (const auto& p : where)
+    if (p.overlaps(config))
+      return make_error(ErrorCode::InvalidArgument, "new copy at " + hex_string(p.start) +
+                                                        " would overwrite the configuration area at " + hex_string(config.start));
+  return {};
+}
+
 }  // namespace
 
 Result<std::optional<CurrentCopy>> fs2_find_current(BurnSession& session, CopyScope scope) {
@@ -108,6 +125,7 @@ Result<void> fs2_burn(BurnSession& s, Bytes image, const std::optional<CurrentCo
     keep = pieces(current->layout.start, current->layout.length, current->layout.slot_size != 0, cur_log2);
   }
   OF_TRY(check_fits(where, keep, s.flash().size()));
+  OF_TRY(check_config_area(s.info().fs2_config_area, where, in.copy.size(), h.failsafe, s.flash().size()));
   if (failsafe) {
     std::vector<std::uint8_t> body = in.copy;
     std::fill_n(body.begin(), kMagicSize, 0xff);

@@ -32,7 +32,8 @@ std::vector<std::uint8_t> guid_payload(const Fs2ImageSpec& spec) {
     gph::append_be32(out, static_cast<std::uint32_t>(v >> 32));
     gph::append_be32(out, static_cast<std::uint32_t>(v));
   };
-  for (std::uint64_t i = 0; i < fs2::kGuidCount; ++i) put64(spec.base_guid + i);
+  for (std::uint64_t i = 0; i < fs2::kGuidCount; ++i)
+    put64(spec.zero_port_guids && (i == 1 || i == 2) ? 0 : spec.base_guid + i);
   for (std::uint64_t i = 0; i < fs2::kMacCount; ++i) put64(spec.base_mac + i);
   return out;
 }
@@ -47,6 +48,7 @@ gph::ImageInfo image_info(const Fs2ImageSpec& spec) {
   info.vsd = spec.vsd;
   info.product_version = spec.product_version;
   info.hw_ids = spec.supported_hw_ids;
+  info.config_area = spec.config_area;
   return info;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/Result.h"
+#include "image/Fs2ConfigArea.h"
 #include "image/GphSections.h"
 #include "image/ImageQuery.h"
 
@@ -27,6 +28,10 @@ struct Fs2ImageSpec {
   std::vector<std::uint32_t> supported_hw_ids;
   std::uint64_t base_guid = 0;  // GUID section: base_guid+0..3 (node, port1, port2, sys image)
   std::uint64_t base_mac = 0;   // then base_mac+0..1 (port1, port2); 48 bits
+  // Switches (SwitchX): the port 1 and port 2 GUIDs are 0, node = base_guid, system image =
+  // base_guid + 3 (MFTDOC: "-guids <node> 0 0 <sysimg>").
+  bool zero_port_guids = false;
+  std::optional<Fs2ConfigArea> config_area;  // SwitchX: the configuration-area tag
   std::string ini;              // FW_CONF text (stored zlib-compressed); empty = no FW_CONF
   std::vector<std::uint8_t> boot2_code;      // empty = 16 fixed filler bytes
   std::vector<gph::GphSection> sections;     // code sections (DDR, CNF, JMP, EMT, ROM, ...)

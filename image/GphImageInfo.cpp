@@ -73,6 +73,13 @@ void apply_tag(ImageInfo& info, std::uint32_t id, Bytes value) {
     case kTagHwDevsId:
       for (std::size_t i = 0; i < dwords; ++i) info.hw_ids.push_back(dw(i));
       break;
+    case Fs2ConfigArea::kTag:  // config_sectors, config_pad[, log2 fw sector size in KiB]
+      if (dwords >= 2) {
+        Fs2ConfigArea area{.config_sectors = dw(0), .config_pad = dw(1)};
+        if (dwords >= 3 && dw(2) < 16) area.log2_sector_kib = dw(2);
+        info.config_area = area;
+      }
+      break;
     default: break;  // other tags carry nothing the query reports
   }
 }
@@ -134,6 +141,12 @@ std::vector<std::uint8_t> build_image_info(const ImageInfo& info) {
   if (!info.hw_ids.empty()) {
     append_be32(out, kTagHwDevsId << 24 | static_cast<std::uint32_t>(4 * info.hw_ids.size()));
     for (auto id : info.hw_ids) append_be32(out, id);
+  }
+  if (info.config_area) {
+    append_be32(out, Fs2ConfigArea::kTag << 24 | 12);
+    append_be32(out, info.config_area->config_sectors);
+    append_be32(out, info.config_area->config_pad);
+    append_be32(out, info.config_area->log2_sector_kib);
   }
   append_be32(out, kTagEnd << 24);
   return out;

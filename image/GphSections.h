@@ -10,6 +10,7 @@
 #include "core/Result.h"
 #include "image/ImageQuery.h"
 #include "image/Crc16.h"
+#include "image/Fs2ConfigArea.h"
 #include "image/VerifyReport.h"
 
 namespace openflint::gph {
@@ -72,6 +73,7 @@ struct ImageInfo {
   std::string vsd;
   std::string product_version;
   std::vector<std::uint32_t> hw_ids;
+  std::optional<Fs2ConfigArea> config_area;  // tag 19 (SwitchX FS2)
 };
 [[nodiscard]] Result<ImageInfo> parse_image_info(Bytes payload);
 [[nodiscard]] std::vector<std::uint8_t> build_image_info(const ImageInfo& info);

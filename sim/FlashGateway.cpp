@@ -58,6 +58,7 @@ void FlashGateway::reset() {
       cr_->poke(reg, 0);
   }
   if (info_.lock == FlashLockKind::Semaphore) cr_->poke(info_.semaphore_addr, 0);
+  if (info_.chip_select_support_addr != 0) cr_->poke(info_.chip_select_support_addr, 0);
 }
 
 Result<std::uint32_t> FlashGateway::read_cmd() {
@@ -159,7 +160,11 @@ void FlashGateway::execute_special(std::uint32_t cmd) {
 void FlashGateway::execute_phased(std::uint32_t cmd) {
   const GatewayLayout& l = info_.layout;
   if (info_.needs_flash_enable && !bit(cmd, l.flash_enable_bit)) return;
-  if (bit(cmd, l.chip_select_bit)) return;  // only bank 0 is populated
+  if (!chip_selected(cmd)) {  // nothing drives the data lines: reads return all ones
+    if (bit(cmd, l.data_phase_bit) && bit(cmd, l.read_op_bit))
+      for (std::uint32_t d = 0; d < info_.data_dwords; ++d) cr_->poke(info_.data_addr + 4 * d, 0xffffffffu);
+    return;
+  }
   if (bit(cmd, l.cmd_phase_bit)) {
     flash_->command(static_cast<std::uint8_t>(cmd >> l.opcode_shift));
   }
@@ -169,6 +174,15 @@ void FlashGateway::execute_phased(std::uint32_t cmd) {
   }
   if (bit(cmd, l.data_phase_bit)) transfer_data(cmd, data_bytes(cmd));
   if (!bit(cmd, l.cs_hold_bit)) flash_->deselect();
+}
+
+// Chip select 0 is the one populated part. With a chip-select support register (SwitchX) a
+// chip select also needs its bit in that register's mask, as the tools set it before use.
+bool FlashGateway::chip_selected(std::uint32_t cmd) const {
+  const std::uint32_t cs = (cmd >> info_.layout.chip_select_bit) & 3u;
+  if (cs != 0) return false;
+  if (info_.chip_select_support_addr == 0) return true;
+  return (cr_->peek(info_.chip_select_support_addr) & 1u) != 0;
 }
 
 void FlashGateway::transfer_data(std::uint32_t cmd, std::uint32_t bytes) {

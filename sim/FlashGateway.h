@@ -18,7 +18,10 @@ namespace openflint::sim {
 // CS_HOLD is set, so a later data-only command continues the same SPI command. BUSY reads back
 // clear at once. Lock: CmdBit31 = a CMD read returns the lock bit and sets it, a CMD write stores
 // bit 31; Semaphore = a read of the semaphore returns its value and sets it, a write stores it.
-// Generations needing the flash-enable bit drop commands that lack it (the chip is not driven).
+// Generations needing the flash-enable bit drop commands that lack it (the chip is not driven:
+// BUSY clears, DATA keeps what it held). Chip select (CMD [12:11]): only chip select 0 has a
+// part; with a chip-select support register (SwitchX 0xf0420 [3:0]) chip select 0 also needs
+// bit 0 there (a power cut clears it). An unselected chip leaves DATA all ones on reads.
 // GatewayCommandStyle::Special (InfiniHost III Lx): SPECIAL sends the opcode in ADDR[31:24],
 // then the 3 address bytes of ADDR[23:0] unless NO_ADDR, then MSIZE data bytes unless NO_DATA;
 // a command without SPECIAL but with READ_OP reads MSIZE bytes of the array at ADDR[23:0];
@@ -56,6 +59,7 @@ class FlashGateway {
   void transfer_data(std::uint32_t cmd, std::uint32_t bytes);
   [[nodiscard]] std::uint32_t data_bytes(std::uint32_t cmd) const;
   [[nodiscard]] bool command_word(std::uint32_t value) const;
+  [[nodiscard]] bool chip_selected(std::uint32_t cmd) const;
   void install_parallel_hooks();
   void execute_parallel(std::uint32_t cmd);
 

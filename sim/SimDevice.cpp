@@ -15,9 +15,25 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
     : info_(&info), flash_(chip), gateway_(info.flash_gateway, cr_, flash_) {
   const std::uint32_t hw_word =
       info.hw_id | (static_cast<std::uint32_t>(info.hw_revision.value_or(0)) << 16);
+  // Read-only; a write only makes the firmware finish a pending cache replacement (the guard's
+  // trigger, devices/CacheReplacementGuard.h).
   cr_.add_hook(
       kHwIdAddr, kHwIdAddr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
-      [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
+      [this](std::uint32_t, std::uint32_t) -> Result<void> {
+        set_cache_replacement_locked(false);
+        return {};
+      });
+  if (info.running_fw_version_addr != 0) {
+    const std::uint32_t at = info.running_fw_version_addr;
+    cr_.add_hook(
+        at, at + 4,
+        [this, at](std::uint32_t address) -> Result<std::uint32_t> {
+          if (boot_.recovery || !boot_.running || !boot_.running->fw_version) return 0;
+          const FwVersion& v = *boot_.running->fw_version;
+          return address == at ? (std::uint32_t{v.major} << 16 | v.minor) : std::uint32_t{v.subminor} << 16;
+        },
+        [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
+  }
   if (info.tools_hcr != nullptr) tools_hcr_ = std::make_unique<ToolsHcr>(*this, *info.tools_hcr);
   run_boot_rom();  // power-on
 }
@@ -175,6 +191,20 @@ void SimDevice::set_faults(const SimFaults& faults) {
   flash_.set_stuck_busy(faults.flash_stuck_busy);
   flash_.set_write_protected(faults.flash_write_protected);
   no_reset_register_ = faults.no_reset_register;
+  set_cache_replacement_locked(faults.cache_replacement_pending);
+}
+
+// A replacement in progress: a cache line offset and a command byte, both non-zero (our values).
+void SimDevice::set_cache_replacement_locked(bool pending) {
+  const CacheReplacementGuard& g = info_->flash_gateway.cache_guard;
+  if (!g.present()) return;
+  cr_.poke(g.offset_addr, pending ? (0x1000u & g.offset_mask) : 0);
+  cr_.poke(g.cmd_addr, pending ? (0x0b0000u & g.cmd_mask) : 0);
+}
+
+bool SimDevice::cache_replacement_pending_locked() const {
+  const CacheReplacementGuard& g = info_->flash_gateway.cache_guard;
+  return g.present() && ((cr_.peek(g.offset_addr) & g.offset_mask) != 0 || (cr_.peek(g.cmd_addr) & g.cmd_mask) != 0);
 }
 
 SimFaults SimDevice::faults() const {
@@ -185,6 +215,7 @@ SimFaults SimDevice::faults() const {
   f.flash_stuck_busy = flash_.stuck_busy();
   f.flash_write_protected = flash_.write_protected();
   f.no_reset_register = no_reset_register_;
+  f.cache_replacement_pending = cache_replacement_pending_locked();
   return f;
 }
 

@@ -153,6 +153,8 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] bool component_update_offered_locked() const;
   [[nodiscard]] Result<void> write32_locked(std::uint32_t address, std::uint32_t value);
   void account_flash_ops(std::uint64_t ops_before);
+  void set_cache_replacement_locked(bool pending);
+  [[nodiscard]] bool cache_replacement_pending_locked() const;
   [[nodiscard]] std::uint64_t flash_ops() const;
 
   const DeviceInfo* info_;

@@ -20,6 +20,10 @@ struct SimFaults {
   // The running firmware has no reset register: MFRL answers "register not supported" (older
   // firmware of a part whose catalog record has one).
   bool no_reset_register = false;
+  // The firmware is replacing a flash cache line: the gateway's cache-replacement registers
+  // (SwitchX 0xf0408 / 0xf040c) read non-zero until a write to the hw-id register makes it
+  // finish (the override's trigger). No effect on gateways without the guard.
+  bool cache_replacement_pending = false;
 };
 
 }  // namespace openflint::sim

@@ -176,6 +176,7 @@ Result<SimFaults> faults_from(const Fields& f) {
   OF_TRY(f.boolean("flash_stuck_busy", out.flash_stuck_busy));
   OF_TRY(f.boolean("flash_write_protected", out.flash_write_protected));
   OF_TRY(f.boolean("no_reset_register", out.no_reset_register));
+  OF_TRY(f.boolean("cache_replacement_pending", out.cache_replacement_pending));
   return out;
 }
 
@@ -267,7 +268,8 @@ std::string SimStateFile::to_json() const {
                          {"flash_busy_polls", f.flash_busy_polls},
                          {"flash_stuck_busy", f.flash_stuck_busy},
                          {"flash_write_protected", f.flash_write_protected},
-                         {"no_reset_register", f.no_reset_register}}},
+                         {"no_reset_register", f.no_reset_register},
+                         {"cache_replacement_pending", f.cache_replacement_pending}}},
          {"counters", json{{"register_reads", c.register_reads},
                            {"register_writes", c.register_writes},
                            {"gateway_commands", c.gateway_commands},

@@ -74,6 +74,29 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
   }
 }
 
+// Chip-select support masks fit the 4-bit field; a config area only on FS2 parts, with a
+// reserve that leaves room for an image in each half of the default part.
+TEST(DeviceCatalog, ChipSelectSupportAndFs2ConfigAreasAreConsistent) {
+  for (const DeviceInfo& d : all_devices()) {
+    SCOPED_TRACE(std::string(d.name));
+    const FlashGatewayInfo& g = d.flash_gateway;
+    EXPECT_GE(g.flash_banks, 1);
+    EXPECT_LE(g.flash_banks, 4);
+    if (g.chip_select_support_addr != 0) EXPECT_EQ(g.chip_select_support_addr % 4, 0u);
+    if (g.cache_guard.present()) {
+      EXPECT_NE(g.cache_guard.offset_mask, 0u);
+      EXPECT_NE(g.cache_guard.cmd_mask, 0u);
+      EXPECT_EQ(g.cache_guard.trigger_addr, kHwIdAddr);
+    }
+    if (!d.fs2_config_area.present()) continue;
+    EXPECT_EQ(d.image_format, ImageFormat::Fs2);
+    auto chip = find_flash_chip_by_name(d.default_flash_chip);
+    ASSERT_TRUE(chip.has_value());
+    EXPECT_GT(d.fs2_config_area.max_image_size((*chip)->size, true), 0x100000u);
+    EXPECT_LT(d.fs2_config_area.base((*chip)->size), (*chip)->size);
+  }
+}
+
 TEST(DeviceCatalog, InfiniHostIIILxGatewayFacts) {
   auto d = find_device_by_sim_model("mt25204");
   ASSERT_TRUE(d.has_value());
