@@ -19,9 +19,10 @@ struct ResponderHooks {
       register_access;
   // Switch software reset (vendor attribute 0x12); the argument is the AttrMod (seconds).
   std::function<Result<void>(std::uint32_t seconds)> sw_reset;
-  // Called after each answered request (for logging): class, method, attribute, AttrMod, MAD status.
+  // Called after each answered request (for logging): class, method, attribute, AttrMod, MAD status
+  // and the response's data area (SMP 64 bytes, vendor 232), as sent back.
   std::function<void(std::uint8_t mgmt_class, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,
-                     std::uint16_t status)>
+                     std::uint16_t status, std::span<const std::uint8_t> data)>
       trace;
 };
 
