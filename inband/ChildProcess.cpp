@@ -128,6 +128,7 @@ Result<CapturedRun> ChildProcess::run(const SpawnSpec& spec, int timeout_ms) {
   ::close(err_pipe[1]);
   CapturedRun result;
   if (pid) {
+    result.pid = *pid;
     std::array<pollfd, 2> fds{{{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}}};
     std::array<std::string*, 2> sinks{&result.out, &result.err};
     const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
@@ -158,6 +159,7 @@ Result<CapturedRun> ChildProcess::run(const SpawnSpec& spec, int timeout_ms) {
       (void)wait_for(*pid, 5000, status);
     }
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   }
   ::close(out_pipe[0]);
   ::close(err_pipe[0]);

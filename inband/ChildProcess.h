@@ -22,6 +22,8 @@ struct SpawnSpec {
 
 struct CapturedRun {
   int exit_code = -1;  // -1: killed by a signal (e.g. on timeout)
+  int term_signal = 0;  // the signal that ended it (SIGSEGV, SIGKILL on timeout, ...), else 0
+  pid_t pid = 0;        // the process it was
   bool timed_out = false;
   std::string out;
   std::string err;

@@ -43,6 +43,10 @@ std::uint16_t MadRequestHandler::dispatch(std::uint8_t mgmt_class, std::uint8_t 
   if (smp) {
     if (attr == mad::kAttrCrAccessSmp) return cr_access(method, attr_mod, payload);
     if (attr == mad::kAttrRegAccessSmp) return call_register_hook(attr, method, attr_mod, payload);
+    if (attr == mad::kAttrSemaphoreLockSmp && hooks_.semaphore_lock) {
+      auto r = hooks_.semaphore_lock(method == mad::kMethodSet, payload);
+      return r ? 0 : status_for(r.error());
+    }
     return mad::kStatusAttrUnsupported;
   }
   if (mgmt_class != mad::kClassVendorA && mgmt_class != mad::kClassVendor9) return mad::kStatusAttrUnsupported;

@@ -35,7 +35,12 @@ Result<bool> MadResponder::serve_one(int timeout_ms) {
   auto& m = in->mad;
   const std::optional<AnsweredRequest> answered = handler_.handle(m);
   if (!answered) return true;
-  if (trace_) trace_(answered->mgmt_class, answered->method, answered->attr, answered->attr_mod, answered->status);
+  if (trace_) {
+    const bool smp = answered->mgmt_class == mad::kClassSmpLid || answered->mgmt_class == mad::kClassSmpDirected;
+    const auto data = std::span<const std::uint8_t>(m).subspan(smp ? mad::kOffSmpData : mad::kOffVendorData,
+                                                               smp ? mad::kSmpDataSize : mad::kVendorDataSize);
+    trace_(answered->mgmt_class, answered->method, answered->attr, answered->attr_mod, answered->status, data);
+  }
   // LID-routed answers go back to the sender; GMPs to its QP with the QP1 key.
   std::uint16_t dlid = in->slid;
   std::uint32_t dqp = 0;

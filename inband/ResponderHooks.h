@@ -17,11 +17,15 @@ struct ResponderHooks {
   std::function<Result<void>(std::uint16_t attr, std::uint8_t method, std::uint32_t attr_mod,
                              std::span<std::uint8_t> payload)>
       register_access;
+  // The tools-semaphore lock (SMP attribute 0xff53, inband/SemaphoreLock): `payload` is the SMP
+  // data area, answered in place; `set` is method SET (GET: the query). Same error mapping.
+  std::function<Result<void>(bool set, std::span<std::uint8_t> payload)> semaphore_lock;
   // Switch software reset (vendor attribute 0x12); the argument is the AttrMod (seconds).
   std::function<Result<void>(std::uint32_t seconds)> sw_reset;
-  // Called after each answered request (for logging): class, method, attribute, AttrMod, MAD status.
+  // Called after each answered request (for logging): class, method, attribute, AttrMod, MAD status
+  // and the response's data area (SMP 64 bytes, vendor 232), as sent back.
   std::function<void(std::uint8_t mgmt_class, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,
-                     std::uint16_t status)>
+                     std::uint16_t status, std::span<const std::uint8_t> data)>
       trace;
 };
 

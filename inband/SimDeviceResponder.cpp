@@ -40,8 +40,18 @@ Result<void> SimDeviceResponder::access_register(std::span<std::uint8_t> payload
 Result<void> SimDeviceResponder::sw_reset() {
   if (!device_->powered()) return make_error(ErrorCode::Io, "device is powered off");
   (void)device_->reset();
+  semaphores_.clear();
   ++resets_;
   return {};
+}
+
+Result<void> SimDeviceResponder::semaphore_lock(bool set, std::span<std::uint8_t> payload) {
+  if (!device_->powered()) return make_error(ErrorCode::Io, "device is powered off");
+  const auto& boot = device_->boot_state();
+  // The lock is the running firmware's: none in flash recovery, none from a hung firmware.
+  if (boot.recovery) return make_error(ErrorCode::NotSupported, "no firmware runs");
+  if (boot.firmware_hung) return make_error(ErrorCode::Io, "the firmware does not answer");
+  return semaphores_.handle(set, payload, SemaphoreLock::Clock::now());
 }
 
 ResponderHooks SimDeviceResponder::hooks() {
@@ -49,6 +59,11 @@ ResponderHooks SimDeviceResponder::hooks() {
   hooks.register_access = [this](std::uint16_t, std::uint8_t, std::uint32_t, std::span<std::uint8_t> payload) {
     return access_register(payload);
   };
+  // The in-band semaphore lock: adapters of the families whose firmware takes flash work through
+  // registers (ConnectX-4 and later); mstflint uses it for parts with VSEC semaphores, which the
+  // switches of these generations (Spectrum-1..3) do not have (mft-internals §4.5).
+  if (device_->info().kind == DeviceKind::Hca && device_->info().firmware_flash.component_update)
+    hooks.semaphore_lock = [this](bool set, std::span<std::uint8_t> payload) { return semaphore_lock(set, payload); };
   // Switches reset on the vendor SwReset MAD: the boot ROM runs over what the flash holds now.
   if (device_->info().kind == DeviceKind::Switch) hooks.sw_reset = [this](std::uint32_t) { return sw_reset(); };
   return hooks;

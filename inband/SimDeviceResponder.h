@@ -7,6 +7,7 @@
 #include "core/Result.h"
 #include "inband/MadResponder.h"
 #include "inband/RegisterAccessBackend.h"
+#include "inband/SemaphoreLock.h"
 #include "mtcr/MgirRegister.h"
 #include "sim/SimDevice.h"
 
@@ -41,11 +42,13 @@ class SimDeviceResponder {
 
   [[nodiscard]] Result<void> access_register(std::span<std::uint8_t> payload);
   [[nodiscard]] Result<void> sw_reset();
+  [[nodiscard]] Result<void> semaphore_lock(bool set, std::span<std::uint8_t> payload);
 
   std::unique_ptr<sim::SimDevice> device_;
   std::filesystem::path dir_;
   RegisterAccessBackend backend_;
   std::uint64_t resets_ = 0;
+  SemaphoreLock semaphores_;  // SMP 0xff53: volatile, cleared by a reset
 };
 
 }  // namespace openflint

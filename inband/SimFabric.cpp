@@ -181,8 +181,14 @@ Result<std::string> SimFabric::console_in(const fs::path& dir, const std::string
 
 Result<CapturedRun> SimFabric::run(const std::string& node, const std::vector<std::string>& argv,
                                    int timeout_ms) const {
-  // The preload writes ./sys-<pid>: run in the fabric dir so nothing lands elsewhere.
-  return ChildProcess::run(SpawnSpec{argv, client_env(node), dir_, {}, {}}, timeout_ms);
+  // The preload writes ./sys-<pid>: run in the fabric dir so nothing lands elsewhere. A client
+  // killed by a signal (a crash, the timeout) cannot remove it: that one is removed here.
+  OF_ASSIGN(auto r, ChildProcess::run(SpawnSpec{argv, client_env(node), dir_, {}, {}}, timeout_ms));
+  if (r.term_signal != 0 && r.pid > 0) {
+    std::error_code ec;
+    fs::remove_all(dir_ / ("sys-" + std::to_string(r.pid)), ec);
+  }
+  return r;
 }
 
 Result<pid_t> SimFabric::start_responder(const std::string& node, const std::vector<std::string>& argv) {

@@ -59,7 +59,8 @@ class SimFabric {
   [[nodiscard]] Result<int> stop_responder(const std::string& node);
   // The environment a client of `node` needs (LD_PRELOAD, SIM_HOST, IBSIM_SOCKNAME, ...).
   [[nodiscard]] std::map<std::string, std::string> client_env(const std::string& node) const;
-  // Runs a client under the preload as `node` (cwd = the fabric dir) and captures its output.
+  // Runs a client under the preload as `node` (cwd = the fabric dir) and captures its output;
+  // the preload dir (sys-<pid>) of a client a signal ended is removed.
   [[nodiscard]] Result<CapturedRun> run(const std::string& node, const std::vector<std::string>& argv,
                                         int timeout_ms = 60000) const;
   // Runs one ibsim console command (e.g. `PerformanceSet "leaf-1"[3] PortCounters.SymbolErrorCounter=7`)

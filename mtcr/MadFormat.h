@@ -27,6 +27,7 @@ inline constexpr std::uint16_t kAttrCrAccessGmp = 0x50;      // vendor GMP Confi
 inline constexpr std::uint16_t kAttrRegAccessGmp = 0x51;     // vendor GMP AccessRegister
 inline constexpr std::uint16_t kAttrCrAccessSmp = 0xff50;    // SMP ConfigSpaceAccess
 inline constexpr std::uint16_t kAttrRegAccessSmp = 0xff52;   // SMP AccessRegister
+inline constexpr std::uint16_t kAttrSemaphoreLockSmp = 0xff53;  // SMP tools-semaphore lock (leases)
 
 // Common MAD header (IBA 13.4.2).
 inline constexpr std::size_t kOffBaseVersion = 0;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "cli/ToolBoundary.h"
@@ -27,7 +28,10 @@ void usage(std::FILE* out = stderr) {
                "             it back there on SIGTERM/SIGINT (answers MGIR; a switch resets on SwReset)\n"
                "  --power-on: power the device on first (the boot ROM runs), like 'hcasim power-on'\n"
                "  --power-cut-after N: cut the device's power after N more flash erase/program ops\n"
-               "  --trace: one stderr line per answered MAD\n"
+               "  --trace: one stderr line per answered MAD (also when OPENFLINT_RESPONDER_TRACE is set and not\n"
+               "           empty, e.g. for the responders simfabric starts: their logs are DIR/responder-NODE.log):\n"
+               "           class, method, attribute, AttrMod, MAD status; for register access the register id,\n"
+               "           method and register status; for other attributes the first data dwords\n"
                "  prints 'ready' once attached\n");
 }
 
@@ -87,19 +91,45 @@ openflint::ResponderHooks memory_hooks(bool echo_registers) {
   return hooks;
 }
 
+std::uint32_t be32(std::span<const std::uint8_t> d, std::size_t at) {
+  return at + 4 <= d.size() ? (std::uint32_t{d[at]} << 24) | (std::uint32_t{d[at + 1]} << 16) |
+                                  (std::uint32_t{d[at + 2]} << 8) | d[at + 3]
+                            : 0;
+}
+
+// One stderr line per answered MAD. Register access (SMP 0xff52, GMP 0x51): the operation TLV's
+// register id, method and status; everything else: the first dwords of the data area as answered
+// (CR-space: after the 8-byte key).
+void trace_line(std::uint8_t cls, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,
+                std::uint16_t status, std::span<const std::uint8_t> data) {
+  const bool smp = cls == 0x01 || cls == 0x81;
+  std::string what;
+  char buf[96];
+  if ((smp && attr == 0xff52) || (!smp && attr == 0x51)) {
+    const std::uint32_t op0 = be32(data, 0);
+    const std::uint32_t op1 = be32(data, 4);
+    std::snprintf(buf, sizeof buf, " reg=0x%04x reg_method=%u reg_status=0x%02x", op1 >> 16, (op1 >> 8) & 0x7f,
+                  (op0 >> 8) & 0x7f);
+    what = buf;
+  } else {
+    const std::size_t skip = (attr == 0xff50 || attr == 0x50) ? 8 : 0;
+    what = " data=";
+    for (std::size_t i = 0; i < 4; ++i) {
+      std::snprintf(buf, sizeof buf, "%s%08x", i == 0 ? "" : ",", be32(data, skip + i * 4));
+      what += buf;
+    }
+  }
+  std::fprintf(stderr, "mad class=0x%02x method=%u attr=0x%04x mod=0x%08x status=0x%04x%s\n", cls, method, attr,
+               attr_mod, status, what.c_str());
+}
+
 int fail(const openflint::Error& e) {
   std::fprintf(stderr, "ibsim-responder: %s\n", e.message().c_str());
   return 1;
 }
 
 int serve(openflint::CrSpaceBackend& backend, openflint::ResponderHooks hooks, const Args& a) {
-  if (a.trace) {
-    hooks.trace = [](std::uint8_t cls, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,
-                     std::uint16_t status) {
-      std::fprintf(stderr, "mad class=0x%02x method=%u attr=0x%04x mod=0x%08x status=0x%04x\n", cls, method, attr,
-                   attr_mod, status);
-    };
-  }
+  if (a.trace) hooks.trace = trace_line;
   auto responder = openflint::MadResponder::attach(backend, std::move(hooks), a.ca, static_cast<int>(a.port));
   if (!responder) return fail(responder.error());
   std::printf("ready\n");
@@ -124,6 +154,7 @@ int tool_main(int argc, char** argv) {
     usage();
     return 2;
   }
+  if (const char* t = std::getenv("OPENFLINT_RESPONDER_TRACE"); t != nullptr && *t != '\0') a.trace = true;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);

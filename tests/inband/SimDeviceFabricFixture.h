@@ -46,7 +46,9 @@ class SimDeviceFabricFixture : public ::testing::Test {
     auto fabric = SimFabric::start(options);
     ASSERT_TRUE(fabric) << fabric.error().message();
     fabric_ = std::move(*fabric);
-    auto pid = fabric_->start_responder("Hca2", {bin("ibsim-responder").string(), "--sim", state_dir_.string()});
+    std::vector<std::string> argv{bin("ibsim-responder").string(), "--sim", state_dir_.string()};
+    argv.insert(argv.end(), responder_args_.begin(), responder_args_.end());
+    auto pid = fabric_->start_responder("Hca2", argv);
     ASSERT_TRUE(pid) << pid.error().message();
     auto lid = fabric_->lid_of("Hca2");
     ASSERT_TRUE(lid) << lid.error().message();
@@ -88,6 +90,7 @@ class SimDeviceFabricFixture : public ::testing::Test {
   TempDir dir_;
   std::filesystem::path state_dir_;
   sim::SimCounters saved_counters_;  // of the device as saved by serve()
+  std::vector<std::string> responder_args_;  // extra ibsim-responder arguments for serve() (e.g. --trace)
   std::unique_ptr<SimFabric> fabric_;
   std::uint16_t lid_ = 0;
 };

@@ -56,8 +56,9 @@ class MstflintSimDevice : public SimDeviceFabricFixture {
   // the firmware (MCC) does not help in-band: the Debian build caps in-band registers at 44
   // bytes and refuses MCAM (72), MCQI (148) and MGIR (160) before sending a MAD, so it never
   // finds the simulated firmware's component update (it does over PCI: tests/pci_interop), and
-  // without --ocr the FS3 path still crashes after the refused MGIR. Measured with
-  // FW_COMPS_DEBUG=1 MFT_DEBUG=1, 2026-12-02.
+  // without --ocr the FS3 path still crashes after the refused MGIR (mstflint's own NULL
+  // dereference, fixed upstream in 4.29; no device answer avoids it: docs/fwaccess.md, recorded
+  // by test_mstflint_default_path.cpp). Measured with FW_COMPS_DEBUG=1 MFT_DEBUG=1, 2026-12-02/03.
   CapturedRun mstflint(std::vector<std::string> args) {
     std::vector<std::string> argv{"mstflint", "-d", lid_name()};
     if (ocr_) argv.push_back("--ocr");
