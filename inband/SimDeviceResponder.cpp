@@ -49,6 +49,8 @@ ResponderHooks SimDeviceResponder::hooks() {
   hooks.register_access = [this](std::uint16_t, std::uint8_t, std::uint32_t, std::span<std::uint8_t> payload) {
     return access_register(payload);
   };
+  // ExtPortAccess reaches the device's I2C master, on parts that have one (InfiniScale EEPROMs).
+  hooks.i2c_bus = [this] { return device_->i2c(); };
   // Switches reset on the vendor SwReset MAD: the boot ROM runs over what the flash holds now.
   if (device_->info().kind == DeviceKind::Switch) hooks.sw_reset = [this](std::uint32_t) { return sw_reset(); };
   return hooks;
