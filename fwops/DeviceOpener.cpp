@@ -7,6 +7,7 @@
 #include "fwops/MgirQuery.h"
 #include "mtcr/IcmdRegisterPort.h"
 #include "mtcr/InbandDeviceName.h"
+#include "mtcr/InbandI2cAccess.h"
 #include "mtcr/InbandRegisterPort.h"
 #include "mtcr/MgirRegister.h"
 #include "mtcr/PciAddress.h"
@@ -189,6 +190,12 @@ Result<RegisterPort*> Device::register_port() {
 Result<I2cAccess*> Device::i2c() {
   if (sim_ && sim_->i2c() != nullptr) return sim_->i2c();
   if (i2c_) return i2c_.get();
+  // In-band: the device's I2C port #1 through ExtPortAccess MADs. Whether the device has a bus
+  // shows on the first transaction (a device without one answers "unsupported").
+  if (inband_) {
+    i2c_ = std::make_unique<InbandI2cAccess>(inband_->inband());
+    return i2c_.get();
+  }
   return make_error(ErrorCode::NotSupported, name_ + ": no I2C bus is reachable through this device name");
 }
 

@@ -1,6 +1,7 @@
 // MadRequestHandler: decode a request MAD, serve it from the backend/hooks, write the response in place.
 #include "inband/MadRequestHandler.h"
 
+#include "inband/ExtPortAccessRequest.h"
 #include "mtcr/MadFormat.h"
 
 namespace openflint {
@@ -52,6 +53,8 @@ std::uint16_t MadRequestHandler::dispatch(std::uint8_t mgmt_class, std::uint8_t 
   if (mgmt_class != mad::kClassVendorA && mgmt_class != mad::kClassVendor9) return mad::kStatusAttrUnsupported;
   if (attr == mad::kAttrCrAccessGmp) return cr_access(method, attr_mod, payload);
   if (attr == mad::kAttrRegAccessGmp) return call_register_hook(attr, method, attr_mod, payload);
+  if (attr == mad::kAttrExtPortAccess && mgmt_class == mad::kClassVendorA)
+    return serve_ext_port_access(hooks_.i2c_bus ? hooks_.i2c_bus() : nullptr, method, attr_mod, payload);
   if (attr == mad::kAttrSwReset && method == mad::kMethodSet && hooks_.sw_reset) {
     auto r = hooks_.sw_reset(attr_mod);
     return r ? 0 : status_for(r.error());

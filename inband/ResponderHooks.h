@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/Result.h"
+#include "mtcr/I2cAccess.h"
 
 namespace openflint {
 
@@ -22,6 +23,9 @@ struct ResponderHooks {
   std::function<Result<void>(bool set, std::span<std::uint8_t> payload)> semaphore_lock;
   // Switch software reset (vendor attribute 0x12); the argument is the AttrMod (seconds).
   std::function<Result<void>(std::uint32_t seconds)> sw_reset;
+  // The device's I2C bus for ExtPortAccess (vendor attribute 0x13, I2C port #1), asked per
+  // request; null (or no hook): the attribute is unsupported (inband/ExtPortAccessRequest.h).
+  std::function<I2cAccess*()> i2c_bus;
   // Called after each answered request (for logging): class, method, attribute, AttrMod, MAD status
   // and the response's data area (SMP 64 bytes, vendor 232), as sent back.
   std::function<void(std::uint8_t mgmt_class, std::uint8_t method, std::uint16_t attr, std::uint32_t attr_mod,

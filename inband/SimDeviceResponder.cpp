@@ -64,6 +64,8 @@ ResponderHooks SimDeviceResponder::hooks() {
   // switches of these generations (Spectrum-1..3) do not have (mft-internals §4.5).
   if (device_->info().kind == DeviceKind::Hca && device_->info().firmware_flash.component_update)
     hooks.semaphore_lock = [this](bool set, std::span<std::uint8_t> payload) { return semaphore_lock(set, payload); };
+  // ExtPortAccess reaches the device's I2C master, on parts that have one (InfiniScale EEPROMs).
+  hooks.i2c_bus = [this] { return device_->i2c(); };
   // Switches reset on the vendor SwReset MAD: the boot ROM runs over what the flash holds now.
   if (device_->info().kind == DeviceKind::Switch) hooks.sw_reset = [this](std::uint32_t) { return sw_reset(); };
   return hooks;

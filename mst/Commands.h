@@ -19,6 +19,7 @@ void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& c
 void add_config_command(CLI::App& app, std::function<int()>& run, const Common& common);     // config
 void add_vpd_command(CLI::App& app, std::function<int()>& run, const Common& common);        // vpd
 void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& common);        // reg
+void add_i2c_command(CLI::App& app, std::function<int()>& run, const Common& common);        // i2c
 void add_server_command(CLI::App& app, std::function<int()>& run, const Common& common);     // server
 
 }  // namespace openflint::mst

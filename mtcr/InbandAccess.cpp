@@ -263,6 +263,22 @@ Result<void> InbandAccess::sw_reset(std::uint8_t seconds) {
   return {};
 }
 
+Result<std::vector<std::uint8_t>> InbandAccess::vendor_access(std::uint8_t method, std::uint16_t attr,
+                                                              std::uint32_t attr_mod,
+                                                              std::span<const std::uint8_t> data) {
+  if (uses_smp())
+    return make_error(ErrorCode::NotSupported, "vendor mad " + hex(attr) + ": needs a lid (lid-N or iblid-N), not a directed route");
+  if (data.size() > max_vendor_data())
+    return make_error(ErrorCode::InvalidArgument, "vendor mad " + hex(attr) + ": " + std::to_string(data.size()) +
+                                                      " bytes exceed the " + std::to_string(max_vendor_data()) +
+                                                      " the data area carries");
+  Request req{mad::kClassVendorA, method, attr, attr_mod};
+  Mad m = make_request(req);
+  std::memcpy(m.data() + mad::kOffVendorData + mad::kCrKeySize, data.data(), data.size());
+  OF_ASSIGN(const Mad answer, transact(req, m));
+  return reply_payload(answer, mad::kOffVendorData + mad::kCrKeySize, max_vendor_data());
+}
+
 Result<std::vector<std::uint8_t>> InbandAccess::access_register(std::span<const std::uint8_t> payload,
                                                                 std::uint8_t method) {
   if (payload.size() > mad::kSmpDataSize)

@@ -60,6 +60,16 @@ class InbandAccess final : public RegisterAccess {
 
   // Switch software reset: vendor attribute 0x12 with AttrMod = seconds (vendor GMP, needs a LID).
   [[nodiscard]] Result<void> sw_reset(std::uint8_t seconds = 15);
+  // One vendor GMP transaction (class 0x0A, to QP1; needs a LID route): `data` follows the
+  // VS_Key in the request, and the answer's data area after its key comes back
+  // (max_vendor_data() bytes). A non-zero MAD status is an error (mtcr/MadReply.h).
+  [[nodiscard]] Result<std::vector<std::uint8_t>> vendor_access(std::uint8_t method, std::uint16_t attr,
+                                                                std::uint32_t attr_mod,
+                                                                std::span<const std::uint8_t> data);
+  // Bytes after the VS_Key the transport delivers intact: 224 (192 under umad2sim).
+  [[nodiscard]] std::size_t max_vendor_data() const {
+    return options_.usable_mad_bytes - mad::kOffVendorData - mad::kCrKeySize;
+  }
   // Raw register access: sends `payload` (at most 64 bytes) in an SMP attribute 0xff52 and
   // returns the 64-byte payload of the answer. Interpreting it (operation TLV, register) is
   // the caller's business.

@@ -23,6 +23,7 @@ inline constexpr std::uint8_t kResponseBit = 0x80;
 
 // Attributes.
 inline constexpr std::uint16_t kAttrSwReset = 0x12;          // vendor GMP, AttrMod = seconds
+inline constexpr std::uint16_t kAttrExtPortAccess = 0x13;    // vendor GMP, AttrMod = external port
 inline constexpr std::uint16_t kAttrCrAccessGmp = 0x50;      // vendor GMP ConfigSpaceAccess
 inline constexpr std::uint16_t kAttrRegAccessGmp = 0x51;     // vendor GMP AccessRegister
 inline constexpr std::uint16_t kAttrCrAccessSmp = 0xff50;    // SMP ConfigSpaceAccess
@@ -86,12 +87,33 @@ inline constexpr std::size_t kSmpMode2Records = 4;   // 48 bytes of the 56 avail
   return std::uint64_t{address} + dwords * 4 > kMode0MaxAddress;
 }
 
+// ExtPortAccess (class 0x0A, attribute 0x13; legacy-devices.md §2.2): the AttrMod selects the
+// device's external port; the payload is the 8-byte VS_Key, then for an I2C port three dwords
+// (size in bytes, 7-bit I2C device address, memory offset) and the data. Get reads, Set writes.
+inline constexpr std::uint32_t kExtPortCpu = 1;
+inline constexpr std::uint32_t kExtPortI2c1 = 2;  // the EEPROM bus of InfiniScale switches
+inline constexpr std::uint32_t kExtPortI2c2 = 3;
+inline constexpr std::uint32_t kExtPortGpio = 4;
+inline constexpr std::size_t kI2cOffSize = kCrKeySize;           // offsets into the vendor data area
+inline constexpr std::size_t kI2cOffDevice = kCrKeySize + 4;
+inline constexpr std::size_t kI2cOffMemory = kCrKeySize + 8;
+inline constexpr std::size_t kI2cOffData = kCrKeySize + 12;
+inline constexpr std::size_t kI2cMaxData = kVendorDataSize - kI2cOffData;  // 212
+
 // MAD status (IBA 13.4.7): bit 0 busy, bit 1 redirect, [4:2] code, [14:8] class specific.
 inline constexpr std::uint16_t kStatusBusy = 0x0001;
 inline constexpr std::uint16_t kStatusBadVersion = 0x0004;
 inline constexpr std::uint16_t kStatusMethodUnsupported = 0x0008;
 inline constexpr std::uint16_t kStatusAttrUnsupported = 0x000c;  // method/attribute combination
 inline constexpr std::uint16_t kStatusInvalidValue = 0x001c;     // bad attribute or modifier value
+// openflint's own (not from a vendor document): an ExtPortAccess I2C transaction the addressed
+// device did not acknowledge (absent, or busy in an EEPROM write cycle). The IBA busy bit, so
+// any reader takes it as "retry later" (MadReply maps it to ErrorCode::Busy), plus class-specific
+// bit 8 to tell the device's NACK from a responder that is itself busy.
+inline constexpr std::uint16_t kStatusI2cNack = 0x0101;
+// openflint's own: another failure of the I2C transaction (status code 0 without the busy bit,
+// class-specific bit 9): ErrorCode::Io at the client.
+inline constexpr std::uint16_t kStatusI2cFailed = 0x0200;
 
 // "0x000c (unsupported method/attribute combination)".
 [[nodiscard]] std::string describe_status(std::uint16_t status);

@@ -6,11 +6,14 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "inband/MadResponder.h"
 #include "inband/MemoryCrSpace.h"
+#include "inband/MemoryI2cBus.h"
 #include "inband/SimDeviceResponder.h"
 
 namespace {
@@ -20,10 +23,14 @@ void on_signal(int) { g_stop.store(true); }
 
 void usage(std::FILE* out = stderr) {
   std::fprintf(out,
-               "Usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--ca NAME] [--port N] [--trace]\n"
+               "Usage: ibsim-responder [--hw-id N] [--size BYTES] [--echo-registers] [--i2c-eeprom ADDR:BYTES]...\n"
+               "                       [--i2c-nacks N] [--ca NAME] [--port N] [--trace]\n"
                "   or: ibsim-responder --sim DIR [--power-on] [--power-cut-after N] [--ca NAME] [--port N] [--trace]\n"
                "   or: ibsim-responder --help | --version\n\n"
                "  memory mode: serves a plain CR-space array (hw id at 0xf0014)\n"
+               "  --i2c-eeprom ADDR:BYTES: memory mode: an EEPROM (erased, 0xff) at 7-bit ADDR on I2C port #1\n"
+               "             (ExtPortAccess MADs); repeat for more devices\n"
+               "  --i2c-nacks N: after each write an EEPROM refuses the next N transactions (its write cycle)\n"
                "  --sim DIR: serves the simulated device saved in DIR (SimDevice::save_state) and saves\n"
                "             it back there on SIGTERM/SIGINT (answers MGIR; a switch resets on SwReset)\n"
                "  --power-on: power the device on first (the boot ROM runs), like 'hcasim power-on'\n"
@@ -53,7 +60,20 @@ struct Args {
   bool trace = false;
   bool power_on = false;
   std::uint32_t power_cut_after = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> eeproms;  // (address, bytes)
+  std::uint32_t i2c_nacks = 0;
 };
+
+bool parse_eeprom(const std::string& text, Args& a) {
+  const auto colon = text.find(':');
+  std::uint32_t address = 0;
+  std::uint32_t bytes = 0;
+  if (colon == std::string::npos || !parse_u32(text.substr(0, colon).c_str(), address) || address > 0x7f ||
+      !parse_u32(text.substr(colon + 1).c_str(), bytes) || bytes == 0 || bytes > (1u << 20))
+    return false;
+  a.eeproms.emplace_back(address, bytes);
+  return true;
+}
 
 bool parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
@@ -64,6 +84,8 @@ bool parse_args(int argc, char** argv, Args& a) {
     if (arg == "--port" && has_value && parse_u32(argv[i + 1], a.port)) { ++i; continue; }
     if (arg == "--ca" && has_value) { a.ca = argv[++i]; continue; }
     if (arg == "--sim" && has_value) { a.sim_dir = argv[++i]; continue; }
+    if (arg == "--i2c-eeprom" && has_value && parse_eeprom(argv[i + 1], a)) { ++i; continue; }
+    if (arg == "--i2c-nacks" && has_value && parse_u32(argv[i + 1], a.i2c_nacks)) { ++i; continue; }
     if (arg == "--echo-registers") { a.echo_registers = true; continue; }
     if (arg == "--trace") { a.trace = true; continue; }
     if (arg == "--power-on") { a.power_on = true; continue; }
@@ -163,7 +185,11 @@ int tool_main(int argc, char** argv) {
 
   if (a.sim_dir.empty()) {
     openflint::MemoryCrSpace crspace(a.size, a.hw_id);
-    return serve(crspace, memory_hooks(a.echo_registers), a);
+    auto hooks = memory_hooks(a.echo_registers);
+    openflint::MemoryI2cBus bus(a.i2c_nacks);
+    for (const auto& [address, bytes] : a.eeproms) bus.add_device(static_cast<std::uint8_t>(address), bytes);
+    if (!a.eeproms.empty()) hooks.i2c_bus = [&bus] { return &bus; };
+    return serve(crspace, std::move(hooks), a);
   }
   auto device = openflint::SimDeviceResponder::load(a.sim_dir);
   if (!device) return fail(device.error());

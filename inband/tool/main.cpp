@@ -9,6 +9,7 @@
 #include "devices/DeviceCatalog.h"
 #include "flash/FlashDriver.h"
 #include "mtcr/InbandAccess.h"
+#include "mtcr/InbandI2cAccess.h"
 
 namespace {
 
@@ -17,7 +18,8 @@ void usage() {
                "usage: mtcr-tool -d DEVICE [--timeout MS] [--retries N] COMMAND\n"
                "  read ADDR | write ADDR VALUE | readblock ADDR DWORDS | writeblock ADDR V...\n"
                "  swreset [SECONDS] | regaccess BYTE... | bench BYTES\n"
-               "  flashread OFFSET LENGTH FILE  (flash gateway of the catalog device named by the hw id)\n");
+               "  flashread OFFSET LENGTH FILE  (flash gateway of the catalog device named by the hw id)\n"
+               "  i2cread I2C_ADDR OFFSET LENGTH | i2cwrite I2C_ADDR OFFSET BYTE...  (ExtPortAccess, I2C port #1)\n");
 }
 
 bool parse_u32(const std::string& text, std::uint32_t& out) {
@@ -80,6 +82,17 @@ int run(openflint::InbandAccess& dev, const std::vector<std::string>& cmd) {
     if (auto r = dev.write_block(nums[0], values); !r) return fail(r.error());
   } else if (op == "swreset" && nums.size() <= 1) {
     if (auto r = dev.sw_reset(static_cast<std::uint8_t>(nums.empty() ? 15 : nums[0])); !r) return fail(r.error());
+  } else if (op == "i2cread" && nums.size() == 3 && nums[0] <= 0xff) {
+    openflint::InbandI2cAccess i2c(dev);
+    std::vector<std::uint8_t> bytes(nums[2]);
+    if (auto r = i2c.read(static_cast<std::uint8_t>(nums[0]), nums[1], bytes); !r) return fail(r.error());
+    for (std::uint8_t b : bytes) std::printf("%02x", b);
+    std::printf("\n");
+  } else if (op == "i2cwrite" && nums.size() >= 3 && nums[0] <= 0xff) {
+    openflint::InbandI2cAccess i2c(dev);
+    std::vector<std::uint8_t> bytes;
+    for (std::size_t i = 2; i < nums.size(); ++i) bytes.push_back(static_cast<std::uint8_t>(nums[i]));
+    if (auto r = i2c.write(static_cast<std::uint8_t>(nums[0]), nums[1], bytes); !r) return fail(r.error());
   } else if (op == "regaccess") {
     std::vector<std::uint8_t> payload(nums.begin(), nums.end());
     auto r = dev.access_register(payload);

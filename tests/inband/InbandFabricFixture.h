@@ -23,8 +23,10 @@ class InbandFabricFixture : public ::testing::Test {
     auto fabric = SimFabric::start();
     ASSERT_TRUE(fabric) << fabric.error().message();
     fabric_ = std::move(*fabric);
-    auto pid = fabric_->start_responder(
-        "Hca2", {bin("ibsim-responder").string(), "--hw-id", std::to_string(kHwId), "--echo-registers"});
+    std::vector<std::string> argv{bin("ibsim-responder").string(), "--hw-id", std::to_string(kHwId), "--echo-registers"};
+    const auto extra = responder_extra_args();
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    auto pid = fabric_->start_responder("Hca2", argv);
     ASSERT_TRUE(pid) << pid.error().message();
     auto lid = fabric_->lid_of("Hca2");
     ASSERT_TRUE(lid) << lid.error().message();
@@ -44,6 +46,9 @@ class InbandFabricFixture : public ::testing::Test {
     fabric_.reset();
     EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
   }
+
+  // More arguments for the memory-mode responder on Hca2 (e.g. I2C EEPROMs).
+  virtual std::vector<std::string> responder_extra_args() const { return {}; }
 
   // Runs mtcr-tool on Hca1 against `device`.
   CapturedRun tool(const std::string& device, std::vector<std::string> args) {
