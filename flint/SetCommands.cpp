@@ -126,7 +126,8 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
 // What the device's flash holds now.
 Result<ImageQuery> query_device(const Options& options, Device& device) {
   OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.ocr));
-  return query_device_image(device, flash);
+  OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size(), nullptr));
+  return query_image(bytes);
 }
 
 int set_on_device(const Options& options, const Patch& patch, const std::string& what) {
