@@ -77,7 +77,7 @@ Result<void> FlashDriver::write_sector(const SectorWrite& w, FlashWriteStats& st
   const auto range = std::span(current).subspan(w.from, w.bytes.size());
   const std::uint32_t at = w.sector + w.from;
   std::size_t have = 0;  // bytes of the range read so far
-  if (access_->costly_access()) {
+  if (costly_reads()) {
     have = std::min(kProbeBytes, range.size());
     OF_TRY(read_into(at, range.first(have)));
     const auto head = w.bytes.first(have);

@@ -71,7 +71,15 @@ class BusyWait {
 
 FlashDriver::FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway,
                          FlashTimeouts timeouts, FlashLock lock)
-    : access_(&access), gateway_(gateway), timeouts_(timeouts), lock_(std::move(lock)) {}
+    : access_(&access), gateway_(gateway), timeouts_(timeouts), lock_(std::move(lock)),
+      costly_(access.costly_access()) {}
+
+FlashDriver::FlashDriver(std::unique_ptr<FlashBus> bus, bool costly_reads)
+    : bus_(std::move(bus)), chip_(&bus_->chip()), jedec_id_(chip_->jedec_id), costly_(costly_reads) {}
+
+FlashDriver FlashDriver::over_bus(std::unique_ptr<FlashBus> bus, bool costly_reads) {
+  return FlashDriver(std::move(bus), costly_reads);
+}
 
 // The firmware replaces a flash cache line while the guard's offset or command field is set
 // (mstflint check_cache_replacement_gaurd): the gateway is then the firmware's.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,8 @@ enum class WriteCheck { ReadBack, None };
 // The gateway kind in the catalog record chooses the bus: SPI gateways are driven here; the
 // InfiniHost parallel gateway (GatewayGeneration::ParallelFlash) through flash/ParallelFlash
 // (a FlashBus). Locking, range checks, differential writes and verification are shared.
+// A flash the running firmware drives for the tool (flash/FirmwareFlashBus) comes as a bus too,
+// without the gateway or its lock (over_bus).
 class FlashDriver final : public FlashReader {
  public:
   // Takes the lock, checks the cache-replacement guard (gateways that have one: Busy while the
@@ -42,10 +45,15 @@ class FlashDriver final : public FlashReader {
   [[nodiscard]] static Result<FlashDriver> open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                                 FlashTimeouts timeouts = {},
                                                 CacheReplacement cache = CacheReplacement::Refuse);
+  // The flash behind `bus` alone: no gateway, no gateway lock (the bus's owner, e.g. a running
+  // firmware, orders the work). `costly_reads`: each read block is a round trip.
+  [[nodiscard]] static FlashDriver over_bus(std::unique_ptr<FlashBus> bus, bool costly_reads);
 
   [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
   [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }
-  [[nodiscard]] bool costly_reads() const override { return access_->costly_access(); }
+  [[nodiscard]] bool costly_reads() const override { return costly_; }
+  // Whether the flash is driven through the CR-space gateway (false: over_bus).
+  [[nodiscard]] bool through_gateway() const { return access_ != nullptr; }
 
   [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
                                                        const FlashProgress& progress = {});
@@ -59,7 +67,7 @@ class FlashDriver final : public FlashReader {
   // Reads each sector first; erases only where a bit must go 0 -> 1, programs only the bytes
   // that differ (erased 0xFF runs are skipped), then reads back and verifies (Mismatch on error;
   // WriteCheck::None skips the read-back, as mstflint --no_flash_verify).
-  // On a costly_access() transport a whole-sector write first reads only the sector's first 16 bytes:
+  // On a costly_reads() flash a whole-sector write first reads only the sector's first 16 bytes:
   // when they differ from the new data the sector is erased and programmed without reading the
   // rest (a read costs as much as the program); when they match it is read whole as above.
   [[nodiscard]] Result<FlashWriteStats> write_sectors_that_differ(std::uint64_t address,
@@ -81,6 +89,7 @@ class FlashDriver final : public FlashReader {
 
   FlashDriver(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
               FlashLock lock);
+  FlashDriver(std::unique_ptr<FlashBus> bus, bool costly_reads);
   [[nodiscard]] Result<void> probe();
   [[nodiscard]] Result<void> probe_signature();
   [[nodiscard]] bool special() const { return gateway_.layout.style == GatewayCommandStyle::Special; }
@@ -107,14 +116,15 @@ class FlashDriver final : public FlashReader {
   [[nodiscard]] Result<void> program_differences(std::uint32_t address, std::span<const std::uint8_t> base,
                                                  std::span<const std::uint8_t> desired, FlashWriteStats& stats);
 
-  RegisterAccess* access_;
+  RegisterAccess* access_ = nullptr;  // null over_bus
   FlashGatewayInfo gateway_;
   FlashTimeouts timeouts_;
-  FlashLock lock_;
+  std::optional<FlashLock> lock_;  // the gateway's; none over_bus
   std::unique_ptr<FlashBus> bus_;  // parallel parts; declared after lock_, so released before it
   const FlashChip* chip_ = nullptr;
   std::uint32_t jedec_id_ = 0;
   bool four_byte_ = false;
+  bool costly_ = false;
 };
 
 }  // namespace openflint

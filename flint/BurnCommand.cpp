@@ -154,7 +154,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   if (!parsed) return report_error(options, parsed.error());
   BurnOptions b = std::move(*parsed);
   if (burn_path(device, b.override_firmware) == BurnPath::FlashGateway) {
-    auto flash = open_device_flash(device);  // finishes an interrupted ww/wb first; released before the burn
+    auto flash = open_device_flash(device, b.override_firmware);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
   }
   // One pass: the burner reads and compares the flash, asks through `decide`, then burns.

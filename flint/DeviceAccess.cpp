@@ -8,7 +8,6 @@
 #include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "fwops/FlashImageReader.h"
-#include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
@@ -39,20 +38,7 @@ int with_flash(const Options& options, const std::function<int(Device&, FlashDri
   if (!device) return report_error(options, device.error());
   int rc = 0;
   {
-    auto flash = open_device_flash(*device);
-    rc = flash ? job(*device, *flash) : report_error(options, flash.error());
-  }
-  return finish(options, *device, rc);
-}
-
-int with_writable_flash(const Options& options, const std::function<int(Device&, FlashDriver&)>& job) {
-  auto device = open_cli_device(options);
-  if (!device) return report_error(options, device.error());
-  if (auto allowed = check_direct_flash_write(*device, options.ocr); !allowed)
-    return finish(options, *device, report_error(options, allowed.error()));
-  int rc = 0;
-  {
-    auto flash = open_device_flash(*device);
+    auto flash = open_device_flash(*device, options.ocr);
     rc = flash ? job(*device, *flash) : report_error(options, flash.error());
   }
   return finish(options, *device, rc);

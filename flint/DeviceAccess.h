@@ -23,12 +23,10 @@ namespace openflint::cli {
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.
 [[nodiscard]] int finish(const Options& options, Device& device, int rc);
 
-// Opens the device and its flash, runs `job`, releases the flash lock, saves the device; returns
-// the job's exit code (or the open/save error's).
+// Opens the device and its flash (fwops/DeviceFlash.h open_device_flash: through the running
+// firmware when it owns the flash, the gateway otherwise or with --ocr), runs `job`, releases the
+// flash, saves the device; returns the job's exit code (or the open/save error's).
 [[nodiscard]] int with_flash(const Options& options, const std::function<int(Device&, FlashDriver&)>& job);
-// with_flash for a job that writes the flash through the gateway: refused first (exit 6) on a
-// device whose running firmware owns its flash, unless --ocr (fwops/DeviceBurn.h).
-[[nodiscard]] int with_writable_flash(const Options& options, const std::function<int(Device&, FlashDriver&)>& job);
 
 // The image the device boots as a stand-alone file (what `ri` writes): the active copy at 0
 // plus the board's device data (image/FlashImage.h).

@@ -99,7 +99,7 @@ int safe_write(const Options& options, Device& device, FlashDriver& flash, std::
 int run_erase(const Options& options, const std::string& address_text) {
   auto address = parse_number(address_text, "address");
   if (!address) return report_error(options, address.error());
-  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
     const std::uint64_t sector = *address - *address % flash.sector_size();
     const std::string what = device.name() + ": erase " + hex(sector);
     if (sector >= flash.size())
@@ -134,7 +134,7 @@ int run_ww(const Options& options, const std::string& address_text, const std::s
   if (!data || *data > 0xffffffffu) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "data '" + data_text + "' is not a 32-bit value"));
   }
-  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
     const auto bytes = be_bytes(static_cast<std::uint32_t>(*data));
     return safe_write(options, device, flash, *address, bytes, device.name() + ": ww " + hex(*address));
   });
@@ -147,7 +147,7 @@ int run_wwne(const Options& options, const std::string& address_text, const std:
   if (!data || *data > 0xffffffffu) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "data '" + data_text + "' is not a 32-bit value"));
   }
-  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
     const auto bytes = be_bytes(static_cast<std::uint32_t>(*data));
     const std::string what = device.name() + ": wwne " + hex(*address);
     // Check, then write: a program that cannot give the value must not change the flash.
@@ -199,7 +199,7 @@ int run_wb(const Options& options, const std::string& in_path, const std::string
   if (!address) return report_error(options, address.error());
   auto bytes = read_whole_file(in_path);
   if (!bytes) return report_error(options, bytes.error());
-  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
     return safe_write(options, device, flash, *address, *bytes, device.name() + ": wb " + in_path);
   });
 }

@@ -125,7 +125,7 @@ int run_wbne(const Options& options, const std::string& address_text, const std:
   }
   auto bytes = parse_words(size_text, data);
   if (!bytes) return report_error(options, bytes.error());
-  return with_writable_flash(options, [&](Device& device, FlashDriver& flash) {
+  return with_flash(options, [&](Device& device, FlashDriver& flash) {
     const std::string what = device.name() + ": wbne " + hex(*address);
     if (auto r = flash.program(*address, *bytes); !r) return report_error(options, r.error().with_context(what));
     auto back = flash.read(*address, bytes->size());
@@ -161,10 +161,8 @@ int run_burn_block(const Options& options) {
   if (!source) return report_error(options, source.error());
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  if (auto allowed = check_direct_flash_write(*device, options.ocr); !allowed)
-    return finish(options, *device, report_error(options, allowed.error()));
   {
-    auto flash = open_device_flash(*device);  // finishes an interrupted ww/wb first; released before the burn
+    auto flash = open_device_flash(*device, options.ocr);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return finish(options, *device, report_error(options, flash.error()));
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
@@ -176,10 +174,11 @@ int run_burn_block(const Options& options) {
   b.failsafe = false;
   b.verify_writes = !options.no_flash_verify;
   b.allow_psid_change = true;  // bb burns the image as is
+  b.override_firmware = options.ocr;  // else through the firmware when it owns the flash
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
   b.decide = [](const BurnPreflight&) -> Result<bool> { return true; };
-  auto report = burn_image(device->access(), device->info(), source->bytes(), b);
+  auto report = burn_device_flash(*device, source->bytes(), b);
   if (!report) return finish(options, *device, report_error(options, report.error().with_context("bb " + device->name())));
   if (options.json) {
     cli::print_json(nlohmann::json{{"ok", true},

@@ -98,7 +98,8 @@ Result<std::string> burn_patched(const Options& options, Device& device, Bytes i
   b.identity.use_image_vsd = true;
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
-  OF_ASSIGN(const BurnReport r, burn_image(device.access(), device.info(), image, b));
+  b.override_firmware = options.ocr;
+  OF_ASSIGN(const BurnReport r, burn_device_flash(device, image, b));
   return std::string(options.nofs ? "burn (not failsafe)" : "failsafe burn") + ", new copy at " +
          hex(r.new_copy_address);
 }
@@ -106,7 +107,7 @@ Result<std::string> burn_patched(const Options& options, Device& device, Bytes i
 Result<std::string> patch_device(const Options& options, Device& device, const Patch& patch) {
   std::vector<std::uint8_t> flash_bytes;
   {
-    OF_ASSIGN(FlashDriver flash, open_device_flash(device));
+    OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.ocr));
     OF_ASSIGN(flash_bytes, flash.read(0, flash.size(), progress_line(options, "Reading flash")));
     OF_ASSIGN(const ImageQuery current, query_image(flash_bytes));
     if (identity_in_device_data(current.format)) {
@@ -123,8 +124,8 @@ Result<std::string> patch_device(const Options& options, Device& device, const P
 }
 
 // What the device's flash holds now.
-Result<ImageQuery> query_device(Device& device) {
-  OF_ASSIGN(FlashDriver flash, open_device_flash(device));
+Result<ImageQuery> query_device(const Options& options, Device& device) {
+  OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.ocr));
   OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size(), nullptr));
   return query_image(bytes);
 }
@@ -132,11 +133,9 @@ Result<ImageQuery> query_device(Device& device) {
 int set_on_device(const Options& options, const Patch& patch, const std::string& what) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  if (auto allowed = check_direct_flash_write(*device, options.ocr); !allowed)
-    return finish(options, *device, report_error(options, allowed.error()));
   auto method = patch_device(options, *device, patch);
   if (!method) return finish(options, *device, report_error(options, method.error().with_context(device->name())));
-  auto query = query_device(*device);
+  auto query = query_device(options, *device);
   if (!query)
     return finish(options, *device, report_error(options, query.error().with_context(device->name() + " after " + what)));
   print_done(options, what + " on " + device->name() + " (" + *method + ")", *query,

@@ -175,11 +175,10 @@ int tool_main(int argc, char** argv) {
   app.add_flag("--nofs", options.nofs, "burn without failsafe");
   app.add_flag("--no_flash_verify", options.no_flash_verify, "burn/bb: do not read back and verify each flash write");
   app.add_flag("--ocr", options.ocr,
-               "burn, q, v: use the CR-space flash gateway even when the device's running firmware takes images "
-               "and reads its flash for tools (the default on ConnectX-4 and later, Spectrum and later); ww, wb, "
-               "erase, sg, sv, bb on such a device: write under the firmware anyway (it may hang until a reset); "
-               "SwitchX: drive the gateway while the firmware replaces a flash cache line (mstflint "
-               "-override_cache_replacement)");
+               "use the CR-space flash gateway even when the device's running firmware owns its flash (burns, "
+               "reads and raw writes then go through the firmware: the default on ConnectX-4 and later, Spectrum "
+               "and later); writing under the firmware may hang it until a reset; SwitchX: drive the gateway while the "
+               "firmware replaces a flash cache line (mstflint -override_cache_replacement)");
   app.add_flag("--override_cache_replacement", options.ocr, "the same as --ocr (mstflint spelling)");
   app.add_flag("--force", options.force, "ww/wb: rewrite a sector in place when it cannot be done power-cut safely");
   app.add_option("--lock-timeout", options.lock_timeout_ms, "milliseconds to wait for a busy device (default 5000)")

@@ -10,7 +10,7 @@ namespace openflint {
 Result<BootImpact> boot_impact(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
                                std::span<const FlashEdit> edits) {
   SparseFlash found;
-  if (access.costly_access()) {
+  if (driver.costly_reads()) {
     OF_ASSIGN(found, read_current_image(access, info, driver, CopyScope::Whole, true));
   } else {
     OF_ASSIGN(found, read_whole_flash(access, info, driver));
@@ -25,7 +25,7 @@ Result<BootImpact> boot_impact(RegisterAccess& access, const DeviceInfo& info, F
     impact.boots_after = found.copy_start;
     return impact;
   }
-  if (access.costly_access()) return impact;  // the other candidates were not read
+  if (driver.costly_reads()) return impact;  // the other candidates were not read
   const BurnOptions options;
   BurnSession session(access, info, driver, options);
   OF_ASSIGN(const std::optional<std::uint64_t> boot_address, session.boot_address());

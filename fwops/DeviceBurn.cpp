@@ -2,6 +2,7 @@
 #include "fwops/DeviceBurn.h"
 
 #include "fwops/ComponentUpdater.h"
+#include "fwops/DeviceFlash.h"
 #include "fwops/FirmwareBurn.h"
 
 namespace openflint {
@@ -16,12 +17,6 @@ BurnPath burn_path(Device& device, bool override_firmware) {
   return offered && *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
 }
 
-Result<void> check_direct_flash_write(Device& device, bool override_firmware) {
-  if (burn_path(device, override_firmware) == BurnPath::FlashGateway) return {};
-  return make_error(ErrorCode::NotSupported, device.name() + ": the running firmware owns the flash; writing it "
-                                             "through the gateway may hang the firmware (--ocr forces it; reset "
-                                             "the device afterwards)");
-}
 
 Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
   if (burn_path(device, options.override_firmware) == BurnPath::Firmware) {
@@ -29,6 +24,12 @@ Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& o
     return burn_through_firmware(*port, device.access(), device.info(), image, options);
   }
   return burn_image(device.access(), device.info(), image, options);
+}
+
+Result<BurnReport> burn_device_flash(Device& device, Bytes image, const BurnOptions& options) {
+  OF_TRY(check_image_bootable(image));  // before the flash is touched
+  OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.override_firmware));
+  return burn_image(device.access(), device.info(), flash, image, options);
 }
 
 }  // namespace openflint

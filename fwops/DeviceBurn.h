@@ -18,12 +18,12 @@ enum class BurnPath {
 // registers (register errors count as "no") and `override_firmware` (--ocr) is off.
 [[nodiscard]] BurnPath burn_path(Device& device, bool override_firmware = false);
 
-// Before a raw write through the CR-space gateway (ww, wb, erase, sg/sv on a device, bb): on a
-// device whose firmware owns the flash (burn_path() is Firmware) the write would go under the
-// running firmware, which may hang it: NotSupported naming --ocr, unless `override_firmware`.
-[[nodiscard]] Result<void> check_direct_flash_write(Device& device, bool override_firmware);
-
 // burn_through_firmware or burn_image, as burn_path() says.
 [[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);
+// The tool's own burn (burn_image: FailsafeBurner's rules, e.g. bb's in-place non-failsafe burn,
+// sg/sv re-burns) on the flash open_device_flash(device, options.override_firmware) gives: on a
+// device whose firmware owns the flash its sectors are erased and programmed through the firmware
+// (MFBE/MFBA), not the gateway — still the tool's burn, not the firmware's component update.
+[[nodiscard]] Result<BurnReport> burn_device_flash(Device& device, Bytes image, const BurnOptions& options);
 
 }  // namespace openflint

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "flash/FirmwareFlashBus.h"
 #include "flash/FirmwareFlashReader.h"
 #include "fwops/DeviceBurn.h"
 #include "fwops/SectorJournal.h"
@@ -18,7 +19,23 @@ Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& 
   return flash;
 }
 
-Result<FlashDriver> open_device_flash(Device& device) {
+namespace {
+
+Result<FlashDriver> open_through_firmware(Device& device) {
+  const std::string what = device.name() + ": driving the flash through the firmware";
+  OF_ASSIGN(RegisterPort* port, device.register_port());
+  auto bus = FirmwareFlashBus::open(*port);
+  if (!bus) return make_error(std::move(bus).error().with_context(what));
+  FlashDriver flash = FlashDriver::over_bus(std::move(*bus), /*costly_reads=*/true);
+  if (auto recovered = recover_interrupted_write(flash); !recovered)
+    return make_error(std::move(recovered).error().with_context(what + ": finishing an interrupted write"));
+  return flash;
+}
+
+}  // namespace
+
+Result<FlashDriver> open_device_flash(Device& device, bool override_firmware) {
+  if (burn_path(device, override_firmware) == BurnPath::Firmware) return open_through_firmware(device);
   return open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
 }
 
@@ -30,7 +47,7 @@ Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bo
       return make_error(std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware"));
     return std::unique_ptr<FlashReader>(std::make_unique<FirmwareFlashReader>(std::move(*reader)));
   }
-  OF_ASSIGN(FlashDriver driver, open_device_flash(device));
+  OF_ASSIGN(FlashDriver driver, open_device_flash(device.access(), device.info(), device.name()));
   return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(driver)));
 }
 

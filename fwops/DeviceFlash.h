@@ -21,7 +21,12 @@ namespace openflint {
 [[nodiscard]] Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info,
                                                     std::string_view name,
                                                     CacheReplacement cache = CacheReplacement::Refuse);
-[[nodiscard]] Result<FlashDriver> open_device_flash(Device& device);
+// The device's flash for every tool that reads or writes it raw (ri, rb, checksum, ww, wb, wbne,
+// erase, sg/sv, bb): on a device whose running firmware owns the flash (fwops/DeviceBurn.h
+// burn_path() is Firmware) driven through that firmware (MFBA reads and writes, MFBE erases:
+// flash/FirmwareFlashBus), never the CR-space gateway, which the firmware uses; else, or with
+// `override_firmware` (--ocr), through the gateway as above. The same journal recovery either way.
+[[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, bool override_firmware = false);
 
 // Whether reading the whole flash is cheap: not when reads are costly (FlashReader::costly_reads:
 // the gateway over MADs or PCI config space, or the firmware's registers); then only what is

@@ -119,8 +119,14 @@ Result<PreparedBurn> prepare_burn(BurnSession& session, const FormatBurner& burn
 
 Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Bytes image, const BurnOptions& options) {
   OF_TRY(check_image_bootable(image));  // before the flash is touched
-  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   OF_ASSIGN(FlashDriver driver, open_flash(access, info));  // the lock is held until we return
+  return burn_image(access, info, driver, image, options);
+}
+
+Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver, Bytes image,
+                              const BurnOptions& options) {
+  OF_TRY(check_image_bootable(image));  // before the flash is touched
+  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
   BurnSession session(access, info, driver, options);
   const auto check_identity = [&](const BurnPreflight& p) {  // FS3/FS4 --uid/--mac/--vsd: before any write
     return check_given_identity(driver, image, p.identity);

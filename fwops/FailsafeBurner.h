@@ -10,6 +10,7 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "flash/FlashDriver.h"
 #include "fwops/BoardIdentity.h"
 #include "image/ImageQuery.h"
 #include "mtcr/RegisterAccess.h"
@@ -73,6 +74,10 @@ struct BurnReport {
 // Mismatch), an identity that cannot be kept (see plan_identity). The board keeps its identity
 // unless options.identity says otherwise. Version questions are the CLI's (through `decide`).
 [[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info,
+                                            Bytes image, const BurnOptions& options);
+// The same burn on a flash already opened (fwops/DeviceFlash.h open_device_flash: the gateway, or
+// the running firmware's MFBA/MFBE); `access` is only read (hw id, boot-address register).
+[[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
                                             Bytes image, const BurnOptions& options);
 
 }  // namespace openflint

@@ -21,6 +21,7 @@ struct AccessRegisterTlv {
   static constexpr std::uint8_t kStatusMethodNotSupported = 6;
   static constexpr std::uint8_t kStatusBadParameter = 7;
   static constexpr std::uint8_t kStatusResourceNotAvailable = 8;  // busy: the tool retries
+  static constexpr std::uint8_t kStatusInternalError = 0x70;
   static constexpr std::size_t kHeaderBytes = 20;  // operation TLV (16) + register TLV header (4)
 
   std::uint16_t register_id = 0;

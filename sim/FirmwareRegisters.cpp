@@ -93,8 +93,9 @@ void answer_mfrl(SimDevice& device, AccessRegisterTlv& request) {
 }
 
 // The firmware-mediated flash registers: only a running firmware whose catalog record offers
-// component update answers them. True when `request` was one of them (answered).
-bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
+// component update answers them. True when `request` was one of them (answered); Io when the
+// power went away during the firmware's flash work.
+Result<bool> answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
   const std::uint16_t id = request.register_id;
   // MVTS (0x902C, version timestamps): a firmware with MCC but without timestamping answers
   // "bad parameter", which mstflint reads as "timestamping not supported by FW" and burns on.
@@ -102,15 +103,19 @@ bool answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request) {
     request.status = kBadParameter;
     return true;
   }
-  const bool flash_access = id == kMfpaId || id == kMfbaId;
+  const bool flash_access = id == kMfpaId || id == kMfbaId || id == kMfbeId || id == kMfmcId;
   if (id != kMcamId && !flash_access && (id < kMcqsId || id > kMcdaId)) return false;
   if (!device.info().firmware_flash.component_update || !running_mgir(device).has_firmware()) {
     request.status = kRegisterNotSupported;
     return true;
   }
   if (flash_access) {  // firmware flash access does not need an image built with MCC
-    if (id == kMfpaId) answer_mfpa(device, request);
-    else answer_mfba(device, request);
+    switch (id) {
+      case kMfpaId: answer_mfpa(device, request); break;
+      case kMfbaId: OF_TRY(answer_mfba(device, request)); break;
+      case kMfbeId: OF_TRY(answer_mfbe(device, request)); break;
+      default: answer_mfmc(device, request); break;
+    }
     return true;
   }
   if (id == kMcamId) {
@@ -141,7 +146,8 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     answer_mfrl(device, request);
     return {};
   }
-  if (answer_firmware_flash(device, request)) return {};
+  OF_ASSIGN(const bool flash_register, answer_firmware_flash(device, request));
+  if (flash_register) return {};
   if (answer_nv_config(device, request)) return {};
   if (request.register_id == kMtmpId) {
     answer_mtmp(device, request);

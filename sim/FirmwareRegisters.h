@@ -25,8 +25,8 @@ inline constexpr std::uint8_t kBadParameter = AccessRegisterTlv::kStatusBadParam
 // (kBadParameter for none, an unsupported level or type). MCAM (on a device whose catalog
 // record has firmware component update, while firmware runs), MCQS, MCQI, MCC, MCDA (when
 // SimDevice::component_update_offered()), else kRegisterNotSupported: sim/CapabilityRegister.h,
-// sim/ComponentRegisters.h. MFPA and MFBA reads on the same devices while firmware runs, with or
-// without MCC (sim/FlashAccessRegisters.h). MTMP query (0x900A): sensor 0 reads
+// sim/ComponentRegisters.h. MFPA, MFBA (reads and writes), MFBE and MFMC on the same devices while
+// firmware runs, with or without MCC (sim/FlashAccessRegisters.h). MTMP query (0x900A): sensor 0 reads
 // SimDevice::temperature_c() in 0.125 degree units, warning thresholds 105/100 C. Any other register:
 // kRegisterNotSupported. Io when the device is powered off (no firmware answers), Timeout when
 // its firmware hung (BootState::firmware_hung).

@@ -15,6 +15,7 @@
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"
 #include "tests/support/LiveDevice.h"
+#include "tests/support/NarrowPort.h"
 #include "tests/support/SyntheticImage.h"
 #include "tests/support/TestSupport.h"
 
@@ -23,30 +24,6 @@ namespace {
 
 std::vector<std::uint8_t> fs3(std::uint16_t minor, std::uint32_t hw_id = 0x209, std::string psid = "MT_0000000001") {
   return mcc_fs3(minor, hw_id, std::move(psid));
-}
-
-// A port that carries at most `bytes` of register (an SMP-sized channel) over another.
-class NarrowPort final : public RegisterPort {
- public:
-  NarrowPort(RegisterPort& inner, std::size_t bytes) : inner_(&inner), bytes_(bytes) {}
-  Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) override {
-    count_access();
-    if (request.data.size() > bytes_) return make_error(ErrorCode::InvalidArgument, "register too large for the port");
-    return inner_->transact(request);
-  }
-  std::size_t max_register_bytes() const override { return bytes_; }
-
- private:
-  RegisterPort* inner_;
-  std::size_t bytes_;
-};
-
-// A sim:PATH device (under `tmp`) that is live_connectx4()'s board.
-Result<Device> live_sim_device(const TempDir& tmp) {
-  OF_ASSIGN(Device dev, create_sim_device(tmp.path() / "cx4", "connectx4", ""));
-  OF_TRY(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
-  dev.simulator()->power_cycle();
-  return dev;
 }
 
 std::uint16_t running_minor(const sim::SimDevice& d) {
@@ -184,17 +161,20 @@ TEST(FirmwareBurn, AFirmwareErrorReleasesTheHandleAndLeavesTheOldCopyBooting) {
 // burn_device chooses like the real tools: the firmware when it takes burns, the gateway with --ocr.
 TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   TempDir tmp;
-  auto created = live_sim_device(tmp);
+  auto created = live_sim_connectx4(tmp.path() / "cx4");
   ASSERT_TRUE(created) << created.error().message();
   Device dev = std::move(*created);
 
   BurnOptions fw;
   EXPECT_EQ(burn_path(dev, fw.override_firmware), BurnPath::Firmware);
-  auto raw = check_direct_flash_write(dev, false);  // ww, sg, ... would write under the firmware
-  ASSERT_FALSE(raw);
-  EXPECT_EQ(raw.error().code(), ErrorCode::NotSupported);
-  EXPECT_NE(raw.error().message().find("--ocr"), std::string::npos);
-  EXPECT_TRUE(check_direct_flash_write(dev, true));
+  {  // ww, sg, ... drive the flash through the firmware; --ocr through the gateway
+    auto raw = open_device_flash(dev);
+    ASSERT_TRUE(raw) << raw.error().message();
+    EXPECT_FALSE(raw->through_gateway());
+    auto direct = open_device_flash(dev, /*override_firmware=*/true);
+    ASSERT_TRUE(direct) << direct.error().message();
+    EXPECT_TRUE(direct->through_gateway());
+  }
   auto g0 = dev.simulator()->counters().gateway_commands;
   auto r = burn_device(dev, fs3(29), fw);
   ASSERT_TRUE(r) << r.error().message();
@@ -242,7 +222,9 @@ TEST(DeviceBurn, AnImageWithoutMccRunningMeansTheGateway) {
   ASSERT_TRUE(dev.simulator()->flash().set_contents(flash));
   dev.simulator()->power_cycle();
   EXPECT_EQ(burn_path(dev), BurnPath::FlashGateway);
-  EXPECT_TRUE(check_direct_flash_write(dev, false));
+  auto raw = open_device_flash(dev);
+  ASSERT_TRUE(raw) << raw.error().message();
+  EXPECT_TRUE(raw->through_gateway());
 }
 
 // FS4 (Spectrum-2, real releases built with MCC): the firmware writes FS4's own magic pattern
@@ -268,7 +250,7 @@ TEST(FirmwareBurn, AnFs4SwitchTakesTheImageThroughItsFirmware) {
 // q and v of a device whose firmware takes burns read its flash through MFBA; --ocr through the gateway.
 TEST(DeviceFlashReader, QueryAndVerifyOfALiveDeviceReadThroughTheFirmware) {
   TempDir tmp;
-  auto created = live_sim_device(tmp);
+  auto created = live_sim_connectx4(tmp.path() / "cx4");
   ASSERT_TRUE(created) << created.error().message();
   Device dev = std::move(*created);
   const auto g0 = dev.simulator()->counters().gateway_commands;

@@ -44,4 +44,11 @@ std::unique_ptr<sim::SimDevice> live_connectx4() {
   return device_running("connectx4", image ? *image : std::vector<std::uint8_t>{});
 }
 
+Result<Device> live_sim_connectx4(const std::filesystem::path& dir) {
+  OF_ASSIGN(Device dev, create_sim_device(dir, "connectx4", ""));
+  OF_TRY(dev.simulator()->flash().set_contents(live_board_flash(dev.simulator()->flash().contents().size())));
+  dev.simulator()->power_cycle();
+  return dev;
+}
+
 }  // namespace openflint::test

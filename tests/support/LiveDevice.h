@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <filesystem>
+
+#include "core/Result.h"
+#include "fwops/Device.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::test {
@@ -25,6 +29,8 @@ inline constexpr std::uint64_t kLiveBoardMac = 0x0002c9aa5500ull;
 
 // A ConnectX-4 running mcc_fs3(28) with the board's GUID and MAC (kLiveBoardGuid/Mac).
 [[nodiscard]] std::unique_ptr<sim::SimDevice> live_connectx4();
+// The same board as a sim:PATH device in `dir` (not yet saved: commit() it for the CLI).
+[[nodiscard]] Result<Device> live_sim_connectx4(const std::filesystem::path& dir);
 // Its flash contents, `flash_size` bytes.
 [[nodiscard]] std::vector<std::uint8_t> live_board_flash(std::size_t flash_size);
 
