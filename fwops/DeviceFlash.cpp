@@ -47,7 +47,7 @@ Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bo
       return make_error(std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware"));
     return std::unique_ptr<FlashReader>(std::make_unique<FirmwareFlashReader>(std::move(*reader)));
   }
-  OF_ASSIGN(FlashDriver driver, open_device_flash(device.access(), device.info(), device.name()));
+  OF_ASSIGN(FlashDriver driver, open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement()));
   return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(driver)));
 }
 
