@@ -31,7 +31,7 @@ void check_counters(const HealthSample& now, const HealthSample* previous, const
       if (before != nullptr) {
         const auto b = before->find(std::string(name));
         const std::uint64_t was = b == before->end() ? 0 : b->second;
-        judged = v->second >= was ? v->second - was : v->second;
+        judged = counter_increase(was, v->second);
         delta = judged;
       }
       if (judged <= *limit->second) continue;
@@ -49,6 +49,20 @@ void check_counters(const HealthSample& now, const HealthSample* previous, const
 }
 
 }  // namespace
+
+std::vector<CounterDelta> counter_deltas(const HealthSample& now, const HealthSample& previous) {
+  std::vector<CounterDelta> out;
+  for (const auto& [where, values] : now.counters) {
+    const auto before = previous.counters.find(where);
+    if (before == previous.counters.end()) continue;
+    for (const auto& [name, value] : values) {
+      const auto b = before->second.find(name);
+      const std::uint64_t increase = counter_increase(b == before->second.end() ? 0 : b->second, value);
+      if (increase != 0) out.push_back(CounterDelta{where.first, where.second, name, value, increase});
+    }
+  }
+  return out;
+}
 
 std::vector<HealthFinding> check_health(const HealthSample& now, const HealthSample* previous,
                                         const HealthThresholds& t) {

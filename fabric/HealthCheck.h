@@ -45,6 +45,25 @@ struct HealthFinding {
   return k == HealthFinding::Kind::PortState ? "port-state" : (k == HealthFinding::Kind::Counter ? "counter" : "temperature");
 }
 
+// A counter that rose between two passes.
+struct CounterDelta {
+  std::uint64_t guid = 0;
+  int port = 0;
+  std::string counter;     // PortCounters name
+  std::uint64_t value = 0; // now
+  std::uint64_t delta = 0; // the increase since the earlier pass
+};
+
+// How much a counter rose from `was` to `now`; a counter that went down was cleared, so its new
+// value is the increase.
+[[nodiscard]] constexpr std::uint64_t counter_increase(std::uint64_t was, std::uint64_t now) {
+  return now >= was ? now - was : now;
+}
+
+// Every counter of `now` that rose since `previous` (counter_increase > 0), in node/port order;
+// ports `previous` did not read have no baseline and are left out.
+[[nodiscard]] std::vector<CounterDelta> counter_deltas(const HealthSample& now, const HealthSample& previous);
+
 // The findings of `now` against `thresholds`, in node/port order. With `previous` (a watch's
 // earlier pass), counters are judged by their increase since then (a counter that went down was
 // cleared: its new value is the increase); without, by their value.

@@ -1,4 +1,4 @@
-// make_seeds: writes a small seed corpus per fuzz target (images, an MFA, fwburn inputs, sim states, MADs).
+// make_seeds: writes a small seed corpus per fuzz target (images, an MFA, fwburn inputs, sim states, MADs, fabric text files).
 #include <array>
 #include <cstdio>
 #include <regex>
@@ -169,6 +169,37 @@ bool bus_seeds(const fs::path& out) {
   return ok;
 }
 
+// The fabric tools' text files: topology (fuzz_topology), name map (fuzz_system_names),
+// thresholds (fuzz_thresholds), ibfwmgr's hosts (fuzz_hosts_file); a few good files and near misses.
+bool fabric_text_seeds(const fs::path& out) {
+  using Seeds = std::vector<std::pair<std::string, std::string>>;
+  const std::vector<std::pair<std::string, Seeds>> sets{
+      {"topology",
+       {{"leaf", "# a leaf and two hosts\nMT52000 leaf-1\nP1 -> MT27700 host-1 P1\nP2 -> MT27700 host-2 P1\n"
+                 "P3 -> MT52000 spine-1 P1\n\nMT27700 host-1\nP1 -> MT52000 leaf-1 P1\n"},
+        {"cfg", "MTS2400 S-1 CFG: b1=mod1,b2=mod2   # trailing\nP1 -> MT23108 H-1 P1\n# inside\nP2 -> MT23108 H-1 P2\n"},
+        {"contradiction", "MT52000 S-1\nP1 -> MT27700 H-1 P1\n\nMT27700 H-1\nP1 -> MT52000 S-1 P2\n"},
+        {"twice", "MT52000 S-1\nP1 -> MT27700 H-1 P1\nP1 -> MT27700 H-2 P1\n"}}},
+      {"system_names",
+       {{"map", "# lab\nrack7-sw 0x0002c90300001234\nnode-b 2c90300005678  # no 0x\n"},
+        {"where", "node-7 0x1 mlx5_0\nnode-7 0x2 mlx5_1\n"},
+        {"switch-description", "MF0;core-1:CS7500/L05/U1"},
+        {"bad", "a 0x1\nb 0xzz\nc 0x1 x y\n"}}},
+      {"thresholds",
+       {{"file", "# lab limits\nSymbolErrorCounter 10\ntemperature 70\nport-state off\n"},
+        {"assignment", "LinkDownedCounter=off\nPortRcvErrors 5\n"},
+        {"bad", "temperature hot\nSymbolErrorCounter 18446744073709551616\n"}}},
+      {"hosts_file",
+       {{"hosts", "# lab\n\n  mgmt1  \nmgmt2:4000 # spare port\r\nssh:admin@mgmt3\n[::1]:23109\n"},
+        {"ssh-port", "ssh:root@10.0.0.7:2222\n"},
+        {"bad", "host:99999\nssh:@\n[::1\n"}}}};
+  bool ok = true;
+  for (const auto& [target, seeds] : sets) {
+    for (const auto& [name, text] : seeds) ok = ok && save(out / target, name, {text.begin(), text.end()});
+  }
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -207,6 +238,7 @@ int main(int argc, char** argv) {
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
   ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&
-       mad_seeds(out / "mad_request", out / "mad_reply") && bus_seeds(out / "bus_request");
+       mad_seeds(out / "mad_request", out / "mad_reply") && bus_seeds(out / "bus_request") &&
+       fabric_text_seeds(out);
   return ok ? 0 : 1;
 }

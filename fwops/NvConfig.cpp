@@ -230,7 +230,6 @@ Result<std::vector<NvReading>> NvConfig::query(std::span<const NvSetting> settin
     NvReading r;
     r.setting = s;
     const NvParameter& p = *s.parameter;
-    std::optional<std::uint32_t> factory;
     if (reads_factory_) {
       OF_ASSIGN(const auto* data, item_data(s, nv_reg::NvReadMode::Default));
       r.factory = nv_reg::get_field(*data, p.field);

@@ -66,6 +66,7 @@ json show_json(Device& device) {
           {"powered", sim.powered()},
           {"running", cli::running_firmware_json(device.running_firmware())},
           {"power_cut_after_ops", sim.faults().power_cut_after_ops},
+          {"temperature_c", sim.temperature_c()},
           {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads}}}};
 }
 
@@ -87,6 +88,7 @@ void print_show(const json& j) {
   line("PSID", r["psid"].is_string() ? r["psid"].get<std::string>() : "N/A");
   const std::uint64_t cut = j["power_cut_after_ops"].get<std::uint64_t>();
   line("Power cut", cut == 0 ? "not armed" : "after " + std::to_string(cut) + " more erase/program ops");
+  line("Temperature", std::to_string(j["temperature_c"].get<std::uint32_t>()) + " C (MTMP sensor 0)");
   const json& c = j["counters"];
   line("Flash erases", std::to_string(c["erases"].get<std::uint64_t>()));
   line("Flash programs", std::to_string(c["programs"].get<std::uint64_t>()));
@@ -138,6 +140,19 @@ int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool j
     std::cout << "-I- Power cut disarmed\n";
   } else {
     std::cout << "-I- Power is cut after " << power_cut_after_ops << " more flash erase/program operations\n";
+  }
+  return cli::kOk;
+}
+
+int run_set_temperature(const std::string& path, std::uint32_t celsius, bool json_out) {
+  auto device = open_sim(path);
+  if (!device) return report(device.error(), json_out);
+  device->simulator()->set_temperature_c(celsius);
+  if (auto saved = device->commit(); !saved) return report(saved.error(), json_out);
+  if (json_out) {
+    cli::print_json(json{{"ok", true}, {"temperature_c", celsius}});
+  } else {
+    std::cout << "-I- Temperature (MTMP sensor 0) is " << celsius << " C\n";
   }
   return cli::kOk;
 }

@@ -18,6 +18,8 @@ int run_create(const CreateArgs& args, bool json);
 std::string simulated_models();
 int run_fault(const std::string& path, std::uint64_t power_cut_after_ops, bool json);
 int run_power_on(const std::string& path, bool json);
+// The ASIC temperature sensor (MTMP sensor 0) reads `celsius` from now on (saved in state.json).
+int run_set_temperature(const std::string& path, std::uint32_t celsius, bool json);
 int run_show(const std::string& path, bool json);
 
 }  // namespace openflint::hcasim

@@ -27,6 +27,7 @@ Examples:
   hcasim fault /tmp/cx4 --power-cut-after-ops 12             power drops after 12 erase/program ops
   flint -d sim:/tmp/cx4 -i new.bin burn                      ... is interrupted by the power cut
   hcasim power-on /tmp/cx4                                   power returns, the boot ROM runs
+  hcasim set-temperature /tmp/cx4 97                         MTMP (ibmon, ibcon, mst reg) reads 97 C
   hcasim show /tmp/cx4 --json                                powered, boot mode, running FW, counters
   hcasim pci-serve /tmp/cx4 --sysfs /tmp/pci &               /tmp/cx4 as PCI function 0000:03:00.0
   OPENFLINT_SYSFS_ROOT=/tmp/pci flint -d 03:00.0 q          ... reached through its BAR (pciconf-03:00.0: config space))";
@@ -68,7 +69,15 @@ int tool_main(int argc, char** argv) {
   power_on->add_option("PATH", path, "device directory")->required();
   power_on->callback([&] { run = [&] { return hs::run_power_on(path, json); }; });
 
-  auto* show = app.add_subcommand("show", "power, boot mode, running FW, PSID, ids, flash counters");
+  std::uint32_t celsius = 0;
+  auto* temperature = app.add_subcommand("set-temperature", "the device's temperature sensor (MTMP sensor 0) reads CELSIUS");
+  temperature->add_option("PATH", path, "device directory")->required();
+  temperature->add_option("CELSIUS", celsius, "whole degrees Celsius, 0..255 (a new device reads 45)")
+      ->required()
+      ->check(CLI::Range(0, 255));
+  temperature->callback([&] { run = [&] { return hs::run_set_temperature(path, celsius, json); }; });
+
+  auto* show = app.add_subcommand("show", "power, boot mode, running FW, PSID, ids, temperature, flash counters");
   show->add_option("PATH", path, "device directory")->required();
   show->callback([&] { run = [&] { return hs::run_show(path, json); }; });
 

@@ -16,13 +16,16 @@ scale=${OPENFLINT_FUZZ_SCALE:-1}
 jobs=${OPENFLINT_FUZZ_JOBS:-$(nproc)}
 (( jobs > 2 )) && jobs=2
 
-# Inputs per target (1,340,000 in all), sized by each target's speed — the FS3/FS4 parsers run a
+# Inputs per target (1,415,000 in all), sized by each target's speed — the FS3/FS4 parsers run a
 # few hundred inputs a second, the MAD parsers tens of thousands. Measured: ~130 s of CPU for
 # the whole stage, so about a minute on two free cores. A new target not listed gets the default.
+# The fabric text files (topology, name map, thresholds, hosts) are small line parsers, 75,000
+# inputs together (measured on a loaded machine: 800-5,700 inputs/s, ~45 s of CPU; less when idle).
 declare -A runs=(
   [fuzz_any]=60000 [fuzz_fs1]=150000 [fuzz_fs2]=150000 [fuzz_fs3]=40000 [fuzz_fs4]=30000
   [fuzz_mfa]=150000 [fuzz_burn_ini]=60000 [fuzz_sim_state]=60000 [fuzz_mad_reply]=220000
   [fuzz_mad_request]=220000 [fuzz_bus_request]=200000
+  [fuzz_topology]=15000 [fuzz_system_names]=30000 [fuzz_thresholds]=10000 [fuzz_hosts_file]=20000
 )
 default_runs=50000
 

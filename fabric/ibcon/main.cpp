@@ -12,34 +12,26 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "core/InputFile.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/NodeRegisters.h"
-#include "fabric/SystemNameMap.h"
+#include "fabric/SystemNaming.h"
+#include "fabric/options/SystemNameOptions.h"
 
 namespace {
 
 using namespace openflint;
 using nlohmann::json;
 
-constexpr std::uint64_t kMaxTextFile = 16u << 20;
-
 struct Args {
   std::string reg;
   std::vector<std::string> guids;
   std::vector<std::string> names;
   std::string index;
-  std::string hosts;
+  SystemNamingFiles files;
   std::string ca;
   int port = 0;
   bool json = false;
 };
-
-std::string guid_text(std::uint64_t g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
 
 std::string hex(std::uint32_t v) {
   char buf[16];
@@ -54,14 +46,6 @@ Result<std::uint64_t> parse_guid(std::string_view text) {
   if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
     return make_error(ErrorCode::InvalidArgument, "bad GUID " + std::string(text));
   return v;
-}
-
-Result<SystemNameMap> load_hosts(const std::string& path) {
-  if (path.empty()) return SystemNameMap{};
-  OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, "hosts map"));
-  auto map = SystemNameMap::parse_hosts(std::string(bytes.begin(), bytes.end()));
-  if (!map) return make_error(ErrorCode::InvalidImage, "hosts map " + path + ": " + map.error().message());
-  return map;
 }
 
 struct Row {
@@ -114,15 +98,14 @@ int run(const Args& a) {
     if (!v) return fail(v.error());
     guids.push_back(*v);
   }
-  auto names = load_hosts(a.hosts);
-  if (!names) return fail(names.error());
+  auto naming = SystemNaming::load(a.files);
+  if (!naming) return fail(naming.error());
   auto nodes = discover_fabric(a.ca, a.port);
   if (!nodes) return fail(nodes.error());
   std::vector<FabricNode> chosen;
   std::vector<std::string> chosen_names;
   for (const auto& n : *nodes) {
-    std::string name = names->name_of(n);
-    if (name.empty()) name = guid_text(n.guid);
+    const std::string name = naming->name_or_guid(n);
     const bool all = guids.empty() && a.names.empty();
     const bool by_guid = std::find(guids.begin(), guids.end(), n.guid) != guids.end();
     const bool by_name = std::find(a.names.begin(), a.names.end(), name) != a.names.end();
@@ -157,7 +140,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("-g,--guid", a.guids, "only the node with this GUID (repeatable)")->allow_extra_args(false);
   app.add_option("-n,--name", a.names, "only the system with this name (repeatable)")->allow_extra_args(false);
   app.add_option("--index", a.index, "index fields of an access register: f1=v1,f2=v2 (default 0)");
-  app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line");
+  fabriccli::add_system_name_options(app, a.files, {.topology = false});
   app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
   app.add_flag("--json", a.json, "JSON output");

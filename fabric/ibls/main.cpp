@@ -11,59 +11,28 @@
 #include "cli/JsonOutput.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "core/InputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "fabric/CablingCheck.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/NodeFirmware.h"
-#include "fabric/SystemNameMap.h"
-#include "fabric/Topology.h"
+#include "fabric/SystemNaming.h"
+#include "fabric/options/SystemNameOptions.h"
 #include "fabric/ibls/Listing.h"
 
 namespace {
 
 using namespace openflint;
 
-constexpr std::uint64_t kMaxTextFile = 16u << 20;
-
 struct Args {
   std::string guid;
   std::string name;
   std::string ca;
   int port = 0;
-  std::string topology;
-  std::string hosts;
+  SystemNamingFiles files;
   bool check = false;
   bool json = false;
   bool no_fw = false;
 };
-
-Result<std::string> read_text(const std::string& path, const std::string& what) {
-  OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, what));
-  return std::string(bytes.begin(), bytes.end());
-}
-
-// A file the user wrote that does not parse is bad input (exit 3), whatever the parser's code.
-Result<Topology> load_topology(const std::string& path) {
-  OF_ASSIGN(auto text, read_text(path, "topology file"));
-  auto topo = Topology::parse(text);
-  if (!topo) return make_error(ErrorCode::InvalidImage, "topology file " + path + ": " + topo.error().message());
-  return topo;
-}
-
-Result<SystemNameMap> load_hosts(const std::string& path) {
-  if (path.empty()) return SystemNameMap{};
-  OF_ASSIGN(auto text, read_text(path, "hosts map"));
-  auto map = SystemNameMap::parse_hosts(text);
-  if (!map) return make_error(ErrorCode::InvalidImage, "hosts map " + path + ": " + map.error().message());
-  return map;
-}
-
-std::string guid_text(std::uint64_t g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
 
 Result<std::optional<std::uint64_t>> parse_guid(std::string_view text) {
   if (text.empty()) return std::optional<std::uint64_t>{};
@@ -86,8 +55,9 @@ std::map<std::uint64_t, std::string> firmware_versions(const Args& a, const std:
   return fw;
 }
 
-Result<ibls::Listing> make_listing(const Args& a, const Topology* topo, const SystemNameMap& names,
-                                   const FabricSweep& sweep) {
+Result<ibls::Listing> make_listing(const Args& a, const SystemNaming& naming, const FabricSweep& sweep) {
+  const Topology* topo = naming.topology();
+  const SystemNameMap& names = naming.map();
   OF_ASSIGN(const auto guid, parse_guid(a.guid));
   const auto fw = a.no_fw ? std::map<std::uint64_t, std::string>{} : firmware_versions(a, sweep.nodes);
   ibls::Listing l;
@@ -96,16 +66,13 @@ Result<ibls::Listing> make_listing(const Args& a, const Topology* topo, const Sy
   for (const auto& node : sweep.nodes) {
     ibls::ListedSystem s;
     s.node = node;
-    s.name = names.name_of(node);
-    if (s.name.empty()) s.name = guid_text(node.guid);
+    s.name = naming.name_or_guid(node);
     auto info = find_device_by_pci_id(node.device_id);
     if (info) {
       s.device = std::string((*info)->name);
       s.type = std::string((*info)->part_number);
     }
-    if (topo != nullptr) {
-      if (const auto* sys = topo->find_system(s.name)) s.type = sys->type;
-    }
+    if (auto declared = naming.declared_type(node); !declared.empty()) s.type = declared;
     if (const auto it = fw.find(node.guid); it != fw.end()) s.fw = it->second;
     name_of[node.guid] = s.name;
     if ((!guid || node.guid == *guid) && (a.name.empty() || s.name == a.name)) {
@@ -135,19 +102,13 @@ Result<ibls::Listing> make_listing(const Args& a, const Topology* topo, const Sy
 
 int run(const Args& a) {
   const auto fail = [&](const Error& e) { return openflint::cli::report_error(e, a.json); };
-  if (a.check && a.topology.empty())
+  if (a.check && a.files.topology.empty())
     return fail(Error(ErrorCode::InvalidArgument, "-e needs the topology file (-t FILE)"));
-  std::optional<Topology> topo;
-  if (!a.topology.empty()) {
-    auto loaded = load_topology(a.topology);
-    if (!loaded) return fail(loaded.error());
-    topo = std::move(*loaded);
-  }
-  auto names = load_hosts(a.hosts);
-  if (!names) return fail(names.error());
+  auto naming = SystemNaming::load(a.files);
+  if (!naming) return fail(naming.error());
   auto sweep = discover_fabric_links(a.ca, a.port);
   if (!sweep) return fail(sweep.error());
-  auto listing = make_listing(a, topo ? &*topo : nullptr, *names, *sweep);
+  auto listing = make_listing(a, *naming, *sweep);
   if (!listing) return fail(listing.error());
   if (a.json) {
     openflint::cli::print_json(ibls::listing_json(*listing));
@@ -165,8 +126,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("-n,--name", a.name, "only the system with this name (and its cables)");
   app.add_option("-i,--ca", a.ca, "local CA (umad device) to sweep from (default: the first)");
   app.add_option("--port", a.port, "local port (default: the first active)");
-  app.add_option("-t,--topology", a.topology, "topology file: system types and names, and the check's reference");
-  app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line (names nodes before NodeDescription)");
+  fabriccli::add_system_name_options(app, a.files);
   app.add_flag("-e,--check", a.check, "compare the cabling with the topology file: exit 1 when anything differs");
   app.add_flag("--no-fw", a.no_fw, "do not ask the nodes' running firmware (vendor MADs)");
   app.add_flag("--json", a.json, "JSON output");

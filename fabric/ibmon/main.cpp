@@ -15,7 +15,8 @@
 #include "core/InputFile.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/HealthCheck.h"
-#include "fabric/SystemNameMap.h"
+#include "fabric/SystemNaming.h"
+#include "fabric/options/SystemNameOptions.h"
 
 namespace {
 
@@ -31,18 +32,12 @@ struct Args {
   int port = 0;
   std::string thresholds_file;
   std::vector<std::string> thresholds;
-  std::string hosts;
+  SystemNamingFiles files;
   double watch = 0;
   int count = 0;
   bool no_temperature = false;
   bool json = false;
 };
-
-std::string guid_text(std::uint64_t g) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-  return buf;
-}
 
 Result<std::string> read_text(const std::string& path, const std::string& what) {
   OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, what));
@@ -69,6 +64,7 @@ struct Pass {
   FabricSweep sweep;
   HealthSample sample;
   std::vector<HealthFinding> findings;
+  std::optional<std::vector<CounterDelta>> deltas;  // since the previous pass (none on the first)
 };
 
 std::string finding_text(const HealthFinding& f, const std::string& system) {
@@ -94,11 +90,8 @@ std::string finding_text(const HealthFinding& f, const std::string& system) {
 
 class Names {
  public:
-  Names(const SystemNameMap& map, const FabricSweep& sweep) {
-    for (const auto& n : sweep.nodes) {
-      std::string name = map.name_of(n);
-      names_[n.guid] = name.empty() ? guid_text(n.guid) : name;
-    }
+  Names(const SystemNaming& naming, const FabricSweep& sweep) {
+    for (const auto& n : sweep.nodes) names_[n.guid] = naming.name_or_guid(n);
   }
   [[nodiscard]] std::string of(std::uint64_t guid) const {
     const auto it = names_.find(guid);
@@ -134,6 +127,13 @@ json pass_json(const Pass& p, const Names& names) {
     unread.push_back({{"system", names.of(where.first)}, {"port", where.second}, {"what", "counters"}, {"why", why}});
   for (const auto& [guid, why] : p.sample.temperature_notes)
     unread.push_back({{"system", names.of(guid)}, {"port", nullptr}, {"what", "temperature"}, {"why", why}});
+  json deltas = nullptr;
+  if (p.deltas) {
+    deltas = json::array();
+    for (const auto& d : *p.deltas)
+      deltas.push_back({{"system", names.of(d.guid)}, {"guid", guid_text(d.guid)}, {"port", d.port},
+                        {"counter", d.counter}, {"value", d.value}, {"delta", d.delta}});
+  }
   return json{{"pass", p.number},
               {"nodes", p.sweep.nodes.size()},
               {"ports", p.sample.port_state.size()},
@@ -141,6 +141,7 @@ json pass_json(const Pass& p, const Names& names) {
               {"temperatures_read", p.sample.temperature_c.size()},
               {"healthy", p.findings.empty()},
               {"findings", findings},
+              {"deltas", deltas},
               {"unread", unread}};
 }
 
@@ -166,14 +167,8 @@ int run(const Args& a) {
     return fail(Error(ErrorCode::InvalidArgument, "--count needs --watch SECONDS"));
   auto thresholds = load_thresholds(a);
   if (!thresholds) return fail(thresholds.error());
-  SystemNameMap map;
-  if (!a.hosts.empty()) {
-    auto text = read_text(a.hosts, "hosts map");
-    if (!text) return fail(text.error());
-    auto parsed = SystemNameMap::parse_hosts(*text);
-    if (!parsed) return fail(Error(ErrorCode::InvalidImage, "hosts map " + a.hosts + ": " + parsed.error().message()));
-    map = std::move(*parsed);
-  }
+  auto naming = SystemNaming::load(a.files);
+  if (!naming) return fail(naming.error());
   auto perf = PerfMgtPort::open(a.ca, a.port);
   if (!perf) return fail(perf.error());
   std::shared_ptr<MadChannel> channel;
@@ -183,6 +178,7 @@ int run(const Args& a) {
     channel = *opened;
   }
   const int passes = a.watch > 0 ? a.count : 1;  // 0: until a signal
+  const bool json_lines = a.json && a.watch > 0;
   std::optional<Pass> previous;
   json passes_json = json::array();
   bool crossed = false;
@@ -196,13 +192,22 @@ int run(const Args& a) {
     p.sweep = std::move(*sweep);
     p.sample = sample_health(p.sweep, *perf, channel, !a.no_temperature);
     p.findings = check_health(p.sample, previous ? &previous->sample : nullptr, *thresholds);
+    if (previous) p.deltas = counter_deltas(p.sample, previous->sample);
     crossed = crossed || !p.findings.empty();
-    const Names names(map, p.sweep);
-    if (a.json) passes_json.push_back(pass_json(p, names));
-    else print_pass(p, names);
+    const Names names(*naming, p.sweep);
+    if (json_lines) {  // one document per pass, on one line, as it ends
+      json doc = pass_json(p, names);
+      doc["ok"] = true;
+      cli::print_json(doc, -1);
+      std::cout.flush();
+    } else if (a.json) {
+      passes_json.push_back(pass_json(p, names));
+    } else {
+      print_pass(p, names);
+    }
     previous = std::move(p);
   }
-  if (a.json) cli::print_json(json{{"ok", true}, {"healthy", !crossed}, {"passes", passes_json}});
+  if (a.json && !json_lines) cli::print_json(json{{"ok", true}, {"healthy", !crossed}, {"passes", passes_json}});
   return crossed ? openflint::cli::kFailed : openflint::cli::kOk;
 }
 
@@ -214,11 +219,11 @@ int tool_main(int argc, char** argv) {
   app.add_option("-T,--thresholds", a.thresholds_file, "threshold file: 'NAME VALUE' per line");
   app.add_option("--threshold", a.thresholds, "NAME=VALUE over the file's (repeatable; VALUE a number or off)")
       ->allow_extra_args(false);
-  app.add_option("--hosts", a.hosts, "hosts map: 'NAME GUID' per line (names nodes before NodeDescription)");
+  fabriccli::add_system_name_options(app, a.files, {.topology = false});
   app.add_option("--watch", a.watch, "repeat every SECONDS; later passes judge counter increases");
   app.add_option("--count", a.count, "with --watch: stop after N passes (default: until SIGINT/SIGTERM)");
   app.add_flag("--no-temperature", a.no_temperature, "do not read the devices' temperature (vendor MADs)");
-  app.add_flag("--json", a.json, "JSON output (one document at the end)");
+  app.add_flag("--json", a.json, "JSON output: one document; with --watch one line per pass (JSON lines, with counter deltas)");
   app.set_version_flag("--version", openflint::cli::version_line("ibmon"), "print the version and exit");
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   struct sigaction sa {};

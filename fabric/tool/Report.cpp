@@ -2,22 +2,30 @@
 #include "cli/TextArgs.h"
 #include "fabric/tool/Report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
 namespace openflint::fabriccli {
 namespace {
 
-std::string guid_text(std::uint64_t guid) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(guid));
-  return buf;
-}
-
 std::string version_text(const std::optional<FwVersion>& v) { return v ? v->to_string() : "N/A"; }
 
-nlohmann::json node_json(const NodeFirmware& n) {
-  return {{"type", to_string(n.node.type)},
+nlohmann::json null_if_empty(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
+
+// "system": where the node sits (docs/fabric-topology.md): its name, the device or port within it,
+// where the name came from, and the topology file's type for it.
+nlohmann::json system_json(const FabricNode& node, const SystemNaming& naming) {
+  const auto loc = naming.locate(node);
+  return {{"name", null_if_empty(loc.system)},
+          {"within", null_if_empty(loc.within)},
+          {"source", loc.source == SystemLocation::Source::None ? nlohmann::json(nullptr) : nlohmann::json(to_string(loc.source))},
+          {"type", null_if_empty(naming.declared_type(node))}};
+}
+
+nlohmann::json node_json(const NodeFirmware& n, const SystemNaming& naming) {
+  return {{"system", system_json(n.node, naming)},
+          {"type", to_string(n.node.type)},
           {"guid", guid_text(n.node.guid)},
           {"lid", n.node.lid},
           {"description", n.node.description},
@@ -52,22 +60,32 @@ nlohmann::json hosts_json(const std::vector<RemoteHostStatus>& hosts) {
 
 }  // namespace
 
-nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const std::vector<RemoteHostStatus>& hosts) {
+std::string system_cell(const FabricNode& node, const SystemNaming& naming) {
+  const auto loc = naming.locate(node);
+  if (loc.source == SystemLocation::Source::Map) return loc.within.empty() ? loc.system : loc.system + " " + loc.within;
+  return node.description.empty() ? "-" : node.description;
+}
+
+nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const SystemNaming& naming,
+                              const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& n : nodes) list.push_back(node_json(n));
+  for (const auto& n : nodes) list.push_back(node_json(n, naming));
   return {{"ok", true}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
 }
 
-void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) {
-  out << cli::table_row({{"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DESCRIPTION", 12}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"PATH", 28}, {"NOTE", 0}});
+void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, const SystemNaming& naming) {
+  std::size_t w = 12;
+  for (const auto& n : nodes) w = std::max(w, system_cell(n.node, naming).size());
+  const int sw = static_cast<int>(w);
+  out << cli::table_row({{"SYSTEM", sw}, {"TYPE", 6}, {"LID", 5}, {"GUID", 18}, {"DEVICE", 12}, {"PSID", 16}, {"RUNNING FW", 12}, {"FLASH FW", 12}, {"PATH", 28}, {"NOTE", 0}});
   for (const auto& n : nodes) {
     std::string note = n.note;
     if (n.fw_version && n.flash_fw_version && *n.fw_version != *n.flash_fw_version && note.empty())
       note = "flash holds " + n.flash_fw_version->to_string() + ": runs after a reset";
-    out << cli::table_row({{to_string(n.node.type), 6},
+    out << cli::table_row({{system_cell(n.node, naming), sw},
+                {to_string(n.node.type), 6},
                 {std::to_string(n.node.lid), 5},
                 {guid_text(n.node.guid), 18},
-                {n.node.description, 12},
                 {n.device.empty() ? "-" : n.device, 12},
                 {n.psid.empty() ? "-" : n.psid, 16},
                 {version_text(n.fw_version), 12},
@@ -77,13 +95,13 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes) 
   }
 }
 
-nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double seconds,
+nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double seconds, const SystemNaming& naming,
                            const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
   bool ok = true;
   for (const auto& u : updates) {
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
-    nlohmann::json j = node_json(u.before);
+    nlohmann::json j = node_json(u.before, naming);
     j["status"] = to_string(u.status);
     j["message"] = u.message;
     j["image"] = u.image.empty() ? nlohmann::json(nullptr) : nlohmann::json(u.image);
@@ -100,8 +118,12 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
   return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
 }
 
-void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds) {
-  out << cli::table_row({{"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"PATH", 28}, {"NOTE", 0}});
+void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds,
+                   const SystemNaming& naming) {
+  std::size_t w = 12;
+  for (const auto& u : updates) w = std::max(w, system_cell(u.before.node, naming).size());
+  const int sw = static_cast<int>(w);
+  out << cli::table_row({{"SYSTEM", sw}, {"LID", 5}, {"DEVICE", 12}, {"PSID", 16}, {"OLD FW", 12}, {"NEW FW", 12}, {"STATUS", 11}, {"MADS", 8}, {"SECONDS", 8}, {"PATH", 28}, {"NOTE", 0}});
   for (const auto& u : updates) {
     char secs[16];
     std::snprintf(secs, sizeof secs, "%.2f", u.seconds);
@@ -109,7 +131,8 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
     if (u.status == NodeUpdateStatus::NoAccess)
       note = "no vendor access" + std::string(u.before.node.local ? " (local node)" : " (vendor MADs not answered)");
     if (u.reset_done) note = "reset, runs " + version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
-    out << cli::table_row({{std::to_string(u.before.node.lid), 5},
+    out << cli::table_row({{system_cell(u.before.node, naming), sw},
+                {std::to_string(u.before.node.lid), 5},
                 {u.before.device.empty() ? "-" : u.before.device, 12},
                 {u.before.psid.empty() ? "-" : u.before.psid, 16},
                 {version_text(u.before.fw_version), 12},

@@ -7,15 +7,20 @@
 
 #include "fabric/FabricUpdater.h"
 #include "fabric/NodeFirmware.h"
+#include "fabric/SystemNaming.h"
 #include "fwops/RemoteListing.h"
 
 namespace openflint::fabriccli {
 
-[[nodiscard]] nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes,
+// Every node's row names its system (SystemNaming: the name map, else the NodeDescription).
+[[nodiscard]] nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const SystemNaming& naming,
                                             const std::vector<RemoteHostStatus>& hosts = {});
-void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes);
+void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, const SystemNaming& naming);
 [[nodiscard]] nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double seconds,
-                                         const std::vector<RemoteHostStatus>& hosts = {});
-void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds);
+                                         const SystemNaming& naming, const std::vector<RemoteHostStatus>& hosts = {});
+void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds,
+                   const SystemNaming& naming);
+// The SYSTEM cell: "NAME" or "NAME WHERE" for a node the map names, else its NodeDescription ("-": none).
+[[nodiscard]] std::string system_cell(const FabricNode& node, const SystemNaming& naming);
 
 }  // namespace openflint::fabriccli

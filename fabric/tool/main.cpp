@@ -15,6 +15,7 @@
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/OutOfBand.h"
+#include "fabric/options/SystemNameOptions.h"
 #include "fabric/tool/Report.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
@@ -34,10 +35,12 @@ struct Args {
   std::string archive;
   std::string images;
   std::string hosts_file;  // --hosts FILE: devices reached out-of-band first
+  SystemNamingFiles naming;  // --names FILE, -t FILE: the SYSTEM column
 };
 
 // Discovery and the inventory, with what the hosts of --hosts listed.
 struct Inventory {
+  SystemNaming naming;
   std::vector<NodeFirmware> nodes;
   std::vector<RemoteHostStatus> hosts;
 };
@@ -51,19 +54,30 @@ int fail(const Args& a, const Error& e, int rc = -1) {
 
 // Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it. With
 // --hosts, the hosts' devices are listed first and the nodes they serve go out-of-band.
-Result<Inventory> inventory(const Args& a, const std::vector<RemoteHost>& hosts, std::shared_ptr<MadChannel>& channel) {
+Result<Inventory> inventory(const Args& a, SystemNaming naming, const std::vector<RemoteHost>& hosts,
+                            std::shared_ptr<MadChannel>& channel) {
   OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
   OF_ASSIGN(channel, MadChannel::open(a.ca, a.port));
   Inventory out;
+  out.naming = std::move(naming);
   out.hosts = scan_hosts(hosts);
   out.nodes = take_inventory(nodes, out.hosts, channel);
   return out;
 }
 
-// The hosts file is read before anything touches the fabric: a bad line is a usage error (exit 2).
-Result<std::vector<RemoteHost>> read_hosts(const Args& a) {
-  if (a.hosts_file.empty()) return std::vector<RemoteHost>{};
-  return read_hosts_file(a.hosts_file);
+// The hosts file, name map and topology are read before anything touches the fabric: a bad line
+// is a usage error (exit 2, "FILE:LINE: why").
+struct Files {
+  std::vector<RemoteHost> hosts;
+  SystemNaming naming;
+};
+Result<Files> read_files(const Args& a) {
+  Files f;
+  if (!a.hosts_file.empty()) {
+    OF_ASSIGN(f.hosts, read_hosts_file(a.hosts_file));
+  }
+  OF_ASSIGN(f.naming, SystemNaming::load(a.naming));
+  return f;
 }
 
 void warn_unreachable(const std::vector<RemoteHostStatus>& hosts) {
@@ -73,15 +87,15 @@ void warn_unreachable(const std::vector<RemoteHostStatus>& hosts) {
 }
 
 int run_list(const Args& a) {
-  auto hosts = read_hosts(a);
-  if (!hosts) return fail(a, hosts.error());
+  auto files = read_files(a);
+  if (!files) return fail(a, files.error());
   std::shared_ptr<MadChannel> channel;
-  auto inv = inventory(a, *hosts, channel);
+  auto inv = inventory(a, std::move(files->naming), files->hosts, channel);
   if (!inv) return fail(a, inv.error());
   if (a.json) {
-    cli::print_json(fabriccli::inventory_json(inv->nodes, inv->hosts));
+    cli::print_json(fabriccli::inventory_json(inv->nodes, inv->naming, inv->hosts));
   } else {
-    fabriccli::print_inventory(std::cout, inv->nodes);
+    fabriccli::print_inventory(std::cout, inv->nodes, inv->naming);
     warn_unreachable(inv->hosts);
   }
   return 0;
@@ -108,17 +122,17 @@ int run_update(const Args& a) {
   if (a.archive.empty() == a.images.empty())
     return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"),
                 openflint::cli::kUsage);
-  auto hosts = read_hosts(a);
-  if (!hosts) return fail(a, hosts.error());
+  auto files = read_files(a);
+  if (!files) return fail(a, files.error());
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<MadChannel> channel;
-  auto inv = inventory(a, *hosts, channel);
+  auto inv = inventory(a, std::move(files->naming), files->hosts, channel);
   if (!inv) return fail(a, inv.error());
   const auto* nodes = &inv->nodes;
   auto images = load_images(a, *nodes);
   if (!images) return fail(a, images.error());
   if (!a.json) {
-    fabriccli::print_inventory(std::cout, *nodes);
+    fabriccli::print_inventory(std::cout, *nodes, inv->naming);
     warn_unreachable(inv->hosts);
   }
   if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
@@ -132,9 +146,9 @@ int run_update(const Args& a) {
   for (const auto& u : updates)
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
   if (a.json) {
-    cli::print_json(fabriccli::update_json(updates, seconds, inv->hosts));
+    cli::print_json(fabriccli::update_json(updates, seconds, inv->naming, inv->hosts));
   } else {
-    fabriccli::print_updates(std::cout, updates, seconds);
+    fabriccli::print_updates(std::cout, updates, seconds, inv->naming);
   }
   return ok ? openflint::cli::kOk : openflint::cli::kFailed;
 }
@@ -153,14 +167,16 @@ int tool_main(int argc, char** argv) {
   const std::string hosts_help =
       "hosts whose bus servers (mst server) reach fabric devices out-of-band, one HOST[:PORT] or "
       "ssh:[USER@]HOST[:PORT] a line ('#' comments): their nodes (by node GUID) go out-of-band, the rest in-band";
-  auto* list = app.add_subcommand("list", "every node: type, GUID, LID, device, PSID, running FW, path");
+  auto* list = app.add_subcommand("list", "every node: system, type, GUID, LID, device, PSID, running FW, path");
   list->add_flag("--json", a.json, "JSON output");
   list->add_option("--hosts", a.hosts_file, hosts_help);
+  fabriccli::add_system_name_options(*list, a.naming, {.hosts_alias = false});
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
   update->add_option("--archive", a.archive, "MFA archive holding the images");
   update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
   update->add_flag("--json", a.json, "JSON report");
   update->add_option("--hosts", a.hosts_file, hosts_help);
+  fabriccli::add_system_name_options(*update, a.naming, {.hosts_alias = false});
   update->add_flag("-y,--yes", a.yes, "do not ask");
   update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");

@@ -1,4 +1,4 @@
-// test_hcasim: hcasim create / show / fault / power-on and its errors, through the real binary.
+// test_hcasim: hcasim create / show / fault / power-on / set-temperature and its errors, through the real binary.
 #include "tests/devcli/DevcliFixture.h"
 
 namespace openflint::test {
@@ -49,6 +49,22 @@ TEST_F(DevcliTest, PowerCutThenPowerOn) {
   const auto rw = flint({"-d", dev(), "rw", "0x100000"});
   EXPECT_EQ(rw.exit_code, 0) << rw.err;
   EXPECT_EQ(rw.out, "0x12345678\n");  // the op before the cut took effect
+}
+
+// set-temperature: what MTMP sensor 0 reads (tests/fabric_health reads it over the fabric).
+TEST_F(DevcliTest, SetTemperatureIsSavedAndShown) {
+  create("connectx4", {});
+  EXPECT_EQ(parse_json(hcasim({"show", dev_path(), "--json"}))["temperature_c"], 45);  // a new device
+  const auto set = hcasim({"set-temperature", dev_path(), "97", "--json"});
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  EXPECT_EQ(parse_json(set)["temperature_c"], 97);
+  EXPECT_EQ(parse_json(hcasim({"show", dev_path(), "--json"}))["temperature_c"], 97);
+  EXPECT_NE(hcasim({"show", dev_path()}).out.find("Temperature:           97 C"), std::string::npos);
+  EXPECT_EQ(hcasim({"set-temperature", dev_path(), "256"}).exit_code, 2);
+  EXPECT_EQ(hcasim({"set-temperature", dev_path(), "-1"}).exit_code, 2);
+  EXPECT_EQ(hcasim({"set-temperature", dev_path()}).exit_code, 2);
+  EXPECT_EQ(hcasim({"set-temperature", dev_path("missing"), "50"}).exit_code, 4);
+  EXPECT_EQ(parse_json(hcasim({"show", dev_path(), "--json"}))["temperature_c"], 97);  // refused sets change nothing
 }
 
 TEST_F(DevcliTest, HcasimErrorsAreClear) {

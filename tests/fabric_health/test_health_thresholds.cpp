@@ -120,5 +120,28 @@ TEST(HealthCheck, LaterPassesJudgeTheIncrease) {
   EXPECT_EQ(cleared[0].delta, std::optional<std::uint64_t>(4));
 }
 
+// ibmon --watch --json's deltas: every counter that rose, whatever its limit; a cleared counter's
+// value is its increase; a port the earlier pass did not read has no baseline.
+TEST(HealthCheck, CounterDeltasListWhatRose) {
+  const auto first = sample(7, 40);
+  EXPECT_TRUE(counter_deltas(first, first).empty());
+  auto later = sample(10, 40);
+  later.counters[{0x20, 1}]["LinkDownedCounter"] = 1;
+  later.counters[{0x30, 2}]["SymbolErrorCounter"] = 50;  // not read before
+  const auto d = counter_deltas(later, first);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].guid, 0x10u);
+  EXPECT_EQ(d[0].port, 3);
+  EXPECT_EQ(d[0].counter, "SymbolErrorCounter");
+  EXPECT_EQ(d[0].value, 10u);
+  EXPECT_EQ(d[0].delta, 3u);
+  EXPECT_EQ(d[1].guid, 0x20u);
+  EXPECT_EQ(d[1].counter, "LinkDownedCounter");
+  EXPECT_EQ(d[1].delta, 1u);
+  const auto cleared = counter_deltas(sample(4, 40), first);
+  ASSERT_EQ(cleared.size(), 1u);
+  EXPECT_EQ(cleared[0].delta, 4u);
+}
+
 }  // namespace
 }  // namespace openflint::test

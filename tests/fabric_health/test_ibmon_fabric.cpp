@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "fabric/FatTree.h"
@@ -57,9 +58,8 @@ class HealthFabric : public ::testing::Test {
     const fs::path dir = devices_.path() / node;
     const auto made = run_command({bin("hcasim").string(), "create", "--model", model, dir.string()});
     ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
-    json state = json::parse(read_all(dir / "state.json"));
-    state["temperature_c"] = celsius;  // the simulated sensor, as a test raises it
-    std::ofstream(dir / "state.json") << state.dump(2);
+    const auto hot = run_command({bin("hcasim").string(), "set-temperature", dir.string(), std::to_string(celsius)});
+    ASSERT_EQ(hot.exit_code, 0) << hot.out << hot.err;
     auto pid = fabric_->start_responder(node, {bin("ibsim-responder").string(), "--sim", dir.string()});
     ASSERT_TRUE(pid) << pid.error().message();
   }
@@ -190,6 +190,45 @@ TEST_F(HealthFabric, WatchJudgesTheIncreaseBetweenPasses) {
   EXPECT_NE(out.find("pass 3: 14 nodes, 32 cabled ports (32 counters read), 2 temperatures read: healthy"),
             std::string::npos)
       << out;
+}
+
+// --watch --json: one JSON document per pass, on one line as the pass ends (JSON lines); the
+// second pass carries exactly the counter raised in between as a delta.
+TEST_F(HealthFabric, WatchJsonPrintsOneLinePerPassWithCounterDeltas) {
+  up(50, 60);
+  raise_symbol_errors("leaf-1", 3, 2);
+  const fs::path log = fabric_->dir() / "ibmon.jsonl";
+  auto child = ChildProcess::spawn(SpawnSpec{{bin("ibmon").string(), "--watch", "0.5", "--count", "2", "--json"},
+                                             fabric_->client_env("host-1"), fabric_->dir(), log, {}});
+  ASSERT_TRUE(child) << child.error().message();
+  const auto wait_for = [&](const std::string& what) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (read_all(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return read_all(log).find(what) != std::string::npos;
+  };
+  ASSERT_TRUE(wait_for("\"pass\":1")) << read_all(log);
+  raise_symbol_errors("leaf-1", 3, 6);
+  ASSERT_TRUE(wait_for("\"pass\":2")) << read_all(log);
+  EXPECT_EQ(child->stop(10000), 1) << read_all(log);
+  std::vector<json> lines;
+  std::istringstream in(read_all(log));
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(json::parse(line, nullptr, false));
+    ASSERT_FALSE(lines.back().is_discarded()) << line;
+  }
+  ASSERT_EQ(lines.size(), 2u) << read_all(log);
+  EXPECT_EQ(lines[0]["pass"], 1);
+  EXPECT_EQ(lines[0]["json_version"], 1);
+  EXPECT_TRUE(lines[0]["deltas"].is_null());  // nothing to compare with yet
+  ASSERT_EQ(lines[0]["findings"].size(), 1u) << lines[0].dump(2);
+  EXPECT_EQ(lines[0]["findings"][0]["value"], 2);
+  json deltas = lines[1]["deltas"];
+  ASSERT_EQ(deltas.size(), 1u) << lines[1].dump(2);
+  deltas[0].erase("guid");
+  EXPECT_EQ(deltas[0], (json{{"system", "leaf-1"}, {"port", 3}, {"counter", "SymbolErrorCounter"}, {"value", 6},
+                             {"delta", 4}}));
+  EXPECT_EQ(lines[1]["findings"][0]["delta"], 4);
 }
 
 TEST_F(HealthFabric, IbconReadsARegisterOnTheNodesThatAnswer) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 
 #include "fabric/FatTree.h"
@@ -68,8 +69,8 @@ class IblsFabric : public ::testing::Test {
     EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
   }
 
-  CapturedRun ibls(std::vector<std::string> args) {
-    std::vector<std::string> argv{bin("ibls").string()};
+  CapturedRun ibls(std::vector<std::string> args, const std::string& tool = "ibls") {
+    std::vector<std::string> argv{bin(tool).string()};
     argv.insert(argv.end(), args.begin(), args.end());
     auto r = fabric_->run("host-1", argv);
     EXPECT_TRUE(r) << r.error().message();
@@ -211,6 +212,62 @@ TEST_F(IblsFabric, AnotherAdapterModelIsTheWrongType) {
   EXPECT_EQ(f["system"], "host-6");
   EXPECT_EQ(f["declared_type"], "MT27700");
   EXPECT_EQ(f["found_type"], "MT27500");
+}
+
+// ibfwmgr takes the same name options as ibls: the map's names (and WHERE) for the nodes it
+// lists, the NodeDescription for the others, the topology's types; a bad map exits 2 at FILE:LINE.
+TEST_F(IblsFabric, IbfwmgrNamesSystemsAsTheNameMapSays) {
+  up(declared_);
+  std::map<std::string, std::string> guid;  // system name -> GUID, as ibls lists them
+  const auto listed = json::parse(ibls({"--json", "--no-fw"}).out);
+  for (const auto& s : listed["systems"]) guid[s["name"]] = s["guid"];
+  ASSERT_EQ(guid.size(), 14u);
+  const auto names = (topo_dir_ / "names").string();
+  std::ofstream(names) << "# lab names\nrack7-sw " << guid["leaf-2"] << "\nrack2-node14 " << guid["host-5"]
+                       << " mlx5_1  # second HCA\n";
+  const auto topo = (topo_dir_ / "fat.topo").string();
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = ibls({"list", "--json", "--names", names, "-t", topo}, "ibfwmgr");
+  RecordProperty("ibfwmgr_list_ms", static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                         std::chrono::steady_clock::now() - t0).count()));
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = json::parse(r.out);
+  std::map<std::string, json> by_guid;
+  for (const auto& n : j["nodes"]) by_guid[n["guid"]] = n["system"];
+  ASSERT_EQ(by_guid.size(), 14u) << j.dump(2);
+  EXPECT_EQ(by_guid[guid["leaf-2"]],
+            (json{{"name", "rack7-sw"}, {"within", nullptr}, {"source", "names"}, {"type", nullptr}}));
+  EXPECT_EQ(by_guid[guid["host-5"]],
+            (json{{"name", "rack2-node14"}, {"within", "mlx5_1"}, {"source", "names"}, {"type", nullptr}}));
+  // Not in the map: the NodeDescription (ibsim's node name), typed by the topology file.
+  EXPECT_EQ(by_guid[guid["leaf-1"]],
+            (json{{"name", "leaf-1"}, {"within", nullptr}, {"source", "description"}, {"type", "MT52000"}}));
+  EXPECT_EQ(by_guid[guid["host-6"]]["type"], "MT27700");
+
+  const auto text = ibls({"list", "--names", names}, "ibfwmgr");
+  ASSERT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_EQ(text.out.rfind("SYSTEM ", 0), 0u) << text.out;
+  EXPECT_NE(text.out.find("\nrack2-node14 mlx5_1 "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\nrack7-sw "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\nspine-2 "), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("\nleaf-2 "), std::string::npos) << text.out;  // named by the map instead
+
+  // The same options on update (a dry run: nothing is written); then a map that does not parse.
+  const auto empty_dir = topo_dir_ / "images";
+  std::filesystem::create_directories(empty_dir);
+  const auto dry = ibls({"update", "--images", empty_dir.string(), "--dry-run", "--json", "--names", names}, "ibfwmgr");
+  const auto d = json::parse(dry.out, nullptr, false);
+  ASSERT_FALSE(d.is_discarded()) << dry.out << dry.err;
+  std::set<std::string> updated_names;
+  for (const auto& n : d["nodes"]) updated_names.insert(n["system"]["name"].get<std::string>());
+  EXPECT_TRUE(updated_names.count("rack2-node14") && updated_names.count("host-1")) << d.dump(2);
+  std::ofstream(names) << "ok-1 0x1\nbroken 0xzz\n";
+  for (const auto& args : {std::vector<std::string>{"list", "--names", names},
+                           std::vector<std::string>{"update", "--names", names, "--images", empty_dir.string(), "-y"}}) {
+    const auto bad = ibls(args, "ibfwmgr");
+    EXPECT_EQ(bad.exit_code, 2) << args[0] << bad.out << bad.err;
+    EXPECT_NE(bad.err.find(names + ":2: bad GUID 0xzz"), std::string::npos) << bad.err;
+  }
 }
 
 }  // namespace

@@ -2,8 +2,12 @@
 // error names its line; to_text parses back to the same cables; the hosts map and the name rule.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "fabric/SystemNameMap.h"
+#include "fabric/SystemNaming.h"
 #include "fabric/Topology.h"
+#include "tests/support/TestSupport.h"
 
 namespace openflint {
 namespace {
@@ -102,7 +106,77 @@ TEST(HostsMap, ParsesNamesAndGuidsAndNamesTheBadLine) {
   EXPECT_NE(twice.error().message().find("line 3"), std::string::npos) << twice.error().message();
   auto syntax = SystemNameMap::parse_hosts("a\n");
   ASSERT_FALSE(syntax);
-  EXPECT_NE(syntax.error().message().find("line 1: expected 'NAME GUID'"), std::string::npos);
+  EXPECT_NE(syntax.error().message().find("line 1: expected 'NAME GUID [WHERE]'"), std::string::npos);
+  auto four = SystemNameMap::parse_hosts("a 0x1 mlx5_0 extra\n");
+  ASSERT_FALSE(four);
+  // One system, two adapters: the same NAME with another WHERE is fine, the same pair is not.
+  auto two_hcas = SystemNameMap::parse_hosts("node-7 0x1 mlx5_0\nnode-7 0x2 mlx5_1\n");
+  ASSERT_TRUE(two_hcas) << two_hcas.error().message();
+  EXPECT_EQ(two_hcas->guid_of("node-7", "mlx5_1"), 0x2u);
+  auto same_place = SystemNameMap::parse_hosts("node-7 0x1 mlx5_0\nnode-7 0x2 mlx5_0\n");
+  ASSERT_FALSE(same_place);
+  EXPECT_NE(same_place.error().message().find("line 2"), std::string::npos);
+}
+
+TEST(HostsMap, LocatesTheDeviceWithinTheSystem) {
+  SystemNameMap m;
+  ASSERT_TRUE(m.add("rack2-node14", 0x10, "mlx5_1"));
+  FabricNode mapped;
+  mapped.guid = 0x10;
+  mapped.description = "n14 mlx5_1";
+  const auto a = m.locate(mapped);
+  EXPECT_EQ(a.system, "rack2-node14");
+  EXPECT_EQ(a.within, "mlx5_1");
+  EXPECT_EQ(a.source, SystemLocation::Source::Map);
+  FabricNode host;
+  host.guid = 0x11;
+  host.description = "compute12 mlx5_0";
+  const auto b = m.locate(host);
+  EXPECT_EQ(b.system, "compute12");
+  EXPECT_EQ(b.within, "mlx5_0");
+  EXPECT_EQ(b.source, SystemLocation::Source::Description);
+  FabricNode sw;  // a modular switch's chip: "MF0;NAME:TYPE/WITHIN"
+  sw.guid = 0x12;
+  sw.description = "MF0;core-1:CS7500/L05/U1";
+  EXPECT_EQ(m.locate(sw).system, "core-1");
+  EXPECT_EQ(m.locate(sw).within, "L05/U1");
+  sw.description = "MF0;edge-2:MSB7800";
+  EXPECT_EQ(m.name_of(sw), "edge-2");
+  EXPECT_EQ(m.locate(sw).within, "");
+  FabricNode blank;
+  EXPECT_EQ(m.locate(blank).source, SystemLocation::Source::None);
+}
+
+// The files every fabric tool takes: a parse error names FILE:LINE (a usage error), a missing
+// file keeps its read error.
+TEST(SystemNamingFiles, ErrorsNameTheFileAndLine) {
+  test::TempDir dir;
+  const auto names = (dir.path() / "names").string();
+  const auto topo = (dir.path() / "fat.topo").string();
+  std::ofstream(names) << "# names\nleaf-9 0x0002c90000000009\n";
+  std::ofstream(topo) << "MT52000 leaf-9\nP1 -> MT27700 host-1 P1\n";
+  auto ok = SystemNaming::load({names, topo});
+  ASSERT_TRUE(ok) << ok.error().message();
+  FabricNode n;
+  n.guid = 0x0002c90000000009ull;
+  EXPECT_EQ(ok->name_or_guid(n), "leaf-9");
+  EXPECT_EQ(ok->declared_type(n), "MT52000");
+  n.guid = 0x5;
+  EXPECT_EQ(ok->name_or_guid(n), "0x0000000000000005");
+  EXPECT_EQ(ok->declared_type(n), "");
+
+  std::ofstream(names) << "leaf-9 0x9\n\nleaf-9 0x10\n";
+  auto bad_map = SystemNaming::load({names, ""});
+  ASSERT_FALSE(bad_map);
+  EXPECT_EQ(bad_map.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(bad_map.error().message().rfind(names + ":3: leaf-9", 0), 0u) << bad_map.error().message();
+  std::ofstream(topo) << "MT52000 leaf-9\nP1 -> nonsense\n";
+  auto bad_topo = SystemNaming::load({"", topo});
+  ASSERT_FALSE(bad_topo);
+  EXPECT_EQ(bad_topo.error().message().rfind(topo + ":2: ", 0), 0u) << bad_topo.error().message();
+  auto missing = SystemNaming::load({(dir.path() / "nothing").string(), ""});
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().code(), ErrorCode::InvalidArgument);
 }
 
 TEST(HostsMap, TheMapWinsOverTheNodeDescription) {
