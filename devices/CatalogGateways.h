@@ -73,6 +73,11 @@ inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::
                                                .supports_4byte_address = true,
                                                .layout = kGen6GatewayLayout};
 
+// InfiniScale / InfiniScale III: firmware in I2C EEPROMs reached through the switch's I2C master
+// (in-band: vendor MAD ExtPortAccess, I2C port #1), no CR-space gateway and no lock register.
+inline constexpr FlashGatewayInfo kI2cEepromGateway{.generation = GatewayGeneration::I2cEeprom,
+                                                    .eeprom = kInfiniScaleEeproms};
+
 // SwitchX: flash reached through firmware access registers; no CR-space gateway used.
 inline constexpr FlashGatewayInfo kFirmwareGateway{.generation = GatewayGeneration::FirmwareMediated};
 

@@ -30,7 +30,10 @@ enum class WriteCheck { ReadBack, None };
 // with 0xFF) + a WIP wait, as mstflint's mflash does there.
 // The gateway kind in the catalog record chooses the bus: SPI gateways are driven here; the
 // InfiniHost parallel gateway (GatewayGeneration::ParallelFlash) through flash/ParallelFlash
-// (a FlashBus). Locking, range checks, differential writes and verification are shared.
+// (a FlashBus); InfiniScale I2C EEPROMs (GatewayGeneration::I2cEeprom) through flash/EepromFlash
+// over the access's I2C bus (RegisterAccess::i2c()). Locking, range checks, differential writes
+// and verification are shared; parts that need no erase before a program (EEPROMs) are never erased
+// by a differential write, only the bytes that differ are written.
 class FlashDriver final : public FlashReader {
  public:
   // Takes the lock, reads the JEDEC id and finds the part in the flash-chip catalog.
@@ -39,7 +42,11 @@ class FlashDriver final : public FlashReader {
 
   [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
   [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }
-  [[nodiscard]] bool costly_reads() const override { return access_->costly_access(); }
+  [[nodiscard]] bool costly_reads() const override {
+    return access_->costly_access() || (i2c_ != nullptr && i2c_->costly_access());
+  }
+  // The bus of a parallel or EEPROM part (null for SPI gateways, which this class drives itself).
+  [[nodiscard]] FlashBus* bus() { return bus_.get(); }
 
   [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
                                                        const FlashProgress& progress = {});
@@ -105,7 +112,8 @@ class FlashDriver final : public FlashReader {
   FlashGatewayInfo gateway_;
   FlashTimeouts timeouts_;
   FlashLock lock_;
-  std::unique_ptr<FlashBus> bus_;  // parallel parts; declared after lock_, so released before it
+  std::unique_ptr<FlashBus> bus_;  // parallel parts, EEPROMs; declared after lock_, so released before it
+  I2cAccess* i2c_ = nullptr;       // EEPROMs: the bus they sit on
   const FlashChip* chip_ = nullptr;
   std::uint32_t jedec_id_ = 0;
   bool four_byte_ = false;
