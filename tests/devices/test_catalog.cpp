@@ -129,8 +129,11 @@ TEST(DeviceCatalog, InfiniScaleFacts) {
     EXPECT_EQ(m.devices[2], 0x52);
     EXPECT_EQ(m.devices[3], 0x53);
   }
-  for (const DeviceInfo& d : all_devices())
-    if (d.kind == DeviceKind::Hca) EXPECT_EQ(d.hw_id_addr, kHwIdAddr) << d.name;
+  for (const DeviceInfo& d : all_devices()) {
+    if (d.kind == DeviceKind::Hca) {
+      EXPECT_EQ(d.hw_id_addr, kHwIdAddr) << d.name;
+    }
+  }
 }
 
 TEST(FlashChipCatalog, ElectronicSignaturesAreLog2SizeMinusOne) {
