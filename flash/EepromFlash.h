@@ -8,18 +8,12 @@
 #include "core/Result.h"
 #include "devices/FlashChip.h"
 #include "devices/I2cEepromMap.h"
+#include "flash/EepromStats.h"
 #include "flash/FlashBus.h"
 #include "flash/FlashTimeouts.h"
 #include "mtcr/I2cAccess.h"
 
 namespace openflint {
-
-// What the driver saw of the EEPROMs' write cycles (tests prove it polls).
-struct EepromStats {
-  std::uint64_t transactions = 0;  // I2C reads and writes that were acknowledged
-  std::uint64_t busy_polls = 0;    // transactions the device did not acknowledge (write cycle), retried
-  std::uint64_t page_writes = 0;
-};
 
 // Linear address A is EEPROM map.device_of(A) at map.offset_of(A) (devices/I2cEepromMap.h).
 // Reads go in max_transfer() chunks; programs in page-aligned page writes (never crossing a page,
