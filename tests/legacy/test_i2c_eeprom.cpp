@@ -10,6 +10,7 @@
 #include "devices/DeviceCatalog.h"
 #include "flash/EepromFlash.h"
 #include "flash/FlashDriver.h"
+#include "fwops/Device.h"
 #include "sim/SimDevice.h"
 
 namespace openflint {
@@ -56,6 +57,16 @@ TEST(InfiniScaleSim, IdentifiesAtItsOwnHwIdRegister) {
   ASSERT_NE(is3->i2c(), nullptr);
   EXPECT_EQ(is3->flash().chip().name, "4x24C512");
   EXPECT_EQ(is3->flash().contents().size(), 256u * 1024);
+}
+
+// What an in-band or PCI open does: 0xf0014 first, then each other hw-id address of the catalog.
+TEST(InfiniScaleSim, IdentifiedThroughTheCatalogsHwIdAddresses) {
+  for (const char* model : {"mt47396", "mt43132", "connectx4"}) {
+    auto dev = make(model);
+    auto info = identify_device(*dev, model);
+    ASSERT_TRUE(info.has_value()) << model << ": " << info.error().message();
+    EXPECT_EQ((*info)->sim_model, model);
+  }
 }
 
 TEST(InfiniScaleSim, FourEepromsAtTheInferredAddresses) {
