@@ -33,6 +33,20 @@ inline constexpr CrRegisterSpec kInfiniHostRegisters[] = {
 };
 inline constexpr CrSpaceLayout kInfiniHostCrSpace{kCrSpace1MiB, kInfiniHostRanges, kInfiniHostRegisters};
 
+// --- InfiniScale (gen 1) and InfiniScale III: the hw id sits at 0x3014 / 0x60014, not 0xf0014
+// (docs/legacy-devices.md §InfiniScale); the firmware is in I2C EEPROMs, so no flash gateway.
+// MT47396.crb (MFT 2.7.1) names readable blocks from 0x010000 on; we dump the hw-id page only.
+inline constexpr DumpRange kInfiniScale3Ranges[] = {
+    {0x60000, 64, "hw id page 0x60000-0x600ff (hw id at 0x60014)"},
+    {0x60000, 4096, "0x60000-0x63fff", true},
+};
+inline constexpr CrSpaceLayout kInfiniScale3CrSpace{kCrSpace1MiB, kInfiniScale3Ranges, {}};
+inline constexpr DumpRange kInfiniScaleRanges[] = {
+    {0x3000, 64, "hw id page 0x3000-0x30ff (hw id at 0x3014)"},
+    {0x0, 4096, "0x0-0x3fff", true},
+};
+inline constexpr CrSpaceLayout kInfiniScaleCrSpace{kCrSpace1MiB, kInfiniScaleRanges, {}};
+
 // --- 4th gen: ConnectX, ConnectX-2, ConnectX-3 (Pro), SwitchX ---------------------------------
 // Hardware semaphores 0xf03a0 / 0xf03bc (mft-internals §4.5, ConnectX-3): reading takes them.
 inline constexpr CrRegisterSpec kGen4Registers[] = {

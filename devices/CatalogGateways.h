@@ -87,6 +87,12 @@ inline constexpr FlashGatewayInfo kSwitchXGateway{.generation = GatewayGeneratio
                                                   .flash_banks = 2,
                                                   .cache_guard = kGen4CacheReplacementGuard};
 
+// InfiniScale / InfiniScale III: firmware in I2C EEPROMs reached through the switch's I2C master
+// (in-band: vendor MAD ExtPortAccess, I2C port #1), no CR-space gateway and no lock register.
+inline constexpr FlashGatewayInfo kI2cEepromGateway{.generation = GatewayGeneration::I2cEeprom,
+                                                    .eeprom = kInfiniScaleEeproms};
+
+
 // How config space reaches CR-space (devices/PciConfigGateway.h).
 inline constexpr auto kWindow = PciConfigGateway::AddressWindow;  // config 0x58 / 0x5c
 inline constexpr auto kVsec = PciConfigGateway::Vsec;

@@ -73,7 +73,7 @@ void add_gateway(const FlashGatewayInfo& gw, std::vector<CrRegister>& out) {
 
 std::vector<CrRegister> cr_registers(const DeviceInfo& info) {
   std::vector<CrRegister> out;
-  out.push_back({kHwIdAddr, "hw_id", ReadEffect::None, {{"hw_revision", 23, 16}, {"hw_id", 15, 0}}});
+  out.push_back({info.hw_id_addr, "hw_id", ReadEffect::None, {{"hw_revision", 23, 16}, {"hw_id", 15, 0}}});
   add_gateway(info.flash_gateway, out);
   if (info.boot_address.address != 0)
     out.push_back({info.boot_address.address, "boot_address", ReadEffect::None,

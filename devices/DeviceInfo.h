@@ -45,7 +45,8 @@ struct FirmwareFlashAccess {
 };
 
 struct DeviceInfo {
-  std::uint16_t hw_id = 0;             // CR-space 0xf0014 [15:0]
+  std::uint16_t hw_id = 0;             // CR-space hw_id_addr [15:0]
+  std::uint32_t hw_id_addr = kHwIdAddr;  // where the hw id register is: 0xf0014 but on InfiniScale-era switches
   std::optional<std::uint8_t> hw_revision;  // [23:16] when it tells records apart
   std::string_view name;               // "ConnectX-3"
   std::string_view part_number;        // "MT27500"

@@ -14,6 +14,7 @@ namespace openflint {
 enum class FlashInterface : std::uint8_t {
   Spi,          // serial NOR behind an SPI gateway
   ParallelCfi,  // x8 parallel NOR behind the InfiniHost CR_FLASH gateway, identified by its CFI query
+  I2cEeprom,    // 24Cxx-class EEPROMs on an I2C bus (a record describes the whole set a board carries)
 };
 
 // What a parallel part answers to the CFI query (JEDEC JESD68), as far as the tools use it
@@ -46,6 +47,9 @@ struct FlashChip {
     if (has_4k_sectors) return four_byte ? spi::kSubsectorErase4 : spi::kSubsectorErase;
     return four_byte ? spi::kSectorErase4 : spi::kSectorErase;
   }
+  // NOR must be erased (bits back to 1) before a program can set them; an EEPROM's page write
+  // replaces the bytes, so a differential write only writes the bytes that differ.
+  [[nodiscard]] constexpr bool erase_before_program() const { return bus != FlashInterface::I2cEeprom; }
   // Parts above 16 MiB cannot address their whole array with 3 address bytes.
   [[nodiscard]] constexpr bool needs_4byte_address() const { return size > (std::uint64_t{1} << 24); }
 };

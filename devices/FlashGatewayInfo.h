@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "devices/CacheReplacementGuard.h"
+#include "devices/I2cEepromMap.h"
 #include "devices/ParallelGatewayLayout.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
@@ -23,6 +24,7 @@ enum class GatewayGeneration {
   ConnectX,           // 4th gen (ConnectX, ConnectX-2/3): CMD/ADDR/DATA at 0xf0400, semaphore lock
   Gen5,               // Connect-IB .. ConnectX-6, Switch-IB, Spectrum(-2): same block, CMD bit 31 lock
   Gen6,               // ConnectX-7: ADDR moved to 0xf0420, wider data-size field in bytes
+  I2cEeprom,          // InfiniScale / InfiniScale III: firmware in I2C EEPROMs behind the switch's I2C master
 };
 
 [[nodiscard]] constexpr std::string_view to_string(GatewayGeneration g) {
@@ -34,6 +36,7 @@ enum class GatewayGeneration {
     case GatewayGeneration::ConnectX: return "connectx";
     case GatewayGeneration::Gen5: return "gen5";
     case GatewayGeneration::Gen6: return "gen6";
+    case GatewayGeneration::I2cEeprom: return "i2c-eeprom";
   }
   return "unknown";
 }
@@ -129,6 +132,8 @@ struct FlashGatewayInfo {
   CacheReplacementGuard cache_guard{};
   // GatewayGeneration::ParallelFlash only: the CR_FLASH gateway and its GPIO bank select.
   ParallelGatewayLayout parallel{};
+  // GatewayGeneration::I2cEeprom only: the EEPROMs on the device's I2C bus (mtcr/I2cAccess), no CR-space gateway.
+  I2cEepromMap eeprom{};
 
   // Whether the SPI gateway driver (flash/) and simulator (sim/) handle this generation.
   [[nodiscard]] constexpr bool is_spi_gateway() const {
@@ -137,8 +142,10 @@ struct FlashGatewayInfo {
   }
   // Whether the parallel CFI driver (flash/ParallelFlash) and simulator (sim/CfiNorFlash) handle it.
   [[nodiscard]] constexpr bool is_parallel_gateway() const { return generation == GatewayGeneration::ParallelFlash; }
-  // Whether a tool can reach the flash through CR-space at all.
-  [[nodiscard]] constexpr bool is_driven() const { return is_spi_gateway() || is_parallel_gateway(); }
+  // Whether the storage is I2C EEPROMs (flash/EepromFlash over the device's I2cAccess; sim/I2cMaster).
+  [[nodiscard]] constexpr bool is_i2c_eeprom() const { return generation == GatewayGeneration::I2cEeprom; }
+  // Whether a tool can reach the firmware storage at all (CR-space gateway or I2C bus).
+  [[nodiscard]] constexpr bool is_driven() const { return is_spi_gateway() || is_parallel_gateway() || is_i2c_eeprom(); }
 };
 
 // Register addresses shared by several generations (mstflint mflash_pack_layer.h facts).

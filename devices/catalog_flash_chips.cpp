@@ -44,6 +44,13 @@ const FlashChip kChips[] = {
     {.name = "28F320J3", .vendor = "Intel", .jedec_id = 0x890016, .size = 4 * kMiB, .has_4k_sectors = false,
      .block_size = 128 * 1024, .bus = FlashInterface::ParallelCfi,
      .cfi = {.command_set = 1, .stride = 2, .log2_write_buffer = 5}},
+    // InfiniScale / InfiniScale III firmware EEPROMs as openflint models them (the real parts are
+    // unknown; docs/legacy-devices.md): four 24C512-class 64 KiB EEPROMs with 128-byte pages,
+    // concatenated in the order of devices/I2cEepromMap.h. block_size is no physical erase unit
+    // (EEPROMs have none) but the logical sector openflint's FS1 layout uses on them (4 KiB); an
+    // "erase" writes 0xFF. No JEDEC id: EEPROMs have no identification command.
+    {.name = "4x24C512", .vendor = "generic EEPROM", .jedec_id = 0, .size = 256 * 1024, .has_4k_sectors = false,
+     .block_size = 4096, .page_size = 128, .bus = FlashInterface::I2cEeprom},
 };
 
 }  // namespace
@@ -58,7 +65,7 @@ std::uint64_t largest_flash_size() {
 
 Result<const FlashChip*> find_flash_chip_by_jedec(std::uint32_t jedec_id) {
   for (const FlashChip& chip : kChips) {
-    if (chip.bus == FlashInterface::Spi && chip.jedec_id == jedec_id) return &chip;
+    if (chip.bus == FlashInterface::Spi && chip.jedec_id == jedec_id && jedec_id != 0) return &chip;
   }
   return make_error(ErrorCode::NotSupported, "unknown flash jedec id " + hex_string(jedec_id));
 }

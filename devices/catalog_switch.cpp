@@ -19,14 +19,20 @@ constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
 // getFwSupport refuses Switch-IB and Switch-IB 2.
 constexpr FirmwareFlashAccess kComponentUpdate{.component_update = true};
 
-// InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known).
+// InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known). Their hw
+// id registers sit elsewhere (IS3: 0x60014, MFT 2.7.1 tools_dev_types; gen 1: 0x3014, as ibutils'
+// ibmgtsim seeds it, revision A0 in both) and their firmware lives in I2C EEPROMs. The image
+// format on those EEPROMs is unknown; openflint uses its own FS1 layout with 4 KiB sectors
+// there (docs/legacy-devices.md).
 const DeviceInfo kSwitches[] = {
-    {.hw_id = 43132, .name = "InfiniScale", .part_number = "MT43132", .kind = Switch,
-     .pci_device_id = 43132, .port_count = 8, .image_format = Fs1,
-     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt43132", .cr_space = kInfiniHostCrSpace},
-    {.hw_id = 47396, .name = "InfiniScale III", .part_number = "MT47396", .kind = Switch,
-     .pci_device_id = 47396, .port_count = 24, .image_format = Fs1,
-     .flash_gateway = kParallelGateway, .pci_config_gateway = kWindow, .sim_model = "mt47396", .cr_space = kInfiniHostCrSpace},
+    {.hw_id = 43132, .hw_id_addr = 0x3014, .hw_revision = 0xa0, .name = "InfiniScale", .part_number = "MT43132",
+     .kind = Switch, .pci_device_id = 43132, .port_count = 8, .image_format = Fs1,
+     .flash_gateway = kI2cEepromGateway, .pci_config_gateway = kWindow, .default_flash_chip = "4x24C512",
+     .sim_model = "mt43132", .cr_space = kInfiniScaleCrSpace},
+    {.hw_id = 47396, .hw_id_addr = 0x60014, .hw_revision = 0xa0, .name = "InfiniScale III", .part_number = "MT47396",
+     .kind = Switch, .pci_device_id = 47396, .port_count = 24, .image_format = Fs1,
+     .flash_gateway = kI2cEepromGateway, .pci_config_gateway = kWindow, .default_flash_chip = "4x24C512",
+     .sim_model = "mt47396", .cr_space = kInfiniScale3CrSpace},
     // SwitchX is 4th gen: recovery id = hw id + 1; FS2 with the configuration area (4 KiB
     // sectors; the sector and pad counts are our choice, the reference gives none).
     {.hw_id = 0x245, .name = "SwitchX", .part_number = "MT51000", .kind = Switch,

@@ -77,6 +77,17 @@ Result<void> FlashDriver::write_sector(const SectorWrite& w, FlashWriteStats& st
   const auto range = std::span(current).subspan(w.from, w.bytes.size());
   const std::uint32_t at = w.sector + w.from;
   std::size_t have = 0;  // bytes of the range read so far
+  if (!chip_->erase_before_program()) {  // EEPROM: write what differs in place, never erase
+    OF_TRY(read_into(at, range));
+    if (std::equal(w.bytes.begin(), w.bytes.end(), range.begin())) {
+      ++stats.sectors_unchanged;
+      return {};
+    }
+    ++stats.sectors_program_only;
+    OF_TRY(program_differences(at, range, w.bytes, stats));
+    if (w.check == WriteCheck::None) return {};
+    return verify(at, w.bytes);
+  }
   if (costly_reads()) {
     have = std::min(kProbeBytes, range.size());
     OF_TRY(read_into(at, range.first(have)));

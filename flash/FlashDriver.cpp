@@ -9,6 +9,7 @@
 
 #include "core/HexString.h"
 #include "devices/SpiOpcode.h"
+#include "flash/EepromFlash.h"
 #include "flash/ParallelFlash.h"
 
 // Designated initializers that leave members at their defaults are the point of these data
@@ -112,6 +113,18 @@ Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGateway
     driver.bus_ = std::move(bus).value();
     driver.chip_ = &driver.bus_->chip();
     driver.jedec_id_ = driver.chip_->jedec_id;
+    return driver;
+  }
+  if (gateway.is_i2c_eeprom()) {
+    I2cAccess* i2c = access.i2c();
+    if (i2c == nullptr)
+      return make_error(ErrorCode::NotSupported, "the firmware EEPROMs sit on the device's I2C bus, which this "
+                                                 "transport does not reach");
+    auto bus = EepromFlash::open(*i2c, gateway.eeprom, timeouts);
+    if (!bus) return make_error(std::move(bus).error().with_context("opening the firmware EEPROMs"));
+    driver.bus_ = std::move(bus).value();
+    driver.chip_ = &driver.bus_->chip();
+    driver.costly_ = access.costly_access() || i2c->costly_access();
     return driver;
   }
   if (auto guard = check_cache_replacement(access, gateway.cache_guard, cache); !guard) {

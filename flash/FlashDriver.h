@@ -32,7 +32,10 @@ enum class WriteCheck { ReadBack, None };
 // with 0xFF) + a WIP wait, as mstflint's mflash does there.
 // The gateway kind in the catalog record chooses the bus: SPI gateways are driven here; the
 // InfiniHost parallel gateway (GatewayGeneration::ParallelFlash) through flash/ParallelFlash
-// (a FlashBus). Locking, range checks, differential writes and verification are shared.
+// (a FlashBus); InfiniScale I2C EEPROMs (GatewayGeneration::I2cEeprom) through flash/EepromFlash
+// over the access's I2C bus (RegisterAccess::i2c()). Locking, range checks, differential writes
+// and verification are shared; parts that need no erase before a program (EEPROMs) are never erased
+// by a differential write, only the bytes that differ are written.
 // A flash the running firmware drives for the tool (flash/FirmwareFlashBus) comes as a bus too,
 // without the gateway or its lock (over_bus).
 class FlashDriver final : public FlashReader {
@@ -54,6 +57,8 @@ class FlashDriver final : public FlashReader {
   [[nodiscard]] bool costly_reads() const override { return costly_; }
   // Whether the flash is driven through the CR-space gateway (false: over_bus).
   [[nodiscard]] bool through_gateway() const { return access_ != nullptr; }
+  // The bus of a parallel or EEPROM part (null for SPI gateways, which this class drives itself).
+  [[nodiscard]] FlashBus* bus() { return bus_.get(); }
 
   [[nodiscard]] Result<std::vector<std::uint8_t>> read(std::uint64_t address, std::uint64_t length,
                                                        const FlashProgress& progress = {});
@@ -120,7 +125,7 @@ class FlashDriver final : public FlashReader {
   FlashGatewayInfo gateway_;
   FlashTimeouts timeouts_;
   std::optional<FlashLock> lock_;  // the gateway's; none over_bus
-  std::unique_ptr<FlashBus> bus_;  // parallel parts; declared after lock_, so released before it
+  std::unique_ptr<FlashBus> bus_;  // parallel parts, EEPROMs, firmware; declared after lock_, so released before it
   const FlashChip* chip_ = nullptr;
   std::uint32_t jedec_id_ = 0;
   bool four_byte_ = false;

@@ -17,6 +17,10 @@ struct FlashTimeouts {
   // A real gateway answers in microseconds, so this only delays noticing a dead device.
   // Slower transports use up their polls first.
   std::chrono::milliseconds gateway_busy{2000};
+  // An I2C EEPROM does not acknowledge during its internal write cycle (24Cxx: 5-10 ms); the
+  // driver polls by retrying the next transaction until this has passed. Generous for in-band
+  // transports, where one poll is a MAD round trip.
+  std::chrono::milliseconds eeprom_write_cycle{500};
 };
 
 }  // namespace openflint

@@ -121,8 +121,16 @@ Result<const DeviceInfo*> identify_device(RegisterAccess& access, const std::str
   auto hw = access.read32(kHwIdAddr);
   if (!hw) return make_error(std::move(hw).error().with_context(device_name + ": reading the hw id"));
   auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*hw & 0xffff), static_cast<std::uint8_t>((*hw >> 16) & 0xff));
+  if (info && (*info)->hw_id_addr == kHwIdAddr) return *info;
+  // Parts whose hw id register sits elsewhere (InfiniScale III: 0x60014): ask each such address
+  // the catalog names, and take a record only where its own register answers with its id.
+  for (const DeviceInfo& d : all_devices()) {
+    if (d.hw_id_addr == kHwIdAddr) continue;
+    auto word = access.read32(d.hw_id_addr);
+    if (word && (*word & 0xffff) == d.hw_id) return &d;
+  }
   if (!info) return make_error(std::move(info).error().with_context(device_name));
-  return *info;
+  return make_error(ErrorCode::NotFound, device_name + ": unknown hw device id " + hex_string(*hw & 0xffff));
 }
 
 Result<void> Device::reset() {

@@ -37,7 +37,7 @@ Result<BurnPreflight> compare(BurnSession& session, const FormatBurner& burner, 
   current = *found;
   session.progress("reading", 1, 1);
   if (current) p.current = current->query;
-  auto hw = session.access().read32(kHwIdAddr);
+  auto hw = session.access().read32(session.info().hw_id_addr);
   if (!hw) return make_error(std::move(hw).error().with_context("reading the hw id"));
   const std::uint32_t device_hw = *hw & 0xffff;
   const auto& ids = p.incoming.supported_hw_ids;

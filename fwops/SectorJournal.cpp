@@ -143,7 +143,8 @@ std::string force_text() { return "; --force erases and rewrites it in place (a 
 Result<SectorPlan::Action> plan_sector(const FlashDriver& flash, const SectorPlan& plan, bool scratch_ok, bool force) {
   using Action = SectorPlan::Action;
   if (plan.current == plan.desired) return Action::Unchanged;
-  const bool erase = needs_erase(plan.current, plan.desired);
+  // EEPROMs replace bytes in place (FlashChip::erase_before_program): never an erase to journal.
+  const bool erase = flash.chip().erase_before_program() && needs_erase(plan.current, plan.desired);
   if (plan.sector >= copy_sector(flash)) {  // documented: never a direct write's target
     if (!force)
       return make_error(ErrorCode::NotSupported, "sector " + hex_string(plan.sector) + " is one of " +

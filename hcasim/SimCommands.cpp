@@ -56,7 +56,7 @@ json show_json(Device& device) {
   sim::SimDevice& sim = *device.simulator();
   const DeviceInfo& info = device.info();
   const sim::SimCounters c = sim.counters();
-  return {{"ok", true},
+  json j = {{"ok", true},
           {"model", std::string(info.sim_model)},
           {"device", std::string(info.name)},
           {"hw_id", hex_string(info.hw_id)},
@@ -68,6 +68,12 @@ json show_json(Device& device) {
           {"power_cut_after_ops", sim.faults().power_cut_after_ops},
           {"temperature_c", sim.temperature_c()},
           {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads}}}};
+  if (sim.i2c() != nullptr) {  // firmware EEPROMs: the I2C master's transactions and write-cycle NACKs
+    j["counters"]["i2c_transactions"] = c.i2c.transactions;
+    j["counters"]["i2c_nacks"] = c.i2c.nacks;
+    j["counters"]["i2c_page_writes"] = c.i2c.page_writes;
+  }
+  return j;
 }
 
 void print_show(const json& j) {
@@ -93,6 +99,11 @@ void print_show(const json& j) {
   line("Flash erases", std::to_string(c["erases"].get<std::uint64_t>()));
   line("Flash programs", std::to_string(c["programs"].get<std::uint64_t>()));
   line("Flash reads", std::to_string(c["reads"].get<std::uint64_t>()));
+  if (c.contains("i2c_nacks")) {
+    line("I2C transactions", std::to_string(c["i2c_transactions"].get<std::uint64_t>()));
+    line("I2C NACKs", std::to_string(c["i2c_nacks"].get<std::uint64_t>()) + " (EEPROM write cycles polled)");
+    line("I2C page writes", std::to_string(c["i2c_page_writes"].get<std::uint64_t>()));
+  }
 }
 
 }  // namespace

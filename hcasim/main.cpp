@@ -24,6 +24,7 @@ Exit codes (as flint's): 0 ok; 2 usage error (bad model, PATH already holds a de
 
 Examples:
   hcasim create --model connectx4 /tmp/cx4 --image fw.bin    factory-burned, then powered on
+  hcasim create --model mt47396 /tmp/is3 --image is3.bin     InfiniScale III: firmware in 4 I2C EEPROMs
   hcasim fault /tmp/cx4 --power-cut-after-ops 12             power drops after 12 erase/program ops
   flint -d sim:/tmp/cx4 -i new.bin burn                      ... is interrupted by the power cut
   hcasim power-on /tmp/cx4                                   power returns, the boot ROM runs

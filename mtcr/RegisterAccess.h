@@ -6,6 +6,7 @@
 #include <span>
 
 #include "core/Result.h"
+#include "mtcr/I2cAccess.h"
 
 namespace openflint {
 
@@ -61,6 +62,10 @@ class RegisterAccess {
   // handful of accesses, reading a 4 KiB sector through the flash gateway is 512) and read
   // only what they need. A simulator in memory and a mapped BAR are not costly.
   [[nodiscard]] virtual bool costly_access() const { return false; }
+  // The I2C bus behind the device where its firmware lives in I2C EEPROMs (InfiniScale-class
+  // switches), reached over the same transport; null when this transport has none. The flash
+  // driver asks for it when the catalog says the storage is I2C EEPROMs.
+  [[nodiscard]] virtual I2cAccess* i2c() { return nullptr; }
 
  protected:
   RegisterAccess() = default;

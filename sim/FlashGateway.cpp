@@ -16,6 +16,7 @@ bool bit(std::uint32_t word, std::uint8_t n) { return ((word >> n) & 1u) != 0; }
 
 FlashGateway::FlashGateway(const FlashGatewayInfo& info, CrSpace& cr, SpiNorFlash& flash)
     : info_(info), cr_(&cr), flash_(&flash) {
+  if (info_.is_i2c_eeprom()) return;  // no CR-space gateway: the storage hangs off the I2C master
   cr.add_hook(
       info_.cmd_addr, info_.cmd_addr, [this](std::uint32_t) { return read_cmd(); },
       [this](std::uint32_t, std::uint32_t v) { return write_cmd(v); });
@@ -50,6 +51,7 @@ void FlashGateway::set_locked(bool locked) {
 }
 
 void FlashGateway::reset() {
+  if (info_.is_i2c_eeprom()) return;
   cr_->poke(info_.cmd_addr, 0);
   if (cfi_) {  // the chip, the bus hand-over and the GPIO pins come up in their reset state
     cfi_->reset();

@@ -18,7 +18,7 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
   // Read-only; a write only makes the firmware finish a pending cache replacement (the guard's
   // trigger, devices/CacheReplacementGuard.h).
   cr_.add_hook(
-      kHwIdAddr, kHwIdAddr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
+      info.hw_id_addr, info.hw_id_addr, [hw_word](std::uint32_t) -> Result<std::uint32_t> { return hw_word; },
       [this](std::uint32_t, std::uint32_t) -> Result<void> {
         set_cache_replacement_locked(false);
         return {};
@@ -35,6 +35,11 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
         [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
   }
   if (info.tools_hcr != nullptr) tools_hcr_ = std::make_unique<ToolsHcr>(*this, *info.tools_hcr);
+  if (info.flash_gateway.is_i2c_eeprom()) {
+    auto master = std::make_unique<I2cMaster>(*this, info.flash_gateway.eeprom, flash_);
+    i2c_master_ = master.get();
+    i2c_ = std::move(master);
+  }
   run_boot_rom();  // power-on
 }
 
@@ -50,6 +55,7 @@ const BootState& SimDevice::reset() {
   if (!powered_) return boot_;
   flash_.reset();
   gateway_.reset();
+  if (i2c_master_ != nullptr) i2c_master_->reset();
   update_.reset();
   if (tools_hcr_) tools_hcr_->reset();
   armed_reset_ = 0;
@@ -101,11 +107,20 @@ Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, con
     if (!found) return make_error(std::move(found).error().with_context("simulating " + std::string(info.name)));
     chip = *found;
   }
-  if ((chip->bus == FlashInterface::ParallelCfi) != info.flash_gateway.is_parallel_gateway()) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "simulating " + std::string(info.name) + ": flash " + std::string(chip->name) + " is " +
-                          (chip->bus == FlashInterface::ParallelCfi ? "a parallel" : "an SPI") +
-                          " part, which this device's flash gateway does not drive");
+  const FlashInterface wanted = info.flash_gateway.is_parallel_gateway() ? FlashInterface::ParallelCfi
+                                : info.flash_gateway.is_i2c_eeprom()     ? FlashInterface::I2cEeprom
+                                                                         : FlashInterface::Spi;
+  if (chip->bus != wanted) {
+    const char* kind = chip->bus == FlashInterface::ParallelCfi ? "a parallel"
+                       : chip->bus == FlashInterface::I2cEeprom ? "an I2C EEPROM"
+                                                                : "an SPI";
+    return make_error(ErrorCode::InvalidArgument, "simulating " + std::string(info.name) + ": flash " +
+                                                      std::string(chip->name) + " is " + kind +
+                                                      " part, which this device's flash gateway does not drive");
+  }
+  if (wanted == FlashInterface::I2cEeprom && chip->size != info.flash_gateway.eeprom.total_size()) {
+    return make_error(ErrorCode::InvalidArgument, "simulating " + std::string(info.name) + ": " +
+                                                      std::string(chip->name) + " is not the EEPROM set of its I2C bus");
   }
   return std::unique_ptr<SimDevice>(new SimDevice(info, *chip));
 }
@@ -223,6 +238,7 @@ void SimDevice::power_cycle() {
   std::lock_guard guard(bus_);
   flash_.reset();
   gateway_.reset();
+  if (i2c_master_ != nullptr) i2c_master_->reset();
   if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
   update_.reset();
@@ -244,6 +260,7 @@ SimCounters SimDevice::counters() const {
   c.gateway_commands = gateway_.commands();
   c.flash = flash_.counters();
   c.firmware = firmware_counters_;
+  if (i2c_master_ != nullptr) c.i2c = i2c_master_->counters();
   return c;
 }
 

@@ -17,6 +17,7 @@
 #include "sim/ComponentUpdate.h"
 #include "sim/FirmwareFlashCounters.h"
 #include "sim/FlashGateway.h"
+#include "sim/I2cMaster.h"
 #include "sim/NvConfigStore.h"
 #include "sim/SimFaults.h"
 #include "sim/SpiNorFlash.h"
@@ -30,13 +31,17 @@ struct SimCounters {
   std::uint64_t gateway_commands = 0;
   SpiNorCounters flash;
   FirmwareFlashCounters firmware;  // flash work the running firmware did on request
+  I2cCounters i2c;                 // the I2C master's transactions (parts with firmware EEPROMs)
 };
 
-// Built from a catalog record: CR-space with the hw id at 0xf0014, a SpiNorFlash made from the
+// Built from a catalog record: CR-space with the hw id at the record's hw_id_addr (0xf0014 but on
+// InfiniScale-era switches), a SpiNorFlash made from the
 // record's default chip (or a given one) and the record's gateway generation. SPI gateway
 // generations (InfiniHost III Lx, ConnectX, Gen5, Gen6) and the InfiniHost parallel gateway are
 // simulated (a parallel part's SpiNorFlash holds the cells, faults and counters; sim/CfiNorFlash
-// interprets its bus cycles); others give ErrorCode::NotSupported.
+// interprets its bus cycles), and so are I2C EEPROM parts (InfiniScale: the SpiNorFlash's cells
+// are the EEPROMs' bytes end to end, reached through i2c(), sim/I2cMaster); others give
+// ErrorCode::NotSupported.
 // Powered-off behaviour: every access returns ErrorCode::Io ("device is powered off"), which is
 // what a transport reports when a device drops off the bus; contents survive for the next power-on.
 // Boot: creation, power_cycle() and reset() run the boot ROM (sim/BootRom.h) over the flash
@@ -69,7 +74,7 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] const ToolsHcr* tools_hcr() const { return tools_hcr_.get(); }
   // The switch's I2C master and the EEPROMs on it (InfiniScale-class parts keep their firmware
   // there); null on parts without one. Its accesses power-cut like the gateway's.
-  [[nodiscard]] I2cAccess* i2c() { return i2c_.get(); }
+  [[nodiscard]] I2cAccess* i2c() override { return i2c_.get(); }
 
   void set_faults(const SimFaults& faults);
   [[nodiscard]] SimFaults faults() const;
@@ -144,6 +149,7 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state(const std::filesystem::path& dir);
 
  private:
+  friend class I2cMaster;  // runs its transactions under bus_, with the power and power-cut rules
   SimDevice(const DeviceInfo& info, const FlashChip& chip);
   // load_state without its guard: may throw nlohmann::json::exception on a mistyped value.
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state_json(const std::filesystem::path& dir);
@@ -177,6 +183,7 @@ class SimDevice final : public RegisterAccess {
   FirmwareFlashCounters firmware_counters_;
   std::unique_ptr<ToolsHcr> tools_hcr_;  // the firmware's tools HCR, on parts whose catalog record has one
   std::unique_ptr<I2cAccess> i2c_;       // the I2C master, on parts whose firmware lives in EEPROMs
+  I2cMaster* i2c_master_ = nullptr;      // the same, as the simulator's type (reset, counters)
 };
 
 }  // namespace openflint::sim

@@ -104,6 +104,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   dev->gateway_.set_commands(c.gateway_commands);
   dev->flash_.set_counters(c.flash);
   dev->firmware_counters_ = c.firmware;
+  if (dev->i2c_master_ != nullptr) dev->i2c_master_->set_counters(c.i2c);
   dev->set_faults(state->faults);
   dev->gateway_.set_locked(state->flash_locked);
   dev->powered_ = state->powered;

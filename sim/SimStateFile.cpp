@@ -196,6 +196,9 @@ Result<SimCounters> counters_from(const Fields& f) {
   OF_TRY(f.number("fw_flash_erases", c.firmware.flash_erases));
   OF_TRY(f.number("fw_flash_programs", c.firmware.flash_programs));
   OF_TRY(f.number("fw_gateway_conflicts", c.firmware.gateway_conflicts));
+  OF_TRY(f.number("i2c_transactions", c.i2c.transactions));
+  OF_TRY(f.number("i2c_nacks", c.i2c.nacks));
+  OF_TRY(f.number("i2c_page_writes", c.i2c.page_writes));
   return c;
 }
 
@@ -283,7 +286,10 @@ std::string SimStateFile::to_json() const {
                            {"fw_component_activations", c.firmware.component_activations},
                            {"fw_flash_erases", c.firmware.flash_erases},
                            {"fw_flash_programs", c.firmware.flash_programs},
-                           {"fw_gateway_conflicts", c.firmware.gateway_conflicts}}},
+                           {"fw_gateway_conflicts", c.firmware.gateway_conflicts},
+                           {"i2c_transactions", c.i2c.transactions},
+                           {"i2c_nacks", c.i2c.nacks},
+                           {"i2c_page_writes", c.i2c.page_writes}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
   if (!nv_stored.empty() || !nv_current.empty())

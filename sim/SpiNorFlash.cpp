@@ -164,6 +164,17 @@ bool SpiNorFlash::program_cells(std::uint32_t address, std::span<const std::uint
   return true;
 }
 
+bool SpiNorFlash::write_cells(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  if (write_protected_ || address >= memory_.size() || bytes.size() > memory_.size() - address) {
+    ++counters_.ignored_commands;
+    return false;
+  }
+  std::copy(bytes.begin(), bytes.end(), memory_.begin() + address);
+  counters_.bytes_programmed += bytes.size();
+  ++counters_.programs;
+  return true;
+}
+
 bool SpiNorFlash::erase_cells(std::uint32_t start, std::uint32_t size) {
   if (write_protected_ || busy() || start >= memory_.size() || size > memory_.size() - start) {
     ++counters_.ignored_commands;

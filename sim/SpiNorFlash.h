@@ -58,6 +58,9 @@ class SpiNorFlash {
   // A program ANDs `bytes` in and counts as one program; an erase sets `size` bytes at `start`.
   [[nodiscard]] bool program_cells(std::uint32_t address, std::span<const std::uint8_t> bytes);
   [[nodiscard]] bool erase_cells(std::uint32_t start, std::uint32_t size);
+  // An EEPROM page write (sim/I2cEeprom) over the same cells: replaces the bytes (no erase needed)
+  // and counts as one program; false when write protected. Its write cycle is the caller's.
+  [[nodiscard]] bool write_cells(std::uint32_t address, std::span<const std::uint8_t> bytes);
   // One status poll of the cells: true while the last operation is still running.
   [[nodiscard]] bool poll_busy();
 

@@ -47,6 +47,15 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
     SCOPED_TRACE(std::string(d.name));
     const FlashGatewayInfo& g = d.flash_gateway;
     if (g.generation == GatewayGeneration::FirmwareMediated) continue;
+    if (g.is_i2c_eeprom()) {  // no CR-space gateway: EEPROMs on the I2C bus, the set in the catalog
+      EXPECT_GT(g.eeprom.device_count, 0u);
+      auto chip = find_flash_chip_by_name(d.default_flash_chip);
+      ASSERT_TRUE(chip.has_value()) << chip.error().message();
+      EXPECT_EQ((*chip)->bus, FlashInterface::I2cEeprom);
+      EXPECT_EQ((*chip)->size, g.eeprom.total_size());
+      EXPECT_EQ((*chip)->page_size, g.eeprom.page_size);
+      continue;
+    }
     ASSERT_NE(g.generation, GatewayGeneration::None);
     EXPECT_NE(g.cmd_addr, 0u);
     EXPECT_NE(g.addr_addr, 0u);
@@ -124,6 +133,32 @@ TEST(DeviceCatalog, InfiniHostIIILxGatewayFacts) {
   EXPECT_NE((*chip)->electronic_signature, 0);  // the part must answer RES
 }
 
+// InfiniScale-era switches: the hw id lives at their own register (docs/legacy-devices.md).
+TEST(DeviceCatalog, InfiniScaleFacts) {
+  auto is3 = find_device_by_sim_model("mt47396");
+  auto is1 = find_device_by_sim_model("mt43132");
+  ASSERT_TRUE(is3.has_value() && is1.has_value());
+  EXPECT_EQ((*is3)->hw_id, 0xb924);
+  EXPECT_EQ((*is3)->hw_id_addr, 0x60014u);
+  EXPECT_EQ((*is1)->hw_id, 0xa87c);
+  EXPECT_EQ((*is1)->hw_id_addr, 0x3014u);
+  for (const DeviceInfo* d : {*is3, *is1}) {
+    EXPECT_TRUE(d->flash_gateway.is_i2c_eeprom());
+    EXPECT_EQ(d->image_format, ImageFormat::Fs1);
+    const I2cEepromMap& m = d->flash_gateway.eeprom;
+    ASSERT_EQ(m.device_count, 4);
+    EXPECT_EQ(m.devices[0], 0x56);  // mtcr's in-band EEPROM access names 0x56 (a fact) ...
+    EXPECT_EQ(m.devices[1], 0x57);  // ... the rest is the inferred table (our choice)
+    EXPECT_EQ(m.devices[2], 0x52);
+    EXPECT_EQ(m.devices[3], 0x53);
+  }
+  for (const DeviceInfo& d : all_devices()) {
+    if (d.kind == DeviceKind::Hca) {
+      EXPECT_EQ(d.hw_id_addr, kHwIdAddr) << d.name;
+    }
+  }
+}
+
 TEST(FlashChipCatalog, ElectronicSignaturesAreLog2SizeMinusOne) {
   int with_signature = 0;
   for (const FlashChip& c : all_flash_chips()) {
@@ -186,8 +221,20 @@ TEST(FlashChipCatalog, ChipsAreConsistent) {
   bool has_4byte = false;
   for (const FlashChip& c : all_flash_chips()) {
     SCOPED_TRACE(std::string(c.name));
-    EXPECT_TRUE(jedec.insert(c.jedec_id).second);
     EXPECT_TRUE(names.insert(std::string(c.name)).second);
+    if (c.bus == FlashInterface::I2cEeprom) {
+      // An EEPROM set (InfiniScale): no id, replaced in place (no erase), whole pages of a
+      // 24Cxx part, the logical sector a whole number of pages.
+      EXPECT_EQ(c.jedec_id, 0u);
+      EXPECT_FALSE(c.erase_before_program());
+      EXPECT_FALSE(c.has_4k_sectors);
+      EXPECT_EQ(c.block_size % c.page_size, 0u);
+      EXPECT_EQ(c.size % c.block_size, 0u);
+      EXPECT_FALSE(find_flash_chip_by_jedec(0).has_value());
+      continue;
+    }
+    EXPECT_TRUE(c.erase_before_program());
+    EXPECT_TRUE(jedec.insert(c.jedec_id).second);
     EXPECT_TRUE(is_power_of_two(c.size));
     EXPECT_GE(c.size, 2u * 1024 * 1024);
     EXPECT_LE(c.size, 64u * 1024 * 1024);

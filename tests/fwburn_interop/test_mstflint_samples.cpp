@@ -12,8 +12,11 @@ using test::Sample;
 std::vector<Sample> mstflint_samples() {
   std::vector<Sample> out;
   for (const auto& s : test::all_samples())
-    // FS1 (InfiniHost III Lx, InfiniHost, InfiniHost III Ex) is gone from current mstflint.
-    if (s.model != "mt25204" && s.model != "mt23108" && s.model != "mt25208") out.push_back(s);
+    // FS1 (InfiniHost III Lx, InfiniHost, InfiniHost III Ex; openflint's FS1 on InfiniScale
+    // EEPROMs) is gone from current mstflint.
+    if (s.model != "mt25204" && s.model != "mt23108" && s.model != "mt25208" && s.model != "mt47396" &&
+        s.model != "mt43132")
+      out.push_back(s);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // test_legacy_powercut: power cuts at >= 100 points of a failsafe FS1 burn (the fwburn samples,
-// old -> new) on InfiniHost (AMD part) and InfiniHost III Ex (Intel part): the device always
-// boots the old or the new firmware, never recovery, and keeps the board's GUIDs.
+// old -> new) on InfiniHost (AMD part), InfiniHost III Ex (Intel part) and InfiniScale III (I2C
+// EEPROMs: a cut falls on a page write, which is left half written): the device always boots the
+// old or the new firmware, never recovery, and keeps the board's GUIDs.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -41,6 +42,8 @@ void sweep(const std::string& model) {
 TEST(LegacyPowerCut, InfiniHostAmdFlash) { sweep("mt23108"); }
 
 TEST(LegacyPowerCut, InfiniHostIIIExIntelFlash) { sweep("mt25208"); }
+
+TEST(LegacyPowerCut, InfiniScaleIIIEeproms) { sweep("mt47396"); }
 
 }  // namespace
 }  // namespace openflint::test

@@ -47,7 +47,7 @@ TEST(CrSpaceCatalog, EveryRecordHasASizeAndSaneRanges) {
     const CrSpaceLayout& cr = info.cr_space;
     ASSERT_NE(cr.size, 0u);
     EXPECT_EQ(cr.size % 4, 0u);
-    EXPECT_LT(kHwIdAddr, cr.size);
+    EXPECT_LT(info.hw_id_addr, cr.size);
     bool has_default = false, covers_hw_id = false;
     for (const DumpRange& r : cr.dump_ranges) {
       EXPECT_EQ(r.first % 4, 0u) << r.name;
@@ -55,7 +55,7 @@ TEST(CrSpaceCatalog, EveryRecordHasASizeAndSaneRanges) {
       EXPECT_LE(std::uint64_t{r.first} + 4ull * r.dwords, cr.size) << r.name;
       EXPECT_FALSE(r.name.empty());
       has_default |= !r.full_only;
-      covers_hw_id |= !r.full_only && r.first <= kHwIdAddr && kHwIdAddr < r.first + 4 * r.dwords;
+      covers_hw_id |= !r.full_only && r.first <= info.hw_id_addr && info.hw_id_addr < r.first + 4 * r.dwords;
     }
     EXPECT_TRUE(has_default);
     EXPECT_TRUE(covers_hw_id) << "the default dump must show the hw id";
@@ -83,7 +83,7 @@ TEST(CrSpaceCatalog, LockRegistersAreMarkedFromTheGatewayRecord) {
       EXPECT_EQ(cmd->name, "flash_gw.cmd");
       EXPECT_EQ(cmd->read_effect == ReadEffect::TakesLock, gw.lock == FlashLockKind::CmdBit31);
     }
-    const CrRegister* hw = find_cr_register(regs, kHwIdAddr);
+    const CrRegister* hw = find_cr_register(regs, info.hw_id_addr);
     ASSERT_NE(hw, nullptr);
     EXPECT_EQ(hw->name, "hw_id");
   }

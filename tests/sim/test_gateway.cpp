@@ -35,9 +35,9 @@ TEST(SimDevice, ReportsHwIdAtF0014) {
 }
 
 TEST(SimDevice, RejectsGatewaysItDoesNotSimulate) {
-  auto ih = SimDevice::create("mt47396");  // InfiniScale III: no flash part known
-  ASSERT_FALSE(ih.has_value());
-  EXPECT_EQ(ih.error().code(), ErrorCode::NotSupported);
+  auto sx = SimDevice::create("switchx");  // SwitchX: flash only through its firmware
+  ASSERT_FALSE(sx.has_value());
+  EXPECT_EQ(sx.error().code(), ErrorCode::NotSupported);
   EXPECT_FALSE(SimDevice::create("no-such-model").has_value());
 }
 
