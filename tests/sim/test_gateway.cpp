@@ -1,6 +1,7 @@
 // FlashGateway + SimDevice: raw CR-space transactions, hw id, lock bit and semaphore semantics.
 #include <gtest/gtest.h>
 
+#include "devices/DeviceCatalog.h"
 #include "devices/SpiOpcode.h"
 #include "sim/SimDevice.h"
 
@@ -35,7 +36,10 @@ TEST(SimDevice, ReportsHwIdAtF0014) {
 }
 
 TEST(SimDevice, RejectsGatewaysItDoesNotSimulate) {
-  auto sx = SimDevice::create("switchx");  // SwitchX: flash only through its firmware
+  // Every catalog model is simulated now; a record whose flash only its firmware reaches is not.
+  DeviceInfo firmware_only = **find_device_by_sim_model("switchx");
+  firmware_only.flash_gateway = FlashGatewayInfo{.generation = GatewayGeneration::FirmwareMediated};
+  auto sx = SimDevice::create(firmware_only);
   ASSERT_FALSE(sx.has_value());
   EXPECT_EQ(sx.error().code(), ErrorCode::NotSupported);
   EXPECT_FALSE(SimDevice::create("no-such-model").has_value());
