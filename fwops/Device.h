@@ -123,7 +123,6 @@ class Device {
   RegisterAccess* access_ = nullptr;              // whichever of the four
   std::unique_ptr<RegisterAccess> command_access_;  // config space the tools HCR port goes through
   std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
-  std::unique_ptr<I2cAccess> i2c_;                // i2c() over a transport (in-band), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
   CacheReplacement cache_replacement_ = CacheReplacement::Refuse;

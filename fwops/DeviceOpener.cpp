@@ -196,14 +196,9 @@ Result<RegisterPort*> Device::register_port() {
 }
 
 Result<I2cAccess*> Device::i2c() {
-  if (sim_ && sim_->i2c() != nullptr) return sim_->i2c();
-  if (i2c_) return i2c_.get();
-  // In-band: the device's I2C port #1 through ExtPortAccess MADs. Whether the device has a bus
-  // shows on the first transaction (a device without one answers "unsupported").
-  if (inband_) {
-    i2c_ = std::make_unique<InbandI2cAccess>(inband_->inband());
-    return i2c_.get();
-  }
+  // The simulator's I2C master; in-band, ExtPortAccess MADs (fwops/InbandRegisterAccess.h): the
+  // same bus the flash driver reaches through the device's RegisterAccess.
+  if (access_ != nullptr && access_->i2c() != nullptr) return access_->i2c();
   return make_error(ErrorCode::NotSupported, name_ + ": no I2C bus is reachable through this device name");
 }
 

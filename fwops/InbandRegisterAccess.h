@@ -1,7 +1,10 @@
 // InbandRegisterAccess: the RegisterAccess interface over an in-band (MAD) connection.
 #pragma once
 
+#include <memory>
+
 #include "mtcr/InbandAccess.h"
+#include "mtcr/InbandI2cAccess.h"
 #include "mtcr/RegisterAccess.h"
 
 namespace openflint {
@@ -27,9 +30,16 @@ class InbandRegisterAccess final : public RegisterAccess {
   [[nodiscard]] bool costly_access() const override { return access_.costly_access(); }
 
   [[nodiscard]] InbandAccess& inband() { return access_; }
+  // The device's I2C port #1 through ExtPortAccess MADs, made on first use. Whether the device
+  // has a bus shows on the first transaction (a device without one answers "unsupported").
+  [[nodiscard]] I2cAccess* i2c() override {
+    if (!i2c_) i2c_ = std::make_unique<InbandI2cAccess>(access_);
+    return i2c_.get();
+  }
 
  private:
   InbandAccess access_;
+  std::unique_ptr<InbandI2cAccess> i2c_;  // declared after access_, which it uses
 };
 
 }  // namespace openflint
