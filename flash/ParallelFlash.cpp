@@ -19,7 +19,8 @@ constexpr std::uint32_t kQueryAddr = 0x55;
 constexpr std::uint8_t kIntelReadArray = 0xff, kIntelStatus = 0x70, kIntelClearStatus = 0x50;
 constexpr std::uint8_t kIntelErase = 0x20, kIntelConfirm = 0xd0, kIntelProgram = 0x40, kIntelBuffer = 0xe8;
 constexpr std::uint8_t kIntelReady = 0x80, kIntelErrors = 0x3e;
-constexpr std::uint8_t kAmdReset = 0xf0, kCfiQuery = 0x98;
+constexpr std::uint8_t kAmdReset = 0xf0, kCfiQuery = 0x98, kAmdProgram = 0xa0, kAmdBypass = 0x20;
+constexpr std::uint8_t kAmdBypassExit1 = 0x90, kAmdBypassExit2 = 0x00;
 constexpr std::uint32_t kMaxBuffer = 256;
 
 class Deadline {
@@ -91,30 +92,54 @@ Result<void> ParallelFlash::select_bank(std::uint32_t address) {
   return {};
 }
 
-Result<void> ParallelFlash::run(std::uint32_t opcode, std::uint32_t address) {
-  const std::uint32_t cmd = (opcode << layout_.opcode_shift) | (address & layout_.offset_mask());
-  OF_TRY(access_->write32(layout_.cmd_addr, cmd));
+Result<void> ParallelFlash::wait_idle(std::uint32_t* data) {
+  // CMD and DATA are adjacent (CMD first), so one block read polls and, once the cycle is done,
+  // brings the read cycle's data along: one round trip on costly transports.
+  const bool adjacent = layout_.data_addr == layout_.cmd_addr + 4;
+  std::array<std::uint32_t, 2> regs{};
   const auto start = std::chrono::steady_clock::now();
   for (std::uint32_t polls = 1;; ++polls) {
-    OF_ASSIGN(const std::uint32_t now, access_->read32(layout_.cmd_addr));
-    if ((now >> layout_.opcode_shift) == 0) return {};
+    if (data != nullptr && adjacent) {
+      OF_TRY(access_->read_block(layout_.cmd_addr, regs));
+    } else {
+      OF_ASSIGN(regs[0], access_->read32(layout_.cmd_addr));
+    }
+    if ((regs[0] >> layout_.opcode_shift) == 0) {
+      if (data == nullptr) return {};
+      if (adjacent) {
+        *data = regs[1];
+        return {};
+      }
+      OF_ASSIGN(*data, access_->read32(layout_.data_addr));
+      return {};
+    }
     if (polls >= timeouts_.gateway_busy_polls && std::chrono::steady_clock::now() - start >= timeouts_.gateway_busy)
       return make_error(ErrorCode::Timeout, "parallel flash gateway stayed busy after " + std::to_string(polls) +
-                                                " polls (CMD " + hex_string(now) + ")");
+                                                " polls (CMD " + hex_string(regs[0]) + ")");
     if (polls > 256) std::this_thread::yield();
   }
 }
 
+std::uint32_t ParallelFlash::command(std::uint32_t opcode, std::uint32_t address) const {
+  return (opcode << layout_.opcode_shift) | (address & layout_.offset_mask());
+}
+
 Result<std::uint32_t> ParallelFlash::read4(std::uint32_t address) {
   OF_TRY(select_bank(address));
-  OF_TRY(run(layout_.read4_opcode, address & ~3u));
-  return access_->read32(layout_.data_addr);
+  OF_TRY(access_->write32(layout_.cmd_addr, command(layout_.read4_opcode, address & ~3u)));
+  std::uint32_t data = 0;
+  OF_TRY(wait_idle(&data));
+  return data;
 }
 
 Result<void> ParallelFlash::write1(std::uint32_t address, std::uint8_t value) {
   OF_TRY(select_bank(address));
-  OF_TRY(access_->write32(layout_.data_addr, std::uint32_t{value} << 24));
-  return run(layout_.write1_opcode, address);
+  // DATA then CMD in one write_sequence (one SET MAD in-band); every cycle is polled to done
+  // before the next is written, as the vendor's tools do (docs/legacy-devices.md §2).
+  const std::array<RegisterWrite, 2> writes{RegisterWrite{layout_.data_addr, std::uint32_t{value} << 24},
+                                            RegisterWrite{layout_.cmd_addr, command(layout_.write1_opcode, address)}};
+  OF_TRY(access_->write_sequence(writes));
+  return wait_idle(nullptr);
 }
 
 Result<void> ParallelFlash::query() {
@@ -194,16 +219,17 @@ Result<void> ParallelFlash::erase(std::uint32_t address) {
 }
 
 Result<void> ParallelFlash::program(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  if (!intel()) return amd_program(address, bytes);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const auto here = address + static_cast<std::uint32_t>(done);
     Result<void> r;
     std::size_t n = 1;
-    if (intel() && buffer_size_ != 0) {
+    if (buffer_size_ != 0) {
       n = std::min<std::size_t>(bytes.size() - done, buffer_size_ - here % buffer_size_);
       r = intel_program_buffer(here, bytes.subspan(done, n));
     } else if (bytes[done] != 0xff) {  // an erased byte needs no program
-      r = intel() ? intel_program_byte(here, bytes[done]) : amd_program_byte(here, bytes[done]);
+      r = intel_program_byte(here, bytes[done]);
     }
     if (!r) return make_error(std::move(r).error().with_context("programming flash at " + hex_string(here)));
     done += n;
@@ -225,14 +251,22 @@ Result<void> ParallelFlash::amd_wait(std::uint32_t address, std::uint32_t mask, 
   }
 }
 
-Result<void> ParallelFlash::amd_program_byte(std::uint32_t address, std::uint8_t value) {
+Result<void> ParallelFlash::amd_unlock(std::uint32_t address, std::uint8_t command) {
   // The unlock cycles go to whatever bank is selected; select the target's first so they do not
   // switch banks between the command and the data cycle.
   OF_TRY(select_bank(address));
   const std::uint32_t bank_base = address & ~layout_.offset_mask();
   OF_TRY(write1(bank_base | kUnlock1, 0xaa));
   OF_TRY(write1(bank_base | kUnlock2, 0x55));
-  OF_TRY(write1(bank_base | kUnlock1, 0xa0));
+  return write1(bank_base | kUnlock1, command);
+}
+
+Result<void> ParallelFlash::amd_program_byte(std::uint32_t address, std::uint8_t value, bool bypass) {
+  if (bypass) {
+    OF_TRY(write1(address, kAmdProgram));
+  } else {
+    OF_TRY(amd_unlock(address, kAmdProgram));
+  }
   OF_TRY(write1(address, value));
   const std::uint32_t shift = 24 - 8 * (address % 4);
   // Data polling by comparison: the byte reads back as written once the part is done.
@@ -240,10 +274,35 @@ Result<void> ParallelFlash::amd_program_byte(std::uint32_t address, std::uint8_t
                   "byte program");
 }
 
+Result<void> ParallelFlash::amd_program(std::uint32_t address, std::span<const std::uint8_t> bytes) {
+  const auto first = std::find_if(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b != 0xff; });
+  if (first == bytes.end()) return {};  // erased bytes need no program
+  // Unlock bypass (docs/legacy-devices.md §4): one unlock for the whole span, then 0xA0 + data per
+  // byte (2 bus cycles instead of 4); 0x90, 0x00 leave it, also after a failure.
+  const auto start = address + static_cast<std::uint32_t>(first - bytes.begin());
+  if (auto r = amd_unlock(start, kAmdBypass); !r)
+    return make_error(std::move(r).error().with_context("entering unlock bypass at " + hex_string(start)));
+  Result<void> result;
+  for (std::size_t i = static_cast<std::size_t>(first - bytes.begin()); i < bytes.size() && result; ++i) {
+    if (bytes[i] == 0xff) continue;
+    const auto here = address + static_cast<std::uint32_t>(i);
+    if (auto r = amd_program_byte(here, bytes[i], true); !r)
+      result = make_error(std::move(r).error().with_context("programming flash at " + hex_string(here)));
+  }
+  auto left = write1(start, kAmdBypassExit1);
+  if (left) left = write1(start, kAmdBypassExit2);
+  if (!result) {
+    (void)reset_part();  // best effort; the program error is the one to report
+    return result;
+  }
+  if (!left) return make_error(std::move(left).error().with_context("leaving unlock bypass"));
+  return {};
+}
+
 Result<void> ParallelFlash::amd_erase(std::uint32_t address) {
   // Zero the block's first dword first, so the poll below cannot mistake an already erased
   // block (or a part that ignored the erase) for a finished one.
-  for (std::uint32_t i = 0; i < 4; ++i) OF_TRY(amd_program_byte(address + i, 0));
+  for (std::uint32_t i = 0; i < 4; ++i) OF_TRY(amd_program_byte(address + i, 0, false));
   const std::uint32_t bank_base = address & ~layout_.offset_mask();
   OF_TRY(select_bank(address));
   for (const auto& [at, value] : std::array<std::pair<std::uint32_t, std::uint8_t>, 5>{

@@ -41,10 +41,15 @@ class ParallelFlash final : public FlashBus {
   [[nodiscard]] Result<void> setup_gpios();
   [[nodiscard]] Result<void> query();
   [[nodiscard]] Result<void> select_bank(std::uint32_t address);
-  [[nodiscard]] Result<void> run(std::uint32_t opcode, std::uint32_t address);
+  // Polls CMD until the cycle is done; with `data`, also returns DATA (the read cycle's bytes).
+  [[nodiscard]] Result<void> wait_idle(std::uint32_t* data);
+  [[nodiscard]] std::uint32_t command(std::uint32_t opcode, std::uint32_t address) const;
   [[nodiscard]] Result<void> reset_part();
   // AMD (command set 2)
-  [[nodiscard]] Result<void> amd_program_byte(std::uint32_t address, std::uint8_t value);
+  [[nodiscard]] Result<void> amd_unlock(std::uint32_t address, std::uint8_t command);
+  // `bypass`: the part is in unlock bypass (0xA0 + data), else the full unlock precedes it.
+  [[nodiscard]] Result<void> amd_program_byte(std::uint32_t address, std::uint8_t value, bool bypass);
+  [[nodiscard]] Result<void> amd_program(std::uint32_t address, std::span<const std::uint8_t> bytes);
   [[nodiscard]] Result<void> amd_wait(std::uint32_t address, std::uint32_t mask, std::uint32_t expected,
                                       std::chrono::milliseconds limit, const char* what);
   [[nodiscard]] Result<void> amd_erase(std::uint32_t address);

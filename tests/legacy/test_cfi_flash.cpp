@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -233,6 +235,58 @@ TEST(ParallelFlash, EachModelDrivesTheOtherCommandSetToo) {
     ASSERT_TRUE(driver->write_sectors_that_differ(0x300000, data).has_value());
     EXPECT_EQ(dev->flash().contents()[0x300000 + 99], 0x3c);
   }
+}
+
+// Counts round trips as a MAD transport makes them: every call one (a write_sequence is one
+// SET MAD, a read_block of up to 56 dwords one GET).
+class RoundTrips final : public RegisterAccess {
+ public:
+  explicit RoundTrips(RegisterAccess& inner) : inner_(&inner) {}
+  Result<std::uint32_t> read32(std::uint32_t a) override { ++count; return inner_->read32(a); }
+  Result<void> write32(std::uint32_t a, std::uint32_t v) override { ++count; return inner_->write32(a, v); }
+  Result<void> read_block(std::uint32_t a, std::span<std::uint32_t> out) override {
+    ++count;
+    return inner_->read_block(a, out);
+  }
+  Result<void> write_sequence(std::span<const RegisterWrite> w) override {
+    ++count;
+    return inner_->write_sequence(w);
+  }
+  std::size_t max_block_dwords() const override { return 56; }
+  bool costly_access() const override { return true; }
+  std::uint64_t count = 0;
+
+ private:
+  RegisterAccess* inner_;
+};
+
+TEST_P(BothParts, RoundTripsPerProgrammedByteAndPerReadDword) {
+  auto dev = make(GetParam());
+  RoundTrips trips(*dev);
+  auto flash = ParallelFlash::open(trips, dev->info().flash_gateway, fast());
+  ASSERT_TRUE(flash.has_value()) << flash.error().message();
+  ASSERT_TRUE((*flash)->erase(0x10000).has_value());
+  std::vector<std::uint8_t> data(1024);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint8_t>(i * 5 + 1) & 0x7f;
+  trips.count = 0;
+  ASSERT_TRUE((*flash)->program(0x10000, data).has_value());
+  const double per_byte = static_cast<double>(trips.count) / static_cast<double>(data.size());
+  EXPECT_TRUE(std::equal(data.begin(), data.end(), dev->flash().contents().begin() + 0x10000));
+  // AMD in unlock bypass: 0xA0, data, one data poll, each a cycle + its poll = 2 trips (plain
+  // programs were 15: four write cycles of 3 and a read of 3). Intel buffered: far fewer.
+  EXPECT_LE(per_byte, 6.1) << GetParam();
+  std::vector<std::uint8_t> back(data.size());
+  trips.count = 0;
+  ASSERT_TRUE((*flash)->read(0x10000, back).has_value());
+  EXPECT_EQ(back, data);
+  EXPECT_EQ(trips.count, 2 * data.size() / 4);  // CMD write, then CMD..DATA in one block read
+  std::printf("[cfi] %s: %.2f round trips per programmed byte, %.2f per read dword\n", GetParam(), per_byte,
+              static_cast<double>(trips.count) / static_cast<double>(data.size() / 4));
+  // Out of unlock bypass again: the part takes a CFI query (a part left in bypass ignores it).
+  ASSERT_TRUE((*flash)->write1(0x55, 0x98).has_value());
+  const auto at10 = (*flash)->read4(0x10), at20 = (*flash)->read4(0x20);
+  ASSERT_TRUE(at10.has_value() && at20.has_value());
+  EXPECT_TRUE((*at10 >> 24) == 'Q' || (*at20 >> 24) == 'Q') << std::hex << *at10 << " " << *at20;
 }
 
 TEST(ParallelFlash, SpiPartsCannotSitOnTheParallelGateway) {
