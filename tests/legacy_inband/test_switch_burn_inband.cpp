@@ -1,0 +1,65 @@
+// In-band query and burn of switches as the fabric's switch, over ibsim: SwitchX (FS2 on SPI flash
+// through CR-space MADs) and InfiniScale III (FS1 in I2C EEPROMs, reached through ExtPortAccess
+// I2C MADs: the in-band RegisterAccess::i2c()). Sample old -> new: q shows the old version, burn,
+// q shows the new one. Default tests (label inband); their times are printed and in COST.
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "image/FirmwareImage.h"
+#include "tests/inband/DeviceFabricFixture.h"
+
+namespace openflint::test {
+namespace {
+
+class SwitchBurnInband : public DeviceFabricFixture, public ::testing::WithParamInterface<const char*> {
+ protected:
+  std::string model() const { return GetParam(); }
+  std::filesystem::path sample(const char* version) const { return sample_image(model() + "-" + version); }
+  std::string version_of(const char* version) const {
+    const auto bytes = read_file(sample(version));
+    auto q = query_image(bytes);
+    EXPECT_TRUE(q && q->fw_version) << (q ? "no version" : q.error().message());
+    return q && q->fw_version ? q->fw_version->to_string() : std::string{};
+  }
+  static bool has(const CapturedRun& r, const std::string& s) {
+    return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos;
+  }
+  // The version on flash: q's "FW Version:" line (the running one stays until a reboot).
+  static std::string flash_version(const CapturedRun& r) {
+    const std::string key = "\nFW Version:";
+    const auto at = ("\n" + r.out).find(key);
+    if (at == std::string::npos) return {};
+    const auto start = r.out.find_first_not_of(' ', at + key.size() - 1);
+    return start == std::string::npos ? std::string{} : r.out.substr(start, r.out.find('\n', start) - start);
+  }
+};
+
+TEST_P(SwitchBurnInband, QueryBurnQueryOldToNew) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string old_version = version_of("old");
+  const std::string new_version = version_of("new");
+  ASSERT_NE(old_version, new_version);
+  const std::string node = SimFabric::kSwitch;
+  bring_up({{node, model(), sample("old")}});
+  if (HasFatalFailure() || IsSkipped()) return;
+  auto info = find_device_by_sim_model(model());
+  ASSERT_TRUE(info) << info.error().message();
+  auto r = flint(node, {"q"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(flash_version(r), old_version) << r.out;
+  EXPECT_TRUE(has(r, std::string((*info)->name))) << r.out;
+  std::vector<std::string> argv{bin("flint").string(), "-d", lid_name(node), "-i", sample("new").string(), "-y", "burn"};
+  r = run(argv, 600000);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  r = flint(node, {"q"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(flash_version(r), new_version) << r.out;
+  std::printf("[legacy_inband] %s (switch) old -> new over MADs: %.1f s\n", model().c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+INSTANTIATE_TEST_SUITE_P(Switches, SwitchBurnInband, ::testing::Values("switchx", "mt47396"));
+
+}  // namespace
+}  // namespace openflint::test
