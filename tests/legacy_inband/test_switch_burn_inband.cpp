@@ -22,6 +22,10 @@ class SwitchBurnInband : public DeviceFabricFixture, public ::testing::WithParam
     EXPECT_TRUE(q && q->fw_version) << (q ? "no version" : q.error().message());
     return q && q->fw_version ? q->fw_version->to_string() : std::string{};
   }
+  static std::string read_text(const std::filesystem::path& path) {
+    const auto bytes = read_file(path);
+    return std::string(bytes.begin(), bytes.end());
+  }
   static bool has(const CapturedRun& r, const std::string& s) {
     return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos;
   }
@@ -49,9 +53,32 @@ TEST_P(SwitchBurnInband, QueryBurnQueryOldToNew) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(flash_version(r), old_version) << r.out;
   EXPECT_TRUE(has(r, std::string((*info)->name))) << r.out;
+  // The burn through a tracing responder: which MADs carried it.
+  (void)stop_and_load(node);
+  start_responder(node, {"--trace"});
+  if (HasFatalFailure()) return;
+  const std::filesystem::path log = fabric_->dir() / ("responder-" + node + ".log");
+  const std::size_t log_start = read_text(log).size();
   std::vector<std::string> argv{bin("flint").string(), "-d", lid_name(node), "-i", sample("new").string(), "-y", "burn"};
   r = run(argv, 600000);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string trace = read_text(log).substr(log_start);
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = trace.find(what); at != std::string::npos; at = trace.find(what, at + 1)) ++n;
+    return n;
+  };
+  // ExtPortAccess (attr 0x13) writes at most 64 EEPROM bytes each.
+  const std::size_t i2c_writes = count("attr=0x0013") ;
+  const std::size_t image_bytes = read_file(sample("new")).size();
+  if ((*info)->name.starts_with("InfiniScale")) {
+    EXPECT_GE(i2c_writes, image_bytes / 64) << "the EEPROM burn did not go through ExtPortAccess";
+  } else {
+    EXPECT_EQ(i2c_writes, 0u);
+    EXPECT_GE(count("attr=0xff50") + count("attr=0x0050"), image_bytes / 256) << "no CR-space MADs";
+  }
+  std::printf("[legacy_inband] %s burn: %zu ExtPortAccess MADs, %zu trace lines\n", model().c_str(), i2c_writes,
+              count("\n"));
   r = flint(node, {"q"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(flash_version(r), new_version) << r.out;
