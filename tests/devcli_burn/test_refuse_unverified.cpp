@@ -77,7 +77,7 @@ TEST_P(RefuseUnverified, FlintBurnFlintBurnWithoutFailsafeAndFwburn) {
 
 INSTANTIATE_TEST_SUITE_P(Models, RefuseUnverified,
                          ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2"),
-                         [](const auto& info) { return info.param; });  // tests/devcli_burn/COST names them
+                         [](const auto& model) { return model.param; });  // tests/devcli_burn/COST names them
 
 }  // namespace
 }  // namespace openflint
