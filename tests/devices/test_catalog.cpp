@@ -91,7 +91,9 @@ TEST(DeviceCatalog, ChipSelectSupportAndFs2ConfigAreasAreConsistent) {
     const FlashGatewayInfo& g = d.flash_gateway;
     EXPECT_GE(g.flash_banks, 1);
     EXPECT_LE(g.flash_banks, 4);
-    if (g.chip_select_support_addr != 0) EXPECT_EQ(g.chip_select_support_addr % 4, 0u);
+    if (g.chip_select_support_addr != 0) {
+      EXPECT_EQ(g.chip_select_support_addr % 4, 0u);
+    }
     if (g.cache_guard.present()) {
       EXPECT_NE(g.cache_guard.offset_mask, 0u);
       EXPECT_NE(g.cache_guard.cmd_mask, 0u);
