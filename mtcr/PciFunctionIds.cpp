@@ -7,6 +7,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -89,11 +90,14 @@ Result<PciFunctionIds> read_pci_function_ids(const fs::path& function_dir) {
 std::string describe_pci_function(const PciFunctionIds& ids) {
   const unsigned class_id = ids.class_code >> 8;  // base class and subclass, as lspci shows them
   std::string vendor, device, klass;
+  const char* env = std::getenv("OPENFLINT_PCI_IDS");
+  std::string ids_file = env != nullptr ? env : "";  // libpci keeps the pointer: alive until pci_cleanup
   pci_access* access = nullptr;
   LibpciTrap trap;
   if (trapped(trap, [&] { access = pci_alloc(); }) && access != nullptr) {
     install_libpci_trap(access);
     access->id_lookup_mode = 0;  // pci.ids and udev's hwdb only: no network, no cache file in $HOME
+    if (!ids_file.empty()) pci_set_name_list_path(access, ids_file.data(), 0);
     vendor = lookup_name(access, PCI_LOOKUP_VENDOR, static_cast<int>(ids.vendor));
     device = lookup_name(access, PCI_LOOKUP_DEVICE, static_cast<int>(ids.vendor), static_cast<int>(ids.device));
     klass = lookup_name(access, PCI_LOOKUP_CLASS, static_cast<int>(class_id));

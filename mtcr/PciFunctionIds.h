@@ -28,8 +28,10 @@ struct PciFunctionIds {
 [[nodiscard]] Result<PciFunctionIds> read_pci_function_ids(const std::filesystem::path& function_dir);
 
 // The function as `lspci -nn` names it: "Host bridge [0600]: Intel Corporation 440FX - 82441FX PMC
-// [Natoma] [8086:1237] (rev 02)", the names from libpci's pci.ids (and udev's hwdb); without any
-// name there, plain hex: "vendor 0x8086, device 0x1237, class 0x060000, revision 0x02".
+// [Natoma] [8086:1237] (rev 02)", the names from libpci's ID database (its pci.ids, or the file
+// OPENFLINT_PCI_IDS names, as lspci -i; and udev's hwdb); without any name there, plain hex:
+// "vendor 0x8086, device 0x1237, class 0x060000, revision 0x02". Loading the whole database
+// takes libpci about 0.1 s: this is for error messages, not for listings.
 [[nodiscard]] std::string describe_pci_function(const PciFunctionIds& ids);
 
 // The catalog record of the function at <sysfs_root>/devices/<address>, when it is vendor
