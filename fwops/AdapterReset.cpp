@@ -17,6 +17,7 @@
 #include "devices/DeviceInfo.h"
 #include "fwops/FirmwareResetRegister.h"
 #include "mtcr/PciConfigFile.h"
+#include "mtcr/PciFunctionIds.h"
 
 namespace openflint {
 namespace {
@@ -25,7 +26,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint8_t kPcieCapabilityId = 0x10;
-constexpr std::uint16_t kVendorMellanox = 0x15b3;
 
 // Every function of the device `dir` names: the sibling folders with the same domain:bus:device.
 std::vector<ResetFunction> device_functions(const fs::path& dir) {
@@ -78,7 +78,7 @@ Result<std::vector<std::uint8_t>> wait_for_function(const fs::path& dir, std::ch
   std::string last = "no answer";
   for (;;) {
     auto config = read_pci_config(dir);
-    if (config && (config_dword(*config, 0) & 0xffff) == kVendorMellanox) return config;
+    if (config && (config_dword(*config, 0) & 0xffff) == kPciVendorMellanox) return config;
     if (!config) last = config.error().message();
     else last = "vendor/device reads " + hex_string(config_dword(*config, 0));
     if (Clock::now() >= deadline)
@@ -267,9 +267,26 @@ void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan&
                                                   std::string(mfrl_state_name(mfrl->reset_state)) + ")"});
 }
 
+// The reset unbinds, saves and restores every function of the device: each must be the vendor's
+// (the opened one was checked against the catalog when it was opened; VFs and bridges of the
+// adapter have ids of their own, the vendor is the same). A function of another vendor at that
+// address means the tree is not what it seems: nothing is touched.
+void check_functions_are_ours(const fs::path& dir, ResetPlan& plan) {
+  for (const auto& f : plan.functions) {
+    const fs::path fdir = dir.parent_path() / f.address.to_string();
+    auto ids = read_pci_function_ids(fdir);
+    if (ids && ids->vendor == kPciVendorMellanox) continue;
+    plan.blockers.push_back({ErrorCode::InvalidArgument,
+                             ids ? f.address.to_string() + " shares the device with " + dir.filename().string() + " but is " +
+                                       describe_pci_function(*ids) + ", not a function of vendor 0x15b3: not resetting"
+                                 : ids.error().message()});
+  }
+}
+
 void plan_pci(Device& device, const ResetOptions& options, ResetPlan& plan) {
   const fs::path& dir = device.pci_dir();
   plan.functions = device_functions(dir);
+  check_functions_are_ours(dir, plan);
   if (options.level != 3 && options.level != 4) {
     plan.blockers.push_back({ErrorCode::InvalidArgument, "reset level " + std::to_string(options.level) +
                                                              ": use 3 (PCI reset now) or 4 (armed for the next warm reboot)"});

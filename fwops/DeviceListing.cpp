@@ -91,8 +91,8 @@ void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string&
   }
   if (config) {
     s.bar = probe_bar_locked(s.function.address, root);
-  } else if (config.error().code() == ErrorCode::Busy) {
-    s.bar = s.config;  // the same lock: waiting for it again would tell nothing new
+  } else if (config.error().code() == ErrorCode::Busy || config.error().code() == ErrorCode::InvalidArgument) {
+    s.bar = s.config;  // the same lock, or the same refusal (not a catalog function): trying again tells nothing new
   } else {  // config space failed: the BAR opens the function on its own
     auto bar = open_for_probe("pcicr-" + bdf, root);
     s.bar = bar ? probe_opened(*bar) : probe_word(make_error(bar.error()));
@@ -101,22 +101,13 @@ void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string&
   if (!s.bar.works && lockdown != "none" && !lockdown.empty()) s.bar.reason += " (kernel lockdown: " + lockdown + ")";
 }
 
+// The catalog record by PCI id. A function whose id the catalog does not list stays unknown:
+// every tool refuses it (mtcr/PciFunctionIds.h), so its hw id is never read either.
 void identify(PciDeviceStatus& s) {
   bool recovery = false;
   if (auto info = find_device_by_pci_id(s.function.device_id, &recovery)) {
     s.info = *info;
     s.recovery = recovery;
-    return;
-  }
-  // An id the catalog does not know (a compatibility id, say): the hw id still tells the ASIC.
-  for (const AccessProbe* p : {&s.bar, &s.config}) {
-    if (!p->hw_id_word) continue;
-    auto info = find_device_by_hw_id(static_cast<std::uint16_t>(*p->hw_id_word & 0xffff),
-                                     static_cast<std::uint8_t>((*p->hw_id_word >> 16) & 0xff));
-    if (info) {
-      s.info = *info;
-      return;
-    }
   }
 }
 

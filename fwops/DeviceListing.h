@@ -24,7 +24,7 @@ struct AccessProbe {
 
 struct PciDeviceStatus {
   MellanoxFunction function;
-  const DeviceInfo* info = nullptr;  // catalog record by PCI id (either mode), else by hw id; null: unknown
+  const DeviceInfo* info = nullptr;  // catalog record by PCI id (either mode); null: not a catalog function, never opened
   bool recovery = false;             // the function shows its device's flash-recovery PCI id
   AccessProbe config;                // the config-space gateway (VSEC or the 0x58 window)
   AccessProbe bar;                   // BAR0 mapped from resource0

@@ -92,6 +92,7 @@ Result<std::vector<MstLink>> create_mst_links(const fs::path& dir, const fs::pat
   const fs::path root = fs::absolute(sysfs_root, ec).lexically_normal();
   std::vector<MstLink> out;
   for (const PciDeviceStatus& d : devices) {
+    if (d.info == nullptr) continue;  // not a catalog function: every tool refuses it, so no name for it
     const fs::path target = root / "devices" / d.function.address.to_string();
     std::vector<std::string> names{d.function.mst_name(PciMethod::Config)};
     if (d.bar.works) names.push_back(d.function.mst_name(PciMethod::Bar));

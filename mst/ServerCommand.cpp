@@ -36,15 +36,26 @@ struct ServerArgs {
   std::vector<std::string> devices;
 };
 
-// The DEVICE arguments, or without any the host's default list: what `mst status` lists (each
-// PCI function by its MST name), found without touching CR-space.
+// The DEVICE arguments, or without any the host's default list: the catalog functions `mst
+// status` lists (each by its MST name), found without touching CR-space. A PCI name among the
+// arguments must resolve to a catalog function now (mtcr/PciFunctionIds.h): a server never offers
+// another vendor's function, and a mistyped address stops it at the start, not at a client's open.
 Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
-  if (!a.devices.empty()) return a.devices;
+  if (!a.devices.empty()) {
+    for (const std::string& name : a.devices) {
+      if (!is_pci_device_name(name, root)) continue;
+      if (auto pci = resolve_pci_device_name(name, root); !pci && pci.error().code() == ErrorCode::InvalidArgument)
+        return make_error(std::move(pci).error());
+    }
+    return a.devices;
+  }
   ListingOptions listing;
   listing.probe_access = false;
   OF_ASSIGN(const auto functions, list_pci_devices(root, listing));
   std::vector<std::string> names;
-  for (const auto& f : functions) names.push_back(f.function.mst_name());
+  for (const auto& f : functions) {
+    if (f.info != nullptr) names.push_back(f.function.mst_name());
+  }
   return names;
 }
 

@@ -6,71 +6,17 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csetjmp>
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
-#include <type_traits>
 
 extern "C" {
 #include <pci/pci.h>
 }
 
 #include "core/HexString.h"
+#include "mtcr/LibpciTrap.h"
 
 namespace openflint {
 namespace {
-
-// What libpci reported during one trapped call (per thread: libpci's callbacks carry no context).
-struct LibpciTrap {
-  std::jmp_buf env;
-  unsigned warnings = 0;
-  char message[256] = {};
-};
-thread_local LibpciTrap* t_trap = nullptr;
-
-void record(const char* format, va_list args) {
-  if (t_trap != nullptr) std::vsnprintf(t_trap->message, sizeof t_trap->message, format, args);
-}
-
-// libpci declares error() as not returning: unwind to the trapped call (only C frames between).
-__attribute__((noreturn)) void on_error(char* format, ...) {  // GNU form: part of the type for clang, as libpci declares it
-  va_list args;
-  va_start(args, format);
-  record(format, args);
-  va_end(args);
-  if (t_trap == nullptr) std::abort();  // a libpci call outside run_trapped: a bug here
-  std::longjmp(t_trap->env, 1);
-}
-
-void on_warning(char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  record(format, args);
-  va_end(args);
-  if (t_trap != nullptr) ++t_trap->warnings;
-}
-
-void on_debug(char*, ...) {}
-
-// Runs fn(ctx) with the callbacks pointed at `trap`. False when libpci failed (error() or a
-// warning); the message is in trap.message. Nothing with a destructor lives in this frame.
-bool run_trapped(LibpciTrap& trap, void (*fn)(void*), void* ctx) {
-  LibpciTrap* const saved = t_trap;
-  t_trap = &trap;
-  volatile bool ok = false;
-  if (setjmp(trap.env) == 0) {
-    fn(ctx);
-    ok = trap.warnings == 0;
-  }
-  t_trap = saved;
-  return ok;
-}
-
-template <typename F>
-bool trapped(LibpciTrap& trap, F&& f) {
-  return run_trapped(trap, [](void* ctx) { (*static_cast<std::remove_reference_t<F>*>(ctx))(); }, &f);
-}
 
 Result<void> check_config_file(const std::filesystem::path& config, const std::string& name,
                                const std::filesystem::path& root) {
@@ -119,9 +65,7 @@ Result<LibpciDevice> LibpciDevice::open(const PciAddress& address, const std::fi
   const bool ok = trapped(trap, [&] {
     handles->access = pci_alloc();
     pci_access* a = handles->access;
-    a->error = on_error;
-    a->warning = on_warning;
-    a->debug = on_debug;
+    install_libpci_trap(a);
     a->method = PCI_ACCESS_SYS_BUS_PCI;
     a->writeable = 1;  // open config O_RDWR once, not again at the first write
     pci_set_param(a, const_cast<char*>("sysfs.path"), handles->root.data());

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "mtcr/PciFunctionIds.h"
 #include "mtcr/PciFunctionList.h"
 
 namespace openflint {
@@ -83,27 +84,8 @@ Result<PciAddress> resolve_rdma(std::string_view name, const fs::path& root) {
   return existing(a, root, name);
 }
 
-}  // namespace
-
-fs::path default_sysfs_root() {
-  const char* env = std::getenv("OPENFLINT_SYSFS_ROOT");
-  return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("/sys/bus/pci");
-}
-
-fs::path infiniband_class_dir(const fs::path& sysfs_root) {
-  fs::path root = sysfs_root;
-  if (root.filename().empty()) root = root.parent_path();  // a trailing slash
-  return root.parent_path().parent_path() / "class" / "infiniband";
-}
-
-bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
-  if (name.starts_with(kConfPrefix) || name.starts_with(kBarPrefix) || parse_mst_name(name)) return true;
-  if (parse_pci_address(name)) return true;
-  std::error_code ec;
-  return is_rdma_shape(name) && fs::exists(infiniband_class_dir(sysfs_root) / std::string(name), ec);
-}
-
-Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+// The function a name designates and how to reach it, before any check of what it is.
+Result<PciDeviceName> resolve_address(std::string_view name, const fs::path& sysfs_root) {
   PciDeviceName out;
   if (auto m = parse_mst_name(name)) {
     out.method = m->method;
@@ -129,6 +111,36 @@ Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::p
     return out;
   }
   return make_error(ErrorCode::InvalidArgument, "'" + std::string(name) + "' is not a PCI device name");
+}
+
+}  // namespace
+
+fs::path default_sysfs_root() {
+  const char* env = std::getenv("OPENFLINT_SYSFS_ROOT");
+  return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("/sys/bus/pci");
+}
+
+fs::path infiniband_class_dir(const fs::path& sysfs_root) {
+  fs::path root = sysfs_root;
+  if (root.filename().empty()) root = root.parent_path();  // a trailing slash
+  return root.parent_path().parent_path() / "class" / "infiniband";
+}
+
+bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  if (name.starts_with(kConfPrefix) || name.starts_with(kBarPrefix) || parse_mst_name(name)) return true;
+  if (parse_pci_address(name)) return true;
+  std::error_code ec;
+  return is_rdma_shape(name) && fs::exists(infiniband_class_dir(sysfs_root) / std::string(name), ec);
+}
+
+Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  OF_ASSIGN(PciDeviceName out, resolve_address(name, sysfs_root));
+  // Before anything writes to the function, maps its BAR or takes its lock: ours, or refused.
+  if (auto known = require_catalog_function(out.address, sysfs_root); !known) {
+    Error e = std::move(known).error();
+    return make_error(parse_pci_address(name) ? std::move(e) : std::move(e).with_context(name));  // a BDF names itself
+  }
+  return out;
 }
 
 }  // namespace openflint

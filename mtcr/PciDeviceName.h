@@ -36,7 +36,10 @@ struct PciDeviceName {
 // Resolves a PCI device name. MST names "mtNNNN_pciconfK" (config space) and "mtNNNN_pci_crK"
 // (BAR) are the K-th function, in BDF order, of vendor 0x15b3 whose PCI device id is decimal
 // NNNN; RDMA names follow <class dir>/<name>/device to the function. A BDF must exist under
-// <root>/devices. Errors: InvalidArgument (malformed), NotFound (no such device, with what exists).
+// <root>/devices. The function found must be one the toolkit knows (require_catalog_function:
+// vendor 0x15b3, a catalog PCI device id), checked by reading only, so nothing that opens a name
+// writes to, maps or locks another vendor's function. Errors: InvalidArgument (malformed, or not
+// a catalog function: one line naming what it is), NotFound (no such device, with what exists).
 [[nodiscard]] Result<PciDeviceName> resolve_pci_device_name(std::string_view name,
                                                             const std::filesystem::path& sysfs_root);
 
