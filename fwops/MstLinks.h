@@ -26,9 +26,10 @@ struct MstLink {
 
 // The names flint accepts for each catalog function ("mtNNNN_pciconfK"; "mtNNNN_pci_crK" too when
 // the BAR works), each a link to the function's sysfs directory; a vendor 0x15b3 function the
-// catalog does not list (a PCIe bridge or switch port of the adapter, say) gets none. Creates `dir` if needed and records
-// what it made in dir/.openflint-links (kept across starts), written atomically. Io or
-// PermissionDenied when the directory or a link cannot be made.
+// catalog does not list (a PCIe bridge of the adapter, a virtual function) gets none, as every
+// tool refuses it. Creates `dir` if needed and records what it made in dir/.openflint-links
+// (kept across starts), written atomically. Io or PermissionDenied when the directory or a link
+// cannot be made.
 [[nodiscard]] Result<std::vector<MstLink>> create_mst_links(const std::filesystem::path& dir,
                                                             const std::filesystem::path& sysfs_root,
                                                             const std::vector<PciDeviceStatus>& devices);

@@ -38,8 +38,8 @@ struct ServerArgs {
 
 // The DEVICE arguments, or without any the host's default list: the catalog functions `mst
 // status` lists (each by its MST name), found without touching CR-space. A PCI name among the
-// arguments must resolve to a catalog function now (mtcr/PciFunctionIds.h): a server never offers
-// another vendor's function, and a mistyped address stops it at the start, not at a client's open.
+// arguments must name a catalog function (mtcr/PciFunctionIds.h): a server never offers another
+// vendor's function, and a mistyped address stops it at the start, not at a client's open.
 Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
   if (!a.devices.empty()) {
     for (const std::string& name : a.devices) {

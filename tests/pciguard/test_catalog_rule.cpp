@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "devices/DeviceCatalog.h"
+#include "fwops/AdapterReset.h"
+#include "fwops/Device.h"
 #include "fwops/DeviceListing.h"
 #include "fwops/MstLinks.h"
 #include "mtcr/PciDeviceName.h"
@@ -166,6 +168,48 @@ TEST_F(CatalogRule, ListingLinksAndServerLeaveTheRefusedOut) {
                                    bin("mst").string()}, env);
   ASSERT_EQ(served.exit_code, 0) << served.err;
   EXPECT_EQ(served.out, std::string("O 1\0mt4099_pciconf0\0", 20)) << served.out;
+}
+
+// A reset unbinds, saves and restores every function at the device's bus and device number: one
+// of another vendor there is refused, and its files stay as they were. The catalog function is a
+// plain file whose 0x58 window answers every CR-space read with the ConnectX-3 hw id (0x1f5), so
+// it opens; its tools HCR semaphore then never frees (the running firmware stays unknown after
+// the HCR's few-second wait), which the plan tolerates.
+TEST_F(CatalogRule, AResetRefusesWhenAnotherVendorsFunctionSharesTheDevice) {
+  ForeignFunction cx3 = mellanox("0000:81:00.0", 4099);
+  tree_.add(cx3);
+  auto config = read_file(tree_.root() / "devices" / cx3.bdf / "config");
+  config[0x5c] = 0xf5;  // the window's data register: little-endian 0x000001f5
+  config[0x5d] = 0x01;
+  config[0x5e] = config[0x5f] = 0;
+  write_file(tree_.root() / "devices" / cx3.bdf / "config", config);
+  ForeignFunction intel = function("EthernetNic");
+  intel.bdf = "0000:81:00.1";
+  tree_.add(intel);
+  TempDir run;
+  ::setenv("OPENFLINT_RUN_DIR", run.path().c_str(), 1);
+  DeviceOpenOptions options;
+  options.sysfs_root = tree_.root();
+  auto device = open_device("pciconf-81:00.0", options);
+  ASSERT_TRUE(device.has_value()) << device.error().message();
+  const auto before = tree_.snapshot();
+  auto plan = plan_reset(*device, ResetOptions{});
+  ::unsetenv("OPENFLINT_RUN_DIR");
+  ASSERT_TRUE(plan.has_value()) << plan.error().message();
+  ASSERT_FALSE(plan->blockers.empty());
+  EXPECT_EQ(plan->blockers.front().code, ErrorCode::InvalidArgument);
+  EXPECT_NE(plan->blockers.front().why.find("0000:81:00.1 shares the device with 0000:81:00.0 but is " + std::string(intel.lspci)),
+            std::string::npos)
+      << plan->blockers.front().why;
+  auto ran = run_reset(*device, *plan, ResetOptions{});
+  ASSERT_FALSE(ran.has_value());
+  EXPECT_EQ(ran.error().code(), ErrorCode::InvalidArgument);
+  const auto after = tree_.snapshot();
+  for (const auto& [file, content] : before) {
+    if (file.find("81:00.1") != std::string::npos) {
+      EXPECT_TRUE(after.at(file) == content) << file;
+    }
+  }
 }
 
 }  // namespace
