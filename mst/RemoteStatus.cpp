@@ -87,8 +87,12 @@ int run_remote_status(const std::vector<std::string>& hosts, const Common& commo
   }
   std::vector<RemoteHostStatus> listed;
   bool all_reached = true;
+  // Like the local listing: a device busy on its host is reported after a short wait, not
+  // waited for as a tool waits (a burn there takes minutes).
+  DeviceOpenOptions options;
+  options.lock_timeout = std::chrono::milliseconds(200);
   for (const auto& host : parsed) {
-    listed.push_back(list_remote_host(host));
+    listed.push_back(list_remote_host(host, options));
     all_reached = all_reached && listed.back().error.empty();
   }
   if (common.json) {

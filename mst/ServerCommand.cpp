@@ -1,4 +1,5 @@
 // ServerCommand: `mst server` — serve this host's devices with the legacy bus-server protocol (mstmtserver 1.4).
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -30,6 +31,7 @@ struct ServerArgs {
   std::vector<std::string> allow;
   bool read_only = false;
   double idle_timeout_s = 300;
+  std::size_t max_sessions = BusServerOptions::kDefaultMaxSessions;
   bool stdio = false;
   std::string audit_log;
   std::string sysfs;  // empty: default_sysfs_root()
@@ -95,8 +97,21 @@ class SignalStopper {
   std::thread thread_;
 };
 
+// A long-running server with a thread per session: glibc would give each thread its own malloc
+// arena (64 MiB of address space each, up to 8 per core), whose freed memory it rarely returns,
+// and raise its mmap threshold after the first large free, so a simulated device's flash freed
+// at a session's end would stay in the heap. Two arenas and a fixed threshold keep the address
+// space and the resident memory of many sessions bounded and returned when they end.
+void bound_malloc_for_sessions() {
+  constexpr int kArenas = 2;
+  constexpr int kMmapThresholdBytes = 128 * 1024;  // glibc's initial value, kept fixed
+  (void)::mallopt(M_ARENA_MAX, kArenas);
+  (void)::mallopt(M_MMAP_THRESHOLD, kMmapThresholdBytes);
+}
+
 int run_server(const ServerArgs& a, const Common& common) {
   ::signal(SIGPIPE, SIG_IGN);  // a vanished client is a failed send, not the end of the server
+  bound_malloc_for_sessions();
   auto audit = make_audit_log(a.audit_log);
   if (!audit) return cli::report_error(audit.error(), common.json);
   const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
@@ -127,6 +142,7 @@ int run_server(const ServerArgs& a, const Common& common) {
   }
   options.read_only = a.read_only;
   options.idle_timeout = idle;
+  options.max_sessions = a.max_sessions;
   options.devices = *devices;
   options.sysfs_root = root;
   options.audit = *audit;
@@ -157,9 +173,15 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
       ->check(CLI::Range(0, 65535));
   server->add_option("--allow", args->allow, "client network allowed to connect, IPv4 or IPv6 CIDR (repeatable)")
       ->allow_extra_args(false);  // one CIDR per --allow: what follows is a DEVICE
-  server->add_flag("--read-only", args->read_only, "refuse writes (W, U)");
+  server->add_flag("--read-only", args->read_only,
+                   "answer queries only: reads, register queries and the gateway commands of flash reads; "
+                   "refuse erases, programs and every other write");
   server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
       ->check(CLI::PositiveNumber);
+  server->add_option("--max-sessions", args->max_sessions,
+                     "sessions at once (default " + std::to_string(BusServerOptions::kDefaultMaxSessions) +
+                         "); more clients get \"E server busy\"")
+      ->check(CLI::Range(1, 1024));
   server->add_flag("--stdio", args->stdio, "serve one session on stdin/stdout instead of TCP");
   server->add_option("--audit-log", args->audit_log, "append the audit lines to FILE (default stderr)");
   server->add_option("--sysfs", args->sysfs, "PCI sysfs root for the default list and PCI names "

@@ -177,4 +177,11 @@ Result<std::string> BusConnection::receive(std::size_t max_bytes, std::chrono::m
   }
 }
 
+Result<std::string> BusConnection::receive_reply(std::size_t max_bytes, std::chrono::milliseconds timeout) {
+  auto reply = receive(max_bytes, timeout);
+  if (!reply && reply.error().code() == ErrorCode::InvalidArgument)
+    return make_error(ErrorCode::Io, "malformed reply: " + reply.error().message());
+  return reply;
+}
+
 }  // namespace openflint

@@ -44,6 +44,9 @@ class BusConnection {
   // The next message without its NUL. Timeout when none is complete within `timeout`; Io "the
   // server closed the connection" at EOF; InvalidArgument when it runs past `max_bytes`.
   [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout);
+  // receive() on the client side: a reply past `max_bytes` is an Io error like any other reply
+  // that makes no sense (the server misbehaved; the user's input was fine), not InvalidArgument.
+  [[nodiscard]] Result<std::string> receive_reply(std::size_t max_bytes, std::chrono::milliseconds timeout);
 
   [[nodiscard]] int fd() const { return fd_; }
 

@@ -16,7 +16,7 @@ bool printable_without_spaces(const std::string& name) {
 
 Result<std::vector<std::string>> list_bus_devices(BusConnection& connection, std::chrono::milliseconds timeout) {
   OF_TRY(connection.send(format_bus_request(bus_request(BusCommand::List))));
-  OF_ASSIGN(const std::string count_reply, connection.receive(kBusMaxReplyBytes, timeout));
+  OF_ASSIGN(const std::string count_reply, connection.receive_reply(kBusMaxReplyBytes, timeout));
   OF_ASSIGN(const std::uint32_t count, parse_read_reply(count_reply));
   if (count > kBusMaxListedDevices)
     return make_error(ErrorCode::Io, "the server lists " + std::to_string(count) + " devices (at most " +
@@ -24,7 +24,7 @@ Result<std::vector<std::string>> list_bus_devices(BusConnection& connection, std
   std::vector<std::string> names;
   names.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    auto name = connection.receive(kBusMaxDeviceNameBytes + 1, timeout);
+    auto name = connection.receive_reply(kBusMaxDeviceNameBytes + 1, timeout);
     if (!name)
       return make_error(std::move(name).error().with_context("device name " + std::to_string(i + 1) + " of " +
                                                              std::to_string(count)));

@@ -183,6 +183,24 @@ bool is_known_command(char c) {
 
 }  // namespace
 
+Result<void> check_bus_device_name(std::string_view device) {
+  if (device.empty()) return invalid("an empty device name cannot be sent to a bus server");
+  for (const char c : device)
+    if (c <= ' ' || c >= 0x7f)
+      return invalid("device name " + quote(device) +
+                     " cannot be sent to a bus server: it holds a space, a control or a non-ASCII byte");
+  // "O <dtype> <device>" and its NUL within the legacy request bound.
+  BusRequest open = bus_request(BusCommand::Open);
+  open.device_type = kBusDeviceTypeTavor;
+  open.device = std::string(device);
+  const std::size_t request_bytes = format_bus_request(open).size() + 1;
+  if (request_bytes > kBusMaxRequestBytes)
+    return invalid("device name " + quote(device) + " of " + std::to_string(device.size()) +
+                   " bytes cannot be sent to a bus server: its O request would exceed " +
+                   std::to_string(kBusMaxRequestBytes - 1) + " bytes");
+  return {};
+}
+
 Result<BusRequest> parse_bus_request(std::string_view text) {
   if (text.empty()) return invalid("empty request");
   // G carries a register of up to kBusMaxRegisterBytes; the legacy commands keep their bound.
@@ -263,8 +281,11 @@ std::string format_block_reply(std::span<const std::uint32_t> dwords, std::size_
 Result<std::string> parse_ok_reply(std::string_view reply) {
   if (reply == "O") return std::string();
   if (reply.starts_with("O ")) return std::string(reply.substr(2));
-  if (reply.starts_with("E ") || reply == "E")
-    return make_error(ErrorCode::Io, "the server answered: " + std::string(reply.substr(reply.size() > 1 ? 2 : 1)));
+  if (reply.starts_with("E ") || reply == "E") {
+    const std::string_view text = reply.substr(reply.size() > 1 ? 2 : 1);
+    const bool busy = text.starts_with(kBusDeviceBusy) || text.starts_with(kBusServerBusy);
+    return make_error(busy ? ErrorCode::Busy : ErrorCode::Io, "the server answered: " + std::string(text));
+  }
   return make_error(ErrorCode::Io, "malformed reply " + quote(reply));
 }
 

@@ -45,6 +45,11 @@ inline constexpr std::size_t kBusMaxBlockDwords = kBusMaxBlockBytes / 4;
 inline constexpr std::string_view kBusInvalidCommand = "Invalid command";
 // dtype of a new-style O request: MST_TAVOR, what MFT clients send.
 inline constexpr std::uint32_t kBusDeviceTypeTavor = 1;
+// How our server's "E" replies begin when the answer is "not now" rather than "no": the device
+// is held by another tool on the server's host (its lock), or the server already runs as many
+// sessions as it allows. The client reads both back as ErrorCode::Busy and may try again.
+inline constexpr std::string_view kBusDeviceBusy = "device busy";
+inline constexpr std::string_view kBusServerBusy = "server busy";
 
 enum class BusCommand : char {
   Version = 'V',       // V                          -> O 1.4
@@ -95,6 +100,12 @@ struct BusRequest {
   return r;
 }
 
+// Whether `device` can be named in an O request: not empty, printable ASCII without spaces, and
+// short enough for the request bound. InvalidArgument with the reason otherwise. Clients check a
+// name with it before they connect (before an ssh login), so a name the protocol cannot carry
+// fails at once.
+[[nodiscard]] Result<void> check_bus_device_name(std::string_view device);
+
 // Server side, strict: the exact grammar above with single spaces, bounded sizes and 32-bit
 // numbers; anything else (including a NUL or a control character) is an InvalidArgument error
 // with a one-line reason.
@@ -111,8 +122,9 @@ struct BusRequest {
 // mtserver prints the tail bytes of a little-endian buffer. `dwords` holds ceil(size_bytes/4).
 [[nodiscard]] std::string format_block_reply(std::span<const std::uint32_t> dwords, std::size_t size_bytes);
 
-// The text after "O" (without its space; empty for a bare "O"). "E <text>" is an Io error
-// "the server answered: <text>"; anything else an Io error naming the malformed reply.
+// The text after "O" (without its space; empty for a bare "O"). "E <text>" is an error "the
+// server answered: <text>": Busy when the text starts with kBusDeviceBusy or kBusServerBusy, Io
+// otherwise; anything else an Io error naming the malformed reply.
 [[nodiscard]] Result<std::string> parse_ok_reply(std::string_view reply);
 // "O <number>" (R's value, O's gateway flag, L's count) -> the number.
 [[nodiscard]] Result<std::uint32_t> parse_read_reply(std::string_view reply);

@@ -2,6 +2,7 @@
 #include "mtcr/RemoteBusAccess.h"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 #include "core/HexString.h"
@@ -13,13 +14,14 @@ RemoteBusAccess::RemoteBusAccess(BusConnection connection, std::chrono::millisec
 
 Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection connection,
                                                                std::string_view remote_device,
-                                                               std::chrono::milliseconds reply_timeout) {
+                                                               std::chrono::milliseconds reply_timeout,
+                                                               std::chrono::milliseconds busy_wait) {
+  // The name goes on the wire as one field: what the server's grammar accepts, nothing else.
+  if (auto valid = check_bus_device_name(remote_device); !valid)
+    return make_error(std::move(valid).error().with_context("remote device name '" + std::string(remote_device) + "'"));
   BusRequest open_request = bus_request(BusCommand::Open);
   open_request.device_type = kBusDeviceTypeTavor;
   open_request.device = std::string(remote_device);
-  // The name goes on the wire as one field: what the server's grammar accepts, nothing else.
-  if (auto valid = parse_bus_request(format_bus_request(open_request)); !valid)
-    return make_error(std::move(valid).error().with_context("remote device name '" + std::string(remote_device) + "'"));
 
   std::unique_ptr<RemoteBusAccess> access(new RemoteBusAccess(std::move(connection), reply_timeout));
   {
@@ -28,18 +30,31 @@ Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection con
     if (!version) return make_error(std::move(version).error().with_context("asking the server's version"));
     access->version_ = std::move(version).value();
   }
-  OF_ASSIGN(const std::string reply, access->exchange(open_request));
-  auto gateway = parse_read_reply(reply);
-  if (!gateway) return make_error(std::move(gateway).error().with_context("opening remote " + std::string(remote_device)));
-  access->gateway_ = *gateway != 0;
-  return access;
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    OF_ASSIGN(const std::string reply, access->exchange(open_request));
+    auto gateway = parse_read_reply(reply);
+    if (gateway) {
+      access->gateway_ = *gateway != 0;
+      return access;
+    }
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    if (gateway.error().code() != ErrorCode::Busy)
+      return make_error(std::move(gateway).error().with_context("opening remote " + std::string(remote_device)));
+    if (waited >= busy_wait)
+      return make_error(ErrorCode::Busy, "opening remote " + std::string(remote_device) + ": " +
+                                             gateway.error().message() + " (still busy after " + std::to_string(waited.count()) +
+                                             " ms of retries: run again when the other tool is done, or give a "
+                                             "longer lock timeout, --lock-timeout MS)");
+    std::this_thread::sleep_for(std::min(kBusyRetryInterval, busy_wait - waited));
+  }
 }
 
 RemoteBusAccess::~RemoteBusAccess() {
   if (broken_) return;
   if (connection_.send(format_bus_request(bus_request(BusCommand::Close)))) {
     // Wait briefly for the answer so the server sees an orderly close; its content is moot.
-    (void)connection_.receive(kBusMaxReplyBytes, kCloseReplyTimeout);
+    (void)connection_.receive_reply(kBusMaxReplyBytes, kCloseReplyTimeout);
   }
 }
 
@@ -51,7 +66,7 @@ Result<std::string> RemoteBusAccess::exchange(const BusRequest& request) {
     broken_ = true;
     return make_error(std::move(sent).error());
   }
-  auto reply = connection_.receive(kBusMaxReplyBytes, reply_timeout_);
+  auto reply = connection_.receive_reply(kBusMaxReplyBytes, reply_timeout_);
   if (!reply) broken_ = true;
   return reply;
 }
@@ -159,7 +174,7 @@ Result<std::vector<std::string>> RemoteBusAccess::pipeline(std::span<const BusRe
     }
     // Every reply of the batch is read, even after an "E": the stream stays in step.
     for (std::size_t i = 0; i < n; ++i) {
-      auto reply = connection_.receive(kBusMaxReplyBytes, reply_timeout_);
+      auto reply = connection_.receive_reply(kBusMaxReplyBytes, reply_timeout_);
       if (!reply) {
         broken_ = true;
         return make_error(std::move(reply).error());

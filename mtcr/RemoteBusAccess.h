@@ -28,11 +28,18 @@ class RemoteBusAccess final : public RegisterAccess {
   // How long the destructor waits for the answer to its C.
   static constexpr std::chrono::milliseconds kCloseReplyTimeout{500};
 
+  // How often open() asks again while the server reports the device busy.
+  static constexpr std::chrono::milliseconds kBusyRetryInterval{100};
+
   // V (any "O" reply; its text is kept), then "O 1 <remote_device>". The device name must be
-  // printable without spaces (mstflint's server ignores it and opens its -dev device).
+  // printable without spaces (check_bus_device_name; mstflint's server ignores it and opens its
+  // -dev device). While the server answers that the device is busy (held by another tool on its
+  // host: a Busy error), O is asked again on the same connection for up to `busy_wait`; then
+  // the error is Busy, naming the time waited.
   [[nodiscard]] static Result<std::unique_ptr<RemoteBusAccess>> open(
       BusConnection connection, std::string_view remote_device,
-      std::chrono::milliseconds reply_timeout = kDefaultReplyTimeout);
+      std::chrono::milliseconds reply_timeout = kDefaultReplyTimeout,
+      std::chrono::milliseconds busy_wait = std::chrono::milliseconds{0});
   // Sends C, best effort.
   ~RemoteBusAccess() override;
   RemoteBusAccess(const RemoteBusAccess&) = delete;

@@ -19,9 +19,11 @@ std::vector<std::string> split_on_whitespace(std::string_view text) {
   return words;
 }
 
+// Unset: the fallback. Set, even to nothing: its value (an empty one is refused when used, so a
+// broken setting is not silently replaced by the default).
 std::string env_or(const char* name, std::string fallback) {
   const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? std::string(value) : fallback;
+  return value != nullptr ? std::string(value) : fallback;
 }
 
 }  // namespace
@@ -54,7 +56,11 @@ Result<std::vector<std::string>> ssh_command_line(const RemoteHost& host, std::s
   if (host.host.starts_with('-') || host.user.starts_with('-'))
     return make_error(ErrorCode::InvalidArgument, where + ": a host or user starting with '-' would be an ssh option");
   std::vector<std::string> argv = split_on_whitespace(settings.ssh_command);
-  if (argv.empty()) return make_error(ErrorCode::InvalidArgument, "OPENFLINT_SSH_COMMAND is empty");
+  if (argv.empty())
+    return make_error(ErrorCode::InvalidArgument, "OPENFLINT_SSH_COMMAND is set but empty (unset it to run ssh)");
+  if (split_on_whitespace(settings.remote_mst).empty())
+    return make_error(ErrorCode::InvalidArgument,
+                      "OPENFLINT_REMOTE_MST is set but empty (unset it to run mst from the remote PATH)");
   const long long seconds = std::max<long long>(1, (timeout.count() + 999) / 1000);
   argv.insert(argv.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=" + std::to_string(seconds), "-T", "-x", "-a"});
   if (host.port != 0) argv.insert(argv.end(), {"-p", std::to_string(host.port)});

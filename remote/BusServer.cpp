@@ -2,12 +2,15 @@
 #include "remote/BusServer.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -51,6 +54,50 @@ std::optional<ListenAddress> listen_address(const std::string& text, std::uint16
     return out;
   }
   return std::nullopt;
+}
+
+// A refusal the client can read: the reply, then our side of the stream closed with FIN, and
+// what the client already sent read away first. Closing with its request unread would send a
+// reset, and a client's kernel may then drop the reply before the client reads it.
+void refuse(BusConnection& connection, std::string_view reply) noexcept {
+  try {
+    (void)connection.send(format_error(reply));
+  } catch (const std::exception&) {
+    // No memory even for the reply: the client sees the connection close.
+  }
+  ::shutdown(connection.fd(), SHUT_WR);
+  std::array<char, 4096> sink{};
+  while (::recv(connection.fd(), sink.data(), sink.size(), MSG_DONTWAIT) > 0) {
+  }
+}
+
+// A guard page below the stack: an overflow faults instead of writing over other memory.
+constexpr std::size_t kGuardBytes = 4096;
+
+// Maps a stack of `stack_bytes` (and its guard page) into stack/mapped; the error number on failure.
+int map_stack(std::size_t stack_bytes, void*& stack, std::size_t& mapped) {
+  const std::size_t bytes = stack_bytes + kGuardBytes;
+  void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (memory == MAP_FAILED) return errno;
+  if (::mprotect(memory, kGuardBytes, PROT_NONE) != 0) {
+    const int err = errno;
+    ::munmap(memory, bytes);
+    return err;
+  }
+  stack = memory;
+  mapped = bytes;
+  return 0;
+}
+
+// Starts `main(arg)` on a thread running on the stack mapped at stack/mapped (guard page first);
+// the error number on failure.
+int start_thread(pthread_t& thread, void* (*main)(void*), void* arg, void* stack, std::size_t mapped) {
+  pthread_attr_t attr;
+  if (const int err = ::pthread_attr_init(&attr); err != 0) return err;
+  int err = ::pthread_attr_setstack(&attr, static_cast<char*>(stack) + kGuardBytes, mapped - kGuardBytes);
+  if (err == 0) err = ::pthread_create(&thread, &attr, main, arg);
+  ::pthread_attr_destroy(&attr);
+  return err;
 }
 
 // The peer's address (IPv4 as ::ffff:A.B.C.D) and "A.B.C.D:PORT" or "[V6]:PORT".
@@ -117,10 +164,22 @@ BusServer::~BusServer() {
   if (listen_fd_ >= 0) ::close(listen_fd_);
 }
 
-void BusServer::audit(const std::string& line) {
+void BusServer::audit(const std::string& line) noexcept {
   if (!options_.audit) return;
-  std::lock_guard lock(audit_mutex_);
-  options_.audit(line);
+  try {
+    std::lock_guard lock(audit_mutex_);
+    options_.audit(line);
+  } catch (const std::exception&) {
+    // Out of memory while writing the line: lost, the server goes on.
+  }
+}
+
+void BusServer::audit_failure(std::string_view peer, std::string_view what, const std::exception& e) noexcept {
+  try {
+    audit((peer.empty() ? std::string() : std::string(peer) + ": ") + std::string(what) + e.what());
+  } catch (const std::exception&) {
+    // No memory for the line either.
+  }
 }
 
 void BusServer::stop() {
@@ -142,15 +201,21 @@ Result<void> BusServer::serve() {
     socklen_t len = sizeof peer;
     const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
     if (fd < 0) continue;  // the client went away already, or EMFILE: keep serving the others
-    const auto [address, text] = peer_of(peer);
-    accept_one(fd, text, address);
+    BusConnection connection(fd);
+    try {
+      const auto [address, text] = peer_of(peer);
+      accept_one(connection, text, address);
+    } catch (const std::exception& e) {
+      // No memory for the session's bookkeeping: this client is refused, the others go on.
+      audit_failure({}, "refused a connection: ", e);
+      refuse(connection, kBusServerBusy);
+    }
   }
   join_all();
   return {};
 }
 
-void BusServer::accept_one(int fd, const std::string& peer, const PeerAddress& peer_address) {
-  BusConnection connection(fd);
+void BusServer::accept_one(BusConnection& connection, const std::string& peer, const PeerAddress& peer_address) {
   if (!options_.allow.empty()) {
     bool allowed = false;
     for (const ClientNetwork& n : options_.allow) allowed = allowed || n.contains(peer_address);
@@ -160,37 +225,60 @@ void BusServer::accept_one(int fd, const std::string& peer, const PeerAddress& p
     }
   }
   const int one = 1;
-  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // best effort: latency only
+  ::setsockopt(connection.fd(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);  // best effort: latency only
   std::lock_guard lock(mutex_);
   std::size_t active = 0;
   for (const Slot& slot : sessions_) active += slot.done ? 0 : 1;
   if (active >= options_.max_sessions) {
-    audit(peer + ": refused: server busy (" + std::to_string(active) + " sessions)");
-    (void)connection.send(format_error("server busy"));
+    audit(peer + ": refused: server busy (" + std::to_string(active) + " sessions, at most " +
+          std::to_string(options_.max_sessions) + ")");
+    refuse(connection, kBusServerBusy);
     return;
   }
-  Slot& slot = sessions_.emplace_back();
-  slot.fd = fd;
-  slot.thread = std::thread([this, &slot, peer, connection = std::move(connection)]() mutable {
-    auto channel = std::make_unique<ConnectionBusChannel>(std::move(connection));
-    {
+  Slot& slot = sessions_.emplace_back(this, std::move(connection), peer);
+  int err = map_stack(kSessionStackBytes, slot.stack, slot.stack_bytes);
+  if (err == 0) err = start_thread(slot.thread, &BusServer::session_main, &slot, slot.stack, slot.stack_bytes);
+  if (err != 0) {
+    // No thread (a task or address-space limit): this client is refused, the others go on.
+    connection = std::move(slot.connection);
+    sessions_.pop_back();
+    const std::string why = std::string("cannot start a session: ") + std::strerror(err);
+    audit(peer + ": refused: " + why);
+    refuse(connection, std::string(kBusServerBusy) + ": " + why);
+  }
+}
+
+BusServer::Slot::~Slot() {
+  if (stack != nullptr) ::munmap(stack, stack_bytes);  // the thread was joined (or never started)
+}
+
+void* BusServer::session_main(void* slot) {
+  auto& s = *static_cast<Slot*>(slot);
+  s.server->run_session(s);
+  return nullptr;
+}
+
+void BusServer::run_session(Slot& slot) noexcept {
+  {
+    ConnectionBusChannel channel(std::move(slot.connection));
+    try {
       BusSessionOptions options;
       options.devices = options_.devices;
       options.read_only = options_.read_only;
       options.idle_timeout = options_.idle_timeout;
-      options.peer = peer;
+      options.peer = slot.peer;
       options.open_options.sysfs_root = options_.sysfs_root;
       options.audit = [this](std::string_view line) { audit(std::string(line)); };
-      BusSession session(*channel, std::move(options));
+      BusSession session(channel, std::move(options));
       (void)session.run();  // ends on EOF, idle timeout or a failed send: all just end the session
+    } catch (const std::exception& e) {
+      // Out of memory (or any other escape) ends this session only; its device went with it.
+      audit_failure(slot.peer, "session ended: ", e);
     }
-    {
-      std::lock_guard guard(mutex_);
-      slot.fd = -1;  // before the socket closes, so stop() never shuts down a reused descriptor
-    }
-    channel.reset();
-    slot.done = true;
-  });
+    std::lock_guard guard(mutex_);
+    slot.fd = -1;  // before the socket closes, so stop() never shuts down a reused descriptor
+  }
+  slot.done = true;
 }
 
 void BusServer::reap_finished() {
@@ -203,7 +291,10 @@ void BusServer::reap_finished() {
       it = next;
     }
   }
-  for (Slot& slot : finished) slot.thread.join();
+  for (Slot& slot : finished) ::pthread_join(slot.thread, nullptr);
+  // The sessions' devices (a simulated flash is megabytes), buffers and thread stacks are freed
+  // now: hand the memory back instead of keeping the peak for the server's lifetime.
+  if (!finished.empty()) ::malloc_trim(0);
 }
 
 void BusServer::join_all() {
@@ -214,7 +305,7 @@ void BusServer::join_all() {
       if (slot.fd >= 0) ::shutdown(slot.fd, SHUT_RDWR);
     all.splice(all.end(), sessions_);
   }
-  for (Slot& slot : all) slot.thread.join();
+  for (Slot& slot : all) ::pthread_join(slot.thread, nullptr);
 }
 
 }  // namespace openflint

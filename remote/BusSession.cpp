@@ -1,11 +1,14 @@
 // BusSession: the request loop and the per-command answers of the legacy bus server (mft-internals.md §1.2).
 #include "remote/BusSession.h"
 
-#include "remote/SessionFlashLock.h"
-
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <utility>
+
+#include "fwops/CrSpaceWords.h"
+#include "remote/ReadOnlyWrites.h"
+#include "remote/SessionFlashLock.h"
 
 namespace openflint {
 namespace {
@@ -34,6 +37,13 @@ std::string error_reply(const Error& error) {
   return format_error(text);
 }
 
+// The CR-space dwords a request touches: R and W one, B and U their size rounded up.
+std::uint64_t dwords_of(const BusRequest& request) {
+  if (request.command == BusCommand::ReadBlock || request.command == BusCommand::WriteBlock)
+    return (std::uint64_t{request.size} + 3) / 4;
+  return 1;
+}
+
 }  // namespace
 
 BusSession::BusSession(BusChannel& channel, BusSessionOptions options)
@@ -42,8 +52,13 @@ BusSession::BusSession(BusChannel& channel, BusSessionOptions options)
 }
 
 BusSession::~BusSession() {
-  close_device(" (connection ended)");  // the lock goes before the audit line says the connection is gone
-  audit("connection closed: " + std::to_string(requests_) + " requests in " + std::to_string(batches_) + " round trips");
+  try {
+    close_device(" (connection ended)");  // the lock goes before the audit line says the connection is gone
+    audit("connection closed: " + std::to_string(requests_) + " requests in " + std::to_string(batches_) +
+          " round trips");
+  } catch (const std::exception&) {
+    // Out of memory for an audit line: the device (and its lock) went with device_ all the same.
+  }
 }
 
 void BusSession::close_device(std::string_view why) {
@@ -64,6 +79,12 @@ void BusSession::close_device(std::string_view why) {
   audit("closed " + device_->name() + std::string(why) + totals);
   device_.reset();
   dword_writes_ = block_writes_ = bytes_written_ = register_writes_ = 0;
+}
+
+std::string BusSession::refuse_read_only(std::string_view why) {
+  // One audit line per session: a tool that tries to burn stops at its first refusal anyway.
+  if (read_only_refusals_++ == 0) audit("refused on a read-only server: " + device_->name() + " " + std::string(why));
+  return format_error(kReadOnly);
 }
 
 void BusSession::audit(std::string_view line) const {
@@ -97,9 +118,14 @@ Result<void> BusSession::run() {
 }
 
 std::vector<std::string> BusSession::answer(std::string_view request_text) {
-  auto request = parse_bus_request(request_text);
-  if (!request) return {error_reply(request.error())};
-  return answer_request(*request);
+  try {
+    auto request = parse_bus_request(request_text);
+    if (!request) return {error_reply(request.error())};
+    return answer_request(*request);
+  } catch (const std::bad_alloc&) {
+    // What this request allocated is gone again; the session and the others go on.
+    return {format_error("out of memory on the server")};
+  }
 }
 
 std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
@@ -122,13 +148,24 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
   }
   if (!device_) return {format_error(kNotOpened)};
   RegisterAccess& access = device_->access();
+  // CR-space requests stay inside the device's CR-space, the check `mst mread`/`mwrite` make.
+  if (request.command == BusCommand::Read || request.command == BusCommand::Write ||
+      request.command == BusCommand::ReadBlock || request.command == BusCommand::WriteBlock)
+    if (auto inside = check_cr_range(device_->info(), request.offset, dwords_of(request)); !inside)
+      return {error_reply(inside.error())};
   switch (request.command) {
     case BusCommand::Read: {
       auto value = access.read32(request.offset);
       return {value ? format_read_reply(*value) : error_reply(value.error())};
     }
     case BusCommand::Write: {
-      if (options_.read_only) return {format_error(kReadOnly)};
+      if (options_.read_only) {
+        // Flash reads drive the gateway with writes: those are answered, nothing else.
+        auto allowed = check_read_only_write(access, device_->info().flash_gateway, request.offset, request.value);
+        if (!allowed) return {refuse_read_only(allowed.error().message())};
+        auto written = access.write32(request.offset, request.value);
+        return {written ? format_ok() : error_reply(written.error())};
+      }
       if (dword_writes_++ == 0) audit("W " + device_->name() + " " + hex(request.offset) + " 4 bytes (first dword write)");
       bytes_written_ += 4;
       auto written = access.write32(request.offset, request.value);
@@ -143,14 +180,25 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
 
 std::string BusSession::open(const BusRequest& request) {
   if (device_) return format_error(kAlreadyOpened);
-  const std::string name = device_path(request.device);
-  if (std::find(options_.devices.begin(), options_.devices.end(), name) == options_.devices.end()) {
+  const auto served = [this](const std::string& name) {
+    return std::find(options_.devices.begin(), options_.devices.end(), name) != options_.devices.end();
+  };
+  // A served name as given (an ssh client sends its name literally, '@' and all), else with
+  // each '@' read as '/' (MFT's HOST:PORT,DEVICE form).
+  std::string name = request.device;
+  if (!served(name)) name = device_path(request.device);
+  if (!served(name)) {
     audit("O " + name + " refused: not served");
     return format_error("no such device: " + name);
   }
   auto device = open_device(name, options_.open_options);
   if (!device) {
     audit("O " + name + " failed: " + device.error().message());
+    // The client may wait and ask again (its lock timeout): the reply says so in the words it
+    // recognises (kBusDeviceBusy).
+    if (device.error().code() == ErrorCode::Busy)
+      return format_error(std::string(kBusDeviceBusy) + ": " + name +
+                          " is in use by another tool or session on the server's host");
     return error_reply(device.error());
   }
   device_.emplace(std::move(device).value());
@@ -176,7 +224,7 @@ std::string BusSession::read_block(const BusRequest& request) {
 }
 
 std::string BusSession::write_block(const BusRequest& request) {
-  if (options_.read_only) return format_error(kReadOnly);
+  if (options_.read_only) return refuse_read_only("U " + hex(request.offset) + ": block writes are never part of a read");
   if (block_writes_++ == 0)
     audit("U " + device_->name() + " " + hex(request.offset) + " " + std::to_string(request.size) +
           " bytes (first block write)");
@@ -202,7 +250,7 @@ std::string BusSession::access_register(const BusRequest& request) {
                         std::to_string(max_bytes));
   if (request.method == kBusRegisterWrite) {
     // Queries stay allowed on a read-only server: they read the firmware's state (MGIR, MCQS).
-    if (options_.read_only) return format_error(kReadOnly);
+    if (options_.read_only) return refuse_read_only("register " + hex(request.register_id) + " write");
     if (register_writes_++ == 0)
       audit("G " + device_->name() + " register " + hex(request.register_id) + " " + std::to_string(request.size) +
             " bytes (first register write)");

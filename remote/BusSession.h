@@ -24,7 +24,9 @@ struct BusSessionOptions {
 
   // What L lists and the only names O may open.
   std::vector<std::string> devices;
-  // W, U and G writes are refused with "E read-only server" (G queries are answered).
+  // Only what answers a query: R, B, G queries, and the W a flash read sends through the
+  // device's gateway (remote/ReadOnlyWrites.h); U, G writes and every other W are refused with
+  // "E read-only server" (the reason goes to the audit log, once per session).
   bool read_only = false;
   // The session ends when no request arrives for this long.
   std::chrono::milliseconds idle_timeout = kDefaultIdleTimeout;
@@ -67,6 +69,8 @@ class BusSession {
   // register port; the register status goes back in the reply.
   [[nodiscard]] std::string access_register(const BusRequest& request);
   void audit(std::string_view line) const;
+  // The "E read-only server" reply; the first of a session is audited with `why`.
+  [[nodiscard]] std::string refuse_read_only(std::string_view why);
   // Releases the open device (and its lock); a simulated device that was written is saved
   // first (Device::commit), so what a client wrote survives the session like a real flash.
   void close_device(std::string_view why);
@@ -82,6 +86,7 @@ class BusSession {
   std::uint64_t block_writes_ = 0;
   std::uint64_t bytes_written_ = 0;
   std::uint64_t register_writes_ = 0;  // G with method write; the first is audited
+  std::uint64_t read_only_refusals_ = 0;  // the first is audited
   // Requests answered and how many batches they came in (a pipelining client sends several per
   // round trip); both in the closing audit line.
   std::uint64_t requests_ = 0;
