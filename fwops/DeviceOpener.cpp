@@ -225,18 +225,7 @@ std::optional<RunningFirmware> Device::running_firmware() {
 
 Result<void> Device::commit() {
   if (!sim_) return {};
-  const fs::path staging = sim_dir_ / ".staging";
-  std::error_code ec;
-  fs::remove_all(staging, ec);
-  const std::string context = "saving " + name_;
-  if (auto saved = sim_->save_state(staging); !saved) return make_error(std::move(saved).error().with_context(context));
-  // Everything is complete on disk; now swap the files in.
-  for (const char* file : {"flash.bin", "state.json"}) {
-    if (!fs::exists(staging / file, ec)) continue;
-    fs::rename(staging / file, sim_dir_ / file, ec);
-    if (ec) return make_error(ErrorCode::Io, context + ": cannot rename " + (staging / file).string() + ": " + ec.message());
-  }
-  fs::remove_all(staging, ec);
+  if (auto saved = sim_->save_state(sim_dir_); !saved) return make_error(std::move(saved).error().with_context("saving " + name_));
   return {};
 }
 
