@@ -17,9 +17,7 @@ namespace {
 Result<MfaArchive> open_archive(const Options& options) {
   if (options.image.empty())
     return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa");
-  auto archive = MfaArchive::open(options.image);
-  if (!archive) return make_error(std::move(archive).error().with_context(options.image));
-  return archive;
+  return MfaArchive::open(options.image);  // its errors name the file
 }
 
 // A one-line progress bar on stderr, only when stderr is a terminal.
