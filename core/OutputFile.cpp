@@ -73,20 +73,20 @@ class SignalsHeld {
 
 }  // namespace
 
-Result<OutputFile> OutputFile::create(const std::string& path, const std::string& what) {
+Result<OutputFile> OutputFile::create(const std::string& path, const std::string& what, Role role) {
   if (path.empty()) return make_error(ErrorCode::InvalidArgument, "no " + what + " path given");
   struct stat st {};
   mode_t mode = 0644;
   if (::lstat(path.c_str(), &st) == 0) {
     const mode_t kind = st.st_mode & S_IFMT;
-    if (S_ISCHR(kind) || S_ISFIFO(kind)) {
+    if ((S_ISCHR(kind) || S_ISFIFO(kind)) && role == Role::Output) {
       OF_ASSIGN(const int fd, open_through(path, what, kind));
       return OutputFile(fd, path, std::string());
     }
     if (!S_ISREG(kind))
       return make_error(ErrorCode::Io, what + " " + path + " is a " + file_kind_name(st.st_mode) +
                                            ": not replacing it" +
-                                           (S_ISLNK(kind) ? " (give the path it points to)" : ""));
+                                           (S_ISLNK(kind) && role == Role::Output ? " (give the path it points to)" : ""));
     mode = st.st_mode & 07777;
   } else if (errno != ENOENT) {
     return make_error(code_for(errno), "cannot stat " + what + " " + path + ": " + std::strerror(errno));
@@ -97,6 +97,7 @@ Result<OutputFile> OutputFile::create(const std::string& path, const std::string
   if (fd < 0)
     return make_error(code_for(errno), "cannot create " + what + " next to " + path + ": " + std::strerror(errno));
   OutputFile file(fd, path, std::move(tmp));
+  file.sync_ = role == Role::Output;
   if (::fchmod(fd, mode) != 0)
     return make_error(code_for(errno), "cannot set the mode of " + file.tmp_ + ": " + std::strerror(errno));
   return file;
@@ -109,6 +110,7 @@ OutputFile::OutputFile(int fd, std::string path, std::string tmp)
 
 OutputFile::OutputFile(OutputFile&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
+      sync_(other.sync_),
       path_(std::move(other.path_)),
       tmp_(std::exchange(other.tmp_, std::string())),
       registration_(std::move(other.registration_)),
@@ -132,7 +134,7 @@ Result<void> OutputFile::commit() {
     committed_ = true;
     return {};
   }
-  if (::fsync(fd_) != 0) return make_error(code_for(errno), "cannot flush " + tmp_ + ": " + std::strerror(errno));
+  if (sync_ && ::fsync(fd_) != 0) return make_error(code_for(errno), "cannot flush " + tmp_ + ": " + std::strerror(errno));
   if (::close(std::exchange(fd_, -1)) != 0)
     return make_error(ErrorCode::Io, "cannot close " + tmp_ + ": " + std::strerror(errno));
   if (::rename(tmp_.c_str(), path_.c_str()) != 0)

@@ -18,7 +18,15 @@ namespace openflint {
 //    created — a link is not followed so an output cannot land somewhere unexpected.
 class OutputFile {
  public:
-  [[nodiscard]] static Result<OutputFile> create(const std::string& path, const std::string& what = "output");
+  // Output: a file the user named, as above. State: a file a tool keeps in a directory that
+  // others may write (a simulator's flash.bin and state.json, a record in /dev/mst): only a
+  // regular file is replaced (a device or FIFO there is refused like a link, not written
+  // through), and commit() renames without fsync (rewritten by every command; a crash loses
+  // at most the last one).
+  enum class Role { Output, State };
+
+  [[nodiscard]] static Result<OutputFile> create(const std::string& path, const std::string& what = "output",
+                                                 Role role = Role::Output);
 
   OutputFile(OutputFile&& other) noexcept;
   OutputFile& operator=(OutputFile&& other) = delete;
@@ -36,6 +44,7 @@ class OutputFile {
  private:
   OutputFile(int fd, std::string path, std::string tmp);
   int fd_ = -1;
+  bool sync_ = true;
   std::string path_;
   std::string tmp_;  // empty when writing through to a device or FIFO
   TempPathRegistration registration_;

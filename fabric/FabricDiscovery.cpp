@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "core/StderrSilenced.h"
+
 namespace openflint {
 namespace {
 
@@ -99,7 +101,11 @@ Result<FabricPtr> sweep(const std::string& ca, int port) {
   config.timeout_ms = 500;
   config.retries = 2;
   std::string ca_name = ca;
-  FabricPtr fabric(ibnd_discover_fabric(ca_name.empty() ? nullptr : ca_name.data(), port, nullptr, &config));
+  FabricPtr fabric;
+  {
+    const StderrSilenced quiet;  // libibnetdisc prints "can't open MAD port" itself; our error follows
+    fabric.reset(ibnd_discover_fabric(ca_name.empty() ? nullptr : ca_name.data(), port, nullptr, &config));
+  }
   if (!fabric) return make_error(ErrorCode::Io, "fabric discovery failed (no active port or no answer to smps)");
   return fabric;
 }

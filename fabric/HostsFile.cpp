@@ -1,12 +1,10 @@
 // HostsFile: line-numbered parsing of a hosts file; the host grammar is mtcr/RemoteHost's.
 #include "fabric/HostsFile.h"
 
-#include "core/InputFile.h"
+#include "fabric/ConfigText.h"
 
 namespace openflint {
 namespace {
-
-constexpr std::size_t kMaxHostsFileBytes = 1 << 20;
 
 std::string_view trimmed(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r");
@@ -37,8 +35,8 @@ Result<std::vector<RemoteHost>> parse_hosts(std::string_view text, std::string_v
 }
 
 Result<std::vector<RemoteHost>> read_hosts_file(const std::filesystem::path& path) {
-  OF_ASSIGN(const auto bytes, read_input_file(path.string(), kMaxHostsFileBytes, "hosts file"));
-  return parse_hosts(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path.string());
+  OF_ASSIGN(const std::string text, read_config_text(path.string(), "hosts file"));
+  return parse_hosts(text, path.string());
 }
 
 }  // namespace openflint

@@ -6,24 +6,21 @@
 #include "core/InputFile.h"
 #include "devices/FlashChip.h"
 #include "image/FirmwareImage.h"
-#include "image/MfaArchive.h"
 
 namespace openflint {
 namespace fs = std::filesystem;
 
-Result<ImageSet> ImageSet::from_archive(const fs::path& mfa, const std::set<std::string>& psids) {
+Result<ImageSet> ImageSet::from_archive(const MfaArchive& archive, const std::string& source,
+                                        const std::set<std::string>& psids) {
   ImageSet set;
-  set.source_ = mfa.string();
-  OF_ASSIGN(const MfaArchive archive, MfaArchive::open(mfa.string()));
+  set.source_ = source;
   for (const auto& psid : psids) {
-    auto board = archive.find_board(psid);
-    if (!board) continue;
     // An entry claiming more than any flash holds is refused before anything is inflated.
-    if (const MfaImageRef* fw = (*board)->firmware(); fw != nullptr && fw->data_size > largest_flash_size())
-      return make_error(ErrorCode::InvalidImage, mfa.string() + ": board " + psid + "'s image is " +
-                                                     std::to_string(fw->data_size) + " bytes, larger than any flash");
+    auto board = archive.find_board(psid, largest_flash_size());
+    if (!board && board.error().code() == ErrorCode::NotFound) continue;
+    if (!board) return make_error(std::move(board).error().with_context(source));
     FirmwareFile file;
-    file.label = mfa.string() + " (board " + psid + ")";
+    file.label = source + " (board " + psid + ")";
     auto& out = file.bytes;
     auto extracted = archive.extract(**board, [&out](Bytes chunk) -> Result<void> {
       out.insert(out.end(), chunk.begin(), chunk.end());

@@ -9,6 +9,7 @@
 
 #include "core/Result.h"
 #include "image/ImageQuery.h"
+#include "image/MfaArchive.h"
 
 namespace openflint {
 
@@ -20,8 +21,11 @@ struct FirmwareFile {
 
 class ImageSet {
  public:
-  // Extracts the boards of `psids` that the archive holds (others are simply absent).
-  [[nodiscard]] static Result<ImageSet> from_archive(const std::filesystem::path& mfa, const std::set<std::string>& psids);
+  // Extracts the boards of `psids` that the archive (opened from file `source`) holds; others
+  // are simply absent. The archive is opened by the caller, before the fabric is swept, so a
+  // missing or bad archive is reported first.
+  [[nodiscard]] static Result<ImageSet> from_archive(const MfaArchive& archive, const std::string& source,
+                                                     const std::set<std::string>& psids);
   // Queries every regular file in `dir`; files that are not firmware images are skipped. When
   // several images carry one PSID the newest FW version wins.
   [[nodiscard]] static Result<ImageSet> from_directory(const std::filesystem::path& dir);

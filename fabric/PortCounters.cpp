@@ -6,6 +6,8 @@
 #include <array>
 #include <utility>
 
+#include "core/StderrSilenced.h"
+
 namespace openflint {
 namespace {
 
@@ -46,7 +48,11 @@ const std::vector<std::string_view>& port_error_counter_names() {
 Result<PerfMgtPort> PerfMgtPort::open(const std::string& ca, int port) {
   int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS, IB_PERFORMANCE_CLASS};
   std::string name = ca;
-  ibmad_port* p = mad_rpc_open_port(name.empty() ? nullptr : name.data(), port, classes, 4);
+  ibmad_port* p = nullptr;
+  {
+    const StderrSilenced quiet;  // libibmad prints "can't open UMAD port" itself; our error follows
+    p = mad_rpc_open_port(name.empty() ? nullptr : name.data(), port, classes, 4);
+  }
   if (p == nullptr)
     return make_error(ErrorCode::Io, "cannot open a PerfMgt port on " + (ca.empty() ? std::string("the first CA") : ca));
   return PerfMgtPort(p);

@@ -3,17 +3,10 @@
 
 #include <cstdio>
 
-#include "core/InputFile.h"
+#include "fabric/ConfigText.h"
 
 namespace openflint {
 namespace {
-
-constexpr std::uint64_t kMaxTextFile = 16u << 20;
-
-Result<std::string> read_text(const std::string& path, const char* what) {
-  OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, what));
-  return std::string(bytes.begin(), bytes.end());
-}
 
 // The parsers say "line N: why"; a tool's user wants "FILE:N: why".
 Error at_file(const std::string& path, const Error& e) {
@@ -32,13 +25,13 @@ Error at_file(const std::string& path, const Error& e) {
 Result<SystemNaming> SystemNaming::load(const SystemNamingFiles& files) {
   SystemNaming naming;
   if (!files.names.empty()) {
-    OF_ASSIGN(auto text, read_text(files.names, "name map"));
+    OF_ASSIGN(auto text, read_config_text(files.names, "name map"));
     auto map = SystemNameMap::parse_hosts(text);
     if (!map) return make_error(at_file(files.names, map.error()));
     naming.map_ = std::move(*map);
   }
   if (!files.topology.empty()) {
-    OF_ASSIGN(auto text, read_text(files.topology, "topology file"));
+    OF_ASSIGN(auto text, read_config_text(files.topology, "topology file"));
     auto topo = Topology::parse(text);
     if (!topo) return make_error(at_file(files.topology, topo.error()));
     naming.topology_ = std::move(*topo);

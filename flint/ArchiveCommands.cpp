@@ -6,6 +6,7 @@
 
 #include "cli/ExitCode.h"
 #include "cli/JsonOutput.h"
+#include "devices/FlashChip.h"
 #include "flint/Commands.h"
 #include "flint/Report.h"
 #include "image/MfaArchive.h"
@@ -16,9 +17,7 @@ namespace {
 Result<MfaArchive> open_archive(const Options& options) {
   if (options.image.empty())
     return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa");
-  auto archive = MfaArchive::open(options.image);
-  if (!archive) return make_error(std::move(archive).error().with_context(options.image));
-  return archive;
+  return MfaArchive::open(options.image);  // its errors name the file
 }
 
 // A one-line progress bar on stderr, only when stderr is a terminal.
@@ -53,7 +52,9 @@ int run_archive_extract(const Options& options, const std::string& out_path) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "archive extract needs --psid PSID"));
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
-  auto board = archive->find_board(options.psid);
+  // The same per-board bound as reading a board for q/burn (flint/ImageSource): checked before
+  // the output is created, so a refused board leaves no file behind.
+  auto board = archive->find_board(options.psid, largest_flash_size());
   if (!board) return report_error(options, board.error().with_context(options.image));
   auto done = archive->extract_to_file(**board, out_path, progress_bar(options));
   if (!done) return report_error(options, done.error().with_context("extracting " + options.psid));

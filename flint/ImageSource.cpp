@@ -38,11 +38,10 @@ Result<ImageSource> ImageSource::open(const Options& options) {
                       options.image + " is an MFA archive of " +
                           std::to_string(archive.boards().size()) +
                           " boards: pick one with --psid PSID (see 'archive list')");
-  OF_ASSIGN(const MfaBoard* board, archive.find_board(options.psid));
   // An entry claiming more than any flash holds is refused before anything is inflated.
-  if (const MfaImageRef* fw = board->firmware(); fw != nullptr && fw->data_size > largest_flash_size())
-    return make_error(ErrorCode::InvalidImage, options.image + ": board " + options.psid + "'s image is " +
-                                                   std::to_string(fw->data_size) + " bytes, larger than any flash");
+  auto found = archive.find_board(options.psid, largest_flash_size());
+  if (!found) return make_error(std::move(found).error().with_context(options.image));
+  const MfaBoard* board = *found;
   std::vector<std::uint8_t>& out = source.extracted_;
   OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
     out.insert(out.end(), chunk.begin(), chunk.end());

@@ -2,9 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
+#include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "cli/JsonOutput.h"
 #include "flint/Confirm.h"
@@ -107,10 +107,9 @@ int run_device_dump_config(const Options& options, const std::string& out_path) 
       std::cout << *ini;
       return int{kOk};
     }
-    std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-    out.write(ini->data(), static_cast<std::streamsize>(ini->size()));
-    out.close();
-    if (!out) return report_error(options, Error(ErrorCode::Io, "cannot write " + out_path));
+    // The same output rules as `-i IMG dc OUT` (core/OutputFile: atomic, no link followed).
+    const Bytes text(reinterpret_cast<const std::uint8_t*>(ini->data()), ini->size());
+    if (auto w = write_output_file(out_path, text); !w) return report_error(options, w.error());
     return int{kOk};
   });
 }

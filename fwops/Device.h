@@ -92,8 +92,9 @@ class Device {
   [[nodiscard]] Result<I2cAccess*> i2c();
 
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
-  // file is first written in full to PATH/.staging and only then renamed into place, so an
-  // error (disk full, ...) leaves the previous state untouched. Real devices: nothing to do.
+  // file is first written in full next to its old copy (a new temp file, never through a
+  // link) and only then renamed into place, so an error (disk full, ...) leaves the previous
+  // state untouched. Real devices: nothing to do.
   [[nodiscard]] Result<void> commit();
   // Whether opening this device's flash (fwops/DeviceFlash.h) overrides the cache-replacement
   // guard: flint --ocr sets it (flash/CacheReplacement.h). Refuse until set.

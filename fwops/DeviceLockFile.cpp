@@ -5,20 +5,38 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <thread>
+
+#include "core/InputFile.h"
 
 namespace openflint {
 
 Result<DeviceLockFile> DeviceLockFile::acquire(const std::filesystem::path& path,
                                                std::chrono::milliseconds timeout,
                                                const std::string& device_name) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // The lock directory (a run directory, a simulator's directory) may be writable by others:
+  // a link planted at the lock path is refused, not followed (root would create or truncate
+  // its target), and so is anything but a regular file (a FIFO or device node must not be
+  // opened for writing). O_CREAT without O_EXCL: the file is made once and then shared.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return make_error(ErrorCode::Io, "cannot open lock file " + path.string() + ": " + std::strerror(errno));
+    const int err = errno;
+    if (err == ELOOP)
+      return make_error(ErrorCode::Io, "lock file " + path.string() + " is a symbolic link: not following it");
+    return make_error(err == EACCES || err == EPERM ? ErrorCode::PermissionDenied : ErrorCode::Io,
+                      "cannot open lock file " + path.string() + ": " + std::strerror(err));
   }
   DeviceLockFile lock(fd);  // closes the descriptor on every early return below
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return make_error(ErrorCode::Io, "cannot stat lock file " + path.string() + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    return make_error(ErrorCode::Io, "lock file " + path.string() + " is a " + file_kind_name(st.st_mode) +
+                                         ", not a regular file: not using it");
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return lock;

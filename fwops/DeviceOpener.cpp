@@ -2,6 +2,7 @@
 #include <system_error>
 
 #include "devices/DeviceCatalog.h"
+#include "core/EchoedName.h"
 #include "core/HexString.h"
 #include "fwops/Device.h"
 #include "fwops/MgirQuery.h"
@@ -25,6 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kSimPrefix = "sim:";
+// No name of any form is longer than a path (PATH_MAX) with a prefix ("sim:", "HOST:PORT,"): a
+// longer one is refused before any message repeats it whole.
+constexpr std::size_t kMaxDeviceNameBytes = 4096 + 256;
 constexpr std::string_view kForms =
     "sim:PATH (a simulated device made with 'hcasim create'), a PCI device (DDDD:BB:DD.F, BB:DD.F, "
     "pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK, mlx5_N), lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, "
@@ -84,6 +88,9 @@ Result<Device> create_sim_device(const fs::path& dir, std::string_view model, st
 }
 
 Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options) {
+  if (name.size() > kMaxDeviceNameBytes)
+    return make_error(ErrorCode::InvalidArgument, "device name " + echoed_name(name) + " is too long (at most " +
+                                                      std::to_string(kMaxDeviceNameBytes) + " bytes)");
   Device device;
   device.name_ = std::string(name);
   if (name.starts_with(kSimPrefix)) {
@@ -113,8 +120,10 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     device.info_ = info;  // the running firmware (MGIR) is read on first use
     return device;
   }
+  // An RDMA name that is not there (no driver loaded, a typo in the number): absent, not unknown.
+  if (looks_like_rdma_device_name(name)) return open_pci_device(name, options);
   return make_error(ErrorCode::InvalidArgument,
-                    "unknown device name '" + std::string(name) + "': accepted forms are " + std::string(kForms));
+                    "unknown device name " + echoed_name(name) + ": accepted forms are " + std::string(kForms));
 }
 
 Result<const DeviceInfo*> identify_device(RegisterAccess& access, const std::string& device_name) {
@@ -225,18 +234,7 @@ std::optional<RunningFirmware> Device::running_firmware() {
 
 Result<void> Device::commit() {
   if (!sim_) return {};
-  const fs::path staging = sim_dir_ / ".staging";
-  std::error_code ec;
-  fs::remove_all(staging, ec);
-  const std::string context = "saving " + name_;
-  if (auto saved = sim_->save_state(staging); !saved) return make_error(std::move(saved).error().with_context(context));
-  // Everything is complete on disk; now swap the files in.
-  for (const char* file : {"flash.bin", "state.json"}) {
-    if (!fs::exists(staging / file, ec)) continue;
-    fs::rename(staging / file, sim_dir_ / file, ec);
-    if (ec) return make_error(ErrorCode::Io, context + ": cannot rename " + (staging / file).string() + ": " + ec.message());
-  }
-  fs::remove_all(staging, ec);
+  if (auto saved = sim_->save_state(sim_dir_); !saved) return make_error(std::move(saved).error().with_context("saving " + name_));
   return {};
 }
 

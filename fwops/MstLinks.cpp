@@ -2,11 +2,13 @@
 // touches an entry someone else (MFT's driver, an admin) made.
 #include "fwops/MstLinks.h"
 
-
 #include <cstdlib>
-#include <fstream>
 #include <map>
+#include <sstream>
 #include <system_error>
+
+#include "core/InputFile.h"
+#include "core/OutputFile.h"
 
 namespace openflint {
 namespace {
@@ -15,15 +17,27 @@ namespace fs = std::filesystem;
 
 constexpr const char* kRecord = ".openflint-links";
 constexpr const char* kCreatedDirLine = "#created-dir";
+constexpr std::uint64_t kMaxRecordBytes = 1 << 20;  // a line per link: a few KiB on any host
 
 struct Record {
   bool created_dir = false;
   std::map<std::string, fs::path> links;  // name -> target
 };
 
-Record read_record(const fs::path& dir) {
+// The record lists names we made in `dir` ("mt4115_pciconf0"): a line naming anything else (a
+// path) is not ours and is skipped. A record that is not a regular file (a link planted in the
+// directory) is refused rather than read.
+Result<Record> read_record(const fs::path& dir) {
   Record r;
-  std::ifstream in(dir / kRecord);
+  const fs::path path = dir / kRecord;
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (!fs::exists(st)) return r;
+  if (!fs::is_regular_file(st))
+    return make_error(ErrorCode::Io, "link record " + path.string() + " is not a regular file (" +
+                                         (fs::is_symlink(st) ? "a symbolic link" : "a special file") + "): not using it");
+  OF_ASSIGN(const auto bytes, read_input_file(path.string(), kMaxRecordBytes, "link record"));
+  std::istringstream in(std::string(bytes.begin(), bytes.end()));
   std::string line;
   while (std::getline(in, line)) {
     if (line == kCreatedDirLine) {
@@ -31,23 +45,22 @@ Record read_record(const fs::path& dir) {
       continue;
     }
     const auto tab = line.find('\t');
-    if (tab != std::string::npos && tab > 0) r.links[line.substr(0, tab)] = line.substr(tab + 1);
+    if (tab == std::string::npos || tab == 0) continue;
+    const std::string name = line.substr(0, tab);
+    if (name.find('/') != std::string::npos || name == "." || name == "..") continue;
+    r.links[name] = line.substr(tab + 1);
   }
   return r;
 }
 
+// Replaced as a whole (a new temp file renamed over it), never written through a link.
 Result<void> write_record(const fs::path& dir, const Record& r) {
-  const fs::path tmp = dir / (std::string(kRecord) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (r.created_dir) out << kCreatedDirLine << '\n';
-    for (const auto& [name, target] : r.links) out << name << '\t' << target.string() << '\n';
-    if (!out.flush()) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, dir / kRecord, ec);
-  if (ec) return make_error(ErrorCode::Io, "cannot rename " + tmp.string() + ": " + ec.message());
-  return {};
+  std::string text;
+  if (r.created_dir) text += std::string(kCreatedDirLine) + '\n';
+  for (const auto& [name, target] : r.links) text += name + '\t' + target.string() + '\n';
+  OF_ASSIGN(OutputFile file, OutputFile::create((dir / kRecord).string(), "link record", OutputFile::Role::State));
+  OF_TRY(file.write(Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
+  return file.commit();
 }
 
 ErrorCode code_of(const std::error_code& ec) {
@@ -83,7 +96,7 @@ const char* to_string(MstLink::State s) {
 Result<std::vector<MstLink>> create_mst_links(const fs::path& dir, const fs::path& sysfs_root,
                                               const std::vector<PciDeviceStatus>& devices) {
   std::error_code ec;
-  Record record = read_record(dir);
+  OF_ASSIGN(Record record, read_record(dir));
   if (!fs::is_directory(dir, ec)) {
     fs::create_directories(dir, ec);
     if (ec) return make_error(code_of(ec), "cannot create " + dir.string() + ": " + ec.message());
@@ -127,8 +140,8 @@ Result<std::vector<MstLink>> create_mst_links(const fs::path& dir, const fs::pat
 Result<std::vector<MstLink>> remove_mst_links(const fs::path& dir) {
   std::error_code ec;
   std::vector<MstLink> out;
-  if (!fs::exists(dir / kRecord, ec)) return out;
-  const Record record = read_record(dir);
+  if (!fs::exists(fs::symlink_status(dir / kRecord, ec))) return out;
+  OF_ASSIGN(const Record record, read_record(dir));
   for (const auto& [name, target] : record.links) {
     MstLink link{name, target, MstLink::State::Gone};
     const fs::path path = dir / name;

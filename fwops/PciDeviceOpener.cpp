@@ -1,4 +1,6 @@
 // PciDeviceOpener: opens a PCI device by name (BAR0 or config space), locked per device.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <functional>
 #include <system_error>
@@ -24,7 +26,12 @@ Result<fs::path> lock_path(const PciAddress& address, const fs::path& sysfs_root
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(ErrorCode::PermissionDenied, "cannot create the lock directory " + dir.string() + ": " + ec.message() +
-                                                             " (run as root, or set OPENFLINT_RUN_DIR)");
+                                                             (::geteuid() != 0 ? " (run as root, or set OPENFLINT_RUN_DIR)"
+                                                                               : " (or set OPENFLINT_RUN_DIR)"));
+  // A link planted in place of the directory is not followed (the lock file itself is opened
+  // without following links: fwops/DeviceLockFile).
+  if (fs::is_symlink(fs::symlink_status(dir, ec)))
+    return make_error(ErrorCode::Io, "lock directory " + dir.string() + " is a symbolic link: not following it");
   std::string name = address.to_string();
   if (sysfs_root != fs::path("/sys/bus/pci"))  // another tree (a served simulator): its own lock
     name += "@" + hex_string(std::hash<std::string>{}(fs::absolute(sysfs_root).lexically_normal().string()));

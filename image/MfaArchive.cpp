@@ -319,4 +319,13 @@ Result<const MfaBoard*> MfaArchive::find_board(std::string_view psid) const {
   return make_error(ErrorCode::NotFound, "no board with PSID " + std::string(psid) + " in the archive");
 }
 
+Result<const MfaBoard*> MfaArchive::find_board(std::string_view psid, std::uint64_t max_image_size) const {
+  OF_ASSIGN(const MfaBoard* board, find_board(psid));
+  if (const MfaImageRef* fw = board->firmware(); fw != nullptr && fw->data_size > max_image_size)
+    return make_error(ErrorCode::InvalidImage, "board " + std::string(psid) + "'s image is " +
+                                                   std::to_string(fw->data_size) + " bytes, larger than any flash (" +
+                                                   std::to_string(max_image_size) + " bytes)");
+  return board;
+}
+
 }  // namespace openflint

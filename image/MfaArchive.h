@@ -69,6 +69,11 @@ class MfaArchive {
 
   [[nodiscard]] const std::vector<MfaBoard>& boards() const { return boards_; }
   [[nodiscard]] Result<const MfaBoard*> find_board(std::string_view psid) const;
+  // find_board, but a board whose firmware image claims more than `max_image_size` bytes is
+  // InvalidImage, before anything is inflated. Every tool that takes an image out of an archive
+  // (query, burn, extract, a fabric update) passes the largest flash (devices/FlashChip.h):
+  // no firmware image can be bigger, and a few KiB of archive must not fill a disk or memory.
+  [[nodiscard]] Result<const MfaBoard*> find_board(std::string_view psid, std::uint64_t max_image_size) const;
   [[nodiscard]] std::uint32_t stored_crc() const { return stored_crc_; }
   // Size of the unpacked DATA stream (from the xz index; nothing is decoded).
   [[nodiscard]] std::uint64_t data_unpacked_size() const { return data_unpacked_size_; }

@@ -132,7 +132,8 @@ TocWalk walk_toc(Bytes data, std::uint64_t toc_offset, const TocWalkConfig& conf
     if (e.type == section_type::kEnd) break;
     if (index >= kMaxTocEntries) {
       walk.problems.push_back(label + " at " + hex_string(toc_offset) + " has more than " +
-                              std::to_string(kMaxTocEntries) + " entries");
+                              std::to_string(kMaxTocEntries) + " entries (an image holds at most " +
+                              std::to_string(kMaxTocEntries) + " sections)");
       break;
     }
     if (!e.entry_crc_ok()) {

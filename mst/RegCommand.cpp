@@ -25,6 +25,7 @@ struct RegArgs {
   std::string indexes;
   std::string set;
   std::string sysfs;
+  std::string show_reg_name;  // --show-reg NAME (else --reg-name names it)
   bool get = false;
   bool show_reg = false;
   bool show_regs = false;
@@ -75,7 +76,15 @@ int run_reg_command(const RegArgs& a, const Common& common) {
     else for (const auto& r : register_layouts()) std::cout << r.name << '\n';
     return cli::kOk;
   }
-  auto layout = find_register_layout(a.reg_name);
+  if (a.show_reg && !a.show_reg_name.empty() && !a.reg_name.empty() && a.show_reg_name != a.reg_name)
+    return cli::report_error(Error(ErrorCode::InvalidArgument, "--show-reg " + a.show_reg_name + " and --reg-name " +
+                                                                   a.reg_name + " name different registers"),
+                             common.json);
+  const std::string& register_name = a.show_reg && !a.show_reg_name.empty() ? a.show_reg_name : a.reg_name;
+  if (register_name.empty())
+    return cli::report_error(Error(ErrorCode::InvalidArgument, "name a register: --reg-name NAME (or --show-reg NAME)"),
+                             common.json);
+  auto layout = find_register_layout(register_name);
   if (!layout) return cli::report_error(Error(ErrorCode::InvalidArgument, layout.error().message()), common.json);
   if (a.show_reg) return show_layout(**layout, common);
   if (a.get == !a.set.empty())
@@ -129,12 +138,18 @@ void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& com
   reg->add_flag("-g,--get", args.get, "read it and print every field");
   reg->add_option("-s,--set", args.set, "FIELD=VALUE,... : read it, change these fields, write it (asks first)");
   reg->add_option("-i,--indexes", args.indexes, "FIELD=VALUE,... : the index fields (which instance)");
-  reg->add_flag("--show-reg,--show_reg", args.show_reg, "the register's fields, positions and access (no device needed)");
+  // mstreg's form is `--show_reg NAME`; `--reg-name NAME --show-reg` works too. An option with an
+  // optional value (not a flag, which would refuse `--show-reg=NAME` and leave `--show-reg NAME`'s
+  // NAME to be taken for the device).
+  auto* show_reg = reg->add_option("--show-reg,--show_reg", args.show_reg_name,
+                                   "[NAME]: the register's fields, positions and access (no device needed)")
+                       ->expected(0, 1);
   reg->add_flag("--show-regs,--show_regs", args.show_regs, "the registers mst reg knows");
   reg->add_flag("-y,--yes", args.yes, "write without asking");
   reg->add_flag("--no", args.no, "answer no");
   reg->add_option("--sysfs", args.sysfs, "sysfs PCI root (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
-  reg->callback([&run, &common] {
+  reg->callback([&run, &common, show_reg] {
+    args.show_reg = show_reg->count() > 0;
     run = [&common] {
       if (args.device.empty() && !args.show_reg && !args.show_regs)
         return cli::report_error(Error(ErrorCode::InvalidArgument, "give a device (or --show-reg/--show-regs)"), common.json);

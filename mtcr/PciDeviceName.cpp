@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/EchoedName.h"
 #include "mtcr/PciFunctionIds.h"
 #include "mtcr/PciFunctionList.h"
 
@@ -60,7 +61,7 @@ Result<PciAddress> existing(const PciAddress& a, const fs::path& root, std::stri
   std::error_code ec;
   if (fs::exists(root / "devices" / a.to_string(), ec)) return a;
   return make_error(ErrorCode::NotFound, "no PCI device " + a.to_string() + " under " + (root / "devices").string() +
-                                             " (for '" + std::string(name) + "')");
+                                             " (for " + echoed_name(name) + ")");
 }
 
 Result<PciAddress> resolve_mst(const MstName& m, const fs::path& root, std::string_view name) {
@@ -70,7 +71,7 @@ Result<PciAddress> resolve_mst(const MstName& m, const fs::path& root, std::stri
     if (f.mst_index == m.index) return f.address;
     ++matches;
   }
-  return make_error(ErrorCode::NotFound, "no device '" + std::string(name) + "': " + std::to_string(matches) +
+  return make_error(ErrorCode::NotFound, "no device " + echoed_name(name) + ": " + std::to_string(matches) +
                                              " function(s) with PCI device id " + std::to_string(m.device_id) +
                                              " under " + (root / "devices").string());
 }
@@ -79,7 +80,7 @@ Result<PciAddress> resolve_rdma(std::string_view name, const fs::path& root) {
   const fs::path link = infiniband_class_dir(root) / std::string(name) / "device";
   std::error_code ec;
   const fs::path target = fs::read_symlink(link, ec);
-  if (ec) return make_error(ErrorCode::NotFound, "no RDMA device '" + std::string(name) + "': " + link.string() + ": " + ec.message());
+  if (ec) return make_error(ErrorCode::NotFound, "no such RDMA device " + echoed_name(name) + " (" + link.string() + ": " + ec.message() + ")");
   OF_ASSIGN(const PciAddress a, parse_pci_address(target.filename().string()));
   return existing(a, root, name);
 }
@@ -110,7 +111,7 @@ Result<PciDeviceName> resolve_address(std::string_view name, const fs::path& sys
     OF_ASSIGN(out.address, resolve_rdma(name, sysfs_root));
     return out;
   }
-  return make_error(ErrorCode::InvalidArgument, "'" + std::string(name) + "' is not a PCI device name");
+  return make_error(ErrorCode::InvalidArgument, echoed_name(name) + " is not a PCI device name");
 }
 
 }  // namespace
@@ -131,6 +132,14 @@ bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
   if (parse_pci_address(name)) return true;
   std::error_code ec;
   return is_rdma_shape(name) && fs::exists(infiniband_class_dir(sysfs_root) / std::string(name), ec);
+}
+
+bool looks_like_rdma_device_name(std::string_view name) {
+  // Prefixes of the names the mlx4_ib, mlx5_ib and ib_mthca drivers register, and of udev's
+  // rdma naming policy (NAME_PCI / NAME_ONBOARD / NAME_FALLBACK: ib... for InfiniBand, roce...).
+  static constexpr std::string_view kPrefixes[] = {"mlx4_", "mlx5_", "mthca", "ib", "roce"};
+  return is_rdma_shape(name) && name.back() >= '0' && name.back() <= '9' &&
+         std::any_of(std::begin(kPrefixes), std::end(kPrefixes), [&](std::string_view p) { return name.starts_with(p); });
 }
 
 Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {

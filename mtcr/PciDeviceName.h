@@ -33,6 +33,11 @@ struct PciDeviceName {
 // name present under infiniband_class_dir(sysfs_root).
 [[nodiscard]] bool is_pci_device_name(std::string_view name, const std::filesystem::path& sysfs_root);
 
+// Whether `name` is shaped like the RDMA name of one of the vendor's devices, present or not:
+// the kernel's (mlx4_0, mlx5_0, mthca0) or udev's (ibp59s0, rocep1s0f0), ending in a digit.
+// Callers tell an absent RDMA device (NotFound) from a name of no known form ("pci0").
+[[nodiscard]] bool looks_like_rdma_device_name(std::string_view name);
+
 // Resolves a PCI device name. MST names "mtNNNN_pciconfK" (config space) and "mtNNNN_pci_crK"
 // (BAR) are the K-th function, in BDF order, of vendor 0x15b3 whose PCI device id is decimal
 // NNNN; RDMA names follow <class dir>/<name>/device to the function. A BDF must exist under

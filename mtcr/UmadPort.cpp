@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/StderrSilenced.h"
+
 namespace openflint {
 
 namespace {
@@ -17,6 +19,7 @@ std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
 }  // namespace
 
 Result<UmadPort> UmadPort::open(const std::string& ca, int port) {
+  const StderrSilenced quiet;  // libibumad may print its own line about the port; ours follows
   if (::umad_init() < 0) return make_error(ErrorCode::Io, "umad: cannot initialise libibumad");
   const char* ca_name = ca.empty() ? nullptr : ca.c_str();
   const int fd = ::umad_open_port(ca_name, port);

@@ -1,10 +1,10 @@
 // SimDeviceState: saving a simulated device to a directory and loading it back (sim:PATH devices).
 #include <algorithm>
-#include <fstream>
 #include <iterator>
 #include <string>
 
 #include "core/InputFile.h"
+#include "core/OutputFile.h"
 #include "devices/DeviceCatalog.h"
 #include "sim/SimDevice.h"
 #include "sim/SimStateFile.h"
@@ -22,21 +22,6 @@ constexpr std::size_t kLoadChunk = 1 << 20;
 Result<std::string> read_text(const fs::path& path, std::uintmax_t max_size) {
   OF_ASSIGN(const std::vector<std::uint8_t> bytes, read_input_file(path.string(), max_size, path.filename().string()));
   return std::string(bytes.begin(), bytes.end());
-}
-
-Result<void> write_bytes(const fs::path& path, const char* data, std::size_t size) {
-  // Write then rename, so a crash never leaves a half-written state behind.
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return make_error(ErrorCode::Io, "cannot create " + tmp.string());
-    out.write(data, static_cast<std::streamsize>(size));
-    if (!out.flush()) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) return make_error(ErrorCode::Io, "cannot rename " + tmp.string() + ": " + ec.message());
-  return {};
 }
 
 }  // namespace
@@ -58,10 +43,16 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   state.registers.erase(info_->flash_gateway.cmd_addr);  // saved as the lock state
   state.nv_stored = nv_config_.stored();
   state.nv_current = nv_config_.current();
-  const auto contents = flash_.contents();
-  OF_TRY(write_bytes(dir / "flash.bin", reinterpret_cast<const char*>(contents.data()), contents.size()));
+  // Both files are written in full (as FILE.tmp-XXXXXX, made anew, never through a link)
+  // before either replaces its old copy: an error (disk full, a link planted in the directory)
+  // leaves the previous state as it was.
   const std::string text = state.to_json();
-  return write_bytes(dir / "state.json", text.data(), text.size());
+  OF_ASSIGN(OutputFile flash_file, OutputFile::create((dir / "flash.bin").string(), "simulator file", OutputFile::Role::State));
+  OF_ASSIGN(OutputFile state_file, OutputFile::create((dir / "state.json").string(), "simulator file", OutputFile::Role::State));
+  OF_TRY(flash_file.write(flash_.contents()));
+  OF_TRY(state_file.write(Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
+  OF_TRY(flash_file.commit());
+  return state_file.commit();
 }
 
 Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {

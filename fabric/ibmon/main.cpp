@@ -12,7 +12,7 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "core/InputFile.h"
+#include "fabric/ConfigText.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/HealthCheck.h"
 #include "fabric/SystemNaming.h"
@@ -23,7 +23,6 @@ namespace {
 using namespace openflint;
 using nlohmann::json;
 
-constexpr std::uint64_t kMaxTextFile = 16u << 20;
 volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
@@ -39,20 +38,14 @@ struct Args {
   bool json = false;
 };
 
-Result<std::string> read_text(const std::string& path, const std::string& what) {
-  OF_ASSIGN(auto bytes, read_input_file(path, kMaxTextFile, what));
-  return std::string(bytes.begin(), bytes.end());
-}
-
-// The file first, then the command line's NAME=VALUE over it. A file that does not parse is bad
-// input (exit 3); a bad --threshold is a usage error (exit 2).
+// The file first, then the command line's NAME=VALUE over it. A file that does not parse is a
+// usage error like a bad --threshold, name map or hosts file (exit 2; the message names the line).
 Result<HealthThresholds> load_thresholds(const Args& a) {
   HealthThresholds t = HealthThresholds::defaults();
   if (!a.thresholds_file.empty()) {
-    OF_ASSIGN(auto text, read_text(a.thresholds_file, "threshold file"));
+    OF_ASSIGN(auto text, read_config_text(a.thresholds_file, "threshold file"));
     auto parsed = HealthThresholds::parse(text, t);
-    if (!parsed)
-      return make_error(ErrorCode::InvalidImage, "threshold file " + a.thresholds_file + ": " + parsed.error().message());
+    if (!parsed) return make_error(ErrorCode::InvalidArgument, "threshold file " + a.thresholds_file + ": " + parsed.error().message());
     t = std::move(*parsed);
   }
   for (const auto& s : a.thresholds) OF_TRY(t.set(s));

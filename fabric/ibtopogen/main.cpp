@@ -1,6 +1,5 @@
 // ibtopogen: writes the topology file (and optionally the ibsim topology) of a two-level fat tree.
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -8,6 +7,7 @@
 #include "cli/ExitCode.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
+#include "core/OutputFile.h"
 #include "fabric/FatTree.h"
 #include "fabric/IbsimTopology.h"
 
@@ -20,11 +20,8 @@ Result<void> write_text(const std::string& path, const std::string& text) {
     std::cout << text << std::flush;
     return {};
   }
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return make_error(ErrorCode::Io, "cannot write " + path);
-  return {};
+  // The outputs rule of every tool (core/OutputFile): a file is replaced atomically, a link is refused.
+  return write_output_file(path, Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), "topology output");
 }
 
 int tool_main(int argc, char** argv) {

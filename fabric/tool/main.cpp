@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -101,13 +102,31 @@ int run_list(const Args& a) {
   return 0;
 }
 
-Result<ImageSet> load_images(const Args& a, const std::vector<NodeFirmware>& nodes) {
-  if (!a.images.empty()) return ImageSet::from_directory(a.images);
+// Where the images come from, opened before the fabric is touched: a missing or bad archive or
+// folder is reported as such (exit 4, 3), not as whatever the discovery then fails with.
+struct ImageSource {
+  std::optional<MfaArchive> archive;  // boards are extracted once the nodes' PSIDs are known
+  std::optional<ImageSet> folder;
+};
+Result<ImageSource> open_images(const Args& a) {
+  ImageSource source;
+  if (!a.archive.empty()) {
+    OF_ASSIGN(MfaArchive archive, MfaArchive::open(a.archive));
+    source.archive.emplace(std::move(archive));
+  } else {
+    OF_ASSIGN(ImageSet folder, ImageSet::from_directory(a.images));
+    source.folder.emplace(std::move(folder));
+  }
+  return source;
+}
+
+Result<ImageSet> load_images(const Args& a, ImageSource& source, const std::vector<NodeFirmware>& nodes) {
+  if (source.folder) return std::move(*source.folder);
   std::set<std::string> psids;
   for (const auto& n : nodes) {
     if (!n.psid.empty()) psids.insert(n.psid);
   }
-  return ImageSet::from_archive(a.archive, psids);
+  return ImageSet::from_archive(*source.archive, a.archive, psids);
 }
 
 bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
@@ -124,12 +143,14 @@ int run_update(const Args& a) {
                 openflint::cli::kUsage);
   auto files = read_files(a);
   if (!files) return fail(a, files.error());
+  auto source = open_images(a);
+  if (!source) return fail(a, source.error());
   const auto start = std::chrono::steady_clock::now();
   std::shared_ptr<MadChannel> channel;
   auto inv = inventory(a, std::move(files->naming), files->hosts, channel);
   if (!inv) return fail(a, inv.error());
   const auto* nodes = &inv->nodes;
-  auto images = load_images(a, *nodes);
+  auto images = load_images(a, *source, *nodes);
   if (!images) return fail(a, images.error());
   if (!a.json) {
     fabriccli::print_inventory(std::cout, *nodes, inv->naming);

@@ -67,6 +67,20 @@ TEST_F(FabricUpdate, CheckModeUpdateAndIdempotence) {
   // The second run finds both flashes on the images' versions.
   EXPECT_FALSE(doc["again"]["changed"].get<bool>()) << doc["again"].dump(2);
   EXPECT_EQ(doc["again"]["counts"]["up-to-date"], 2) << doc["again"].dump(2);
+
+  // A wrong archive path with a CA that does not exist: the archive is looked at before any
+  // sweep, so the module reports the missing archive, not the discovery failure.
+  const auto missing = (dir_.path() / "missing.mfa").string();
+  std::vector<std::string> adhoc{"env"};
+  for (const auto& e : ansible_env(ansible_dir)) adhoc.push_back(e);
+  for (const std::string arg : {"ansible", "localhost", "-i", "localhost,", "-c", "local", "-e",
+                                "ansible_python_interpreter=/usr/bin/python3", "-m", "openflint.firmware.fabric_update", "-a"})
+    adhoc.push_back(arg);
+  adhoc.push_back("archive=" + missing + " ca=nosuch_ca0 bin_dir=" + bin("ibfwmgr").parent_path().string());
+  const auto failed = run(adhoc);
+  EXPECT_NE(failed.exit_code, 0) << failed.out << failed.err;
+  EXPECT_NE(failed.out.find("cannot open MFA archive " + missing), std::string::npos) << failed.out << failed.err;
+  EXPECT_EQ(failed.out.find("discovery"), std::string::npos) << failed.out;
 }
 
 }  // namespace

@@ -95,6 +95,18 @@ TEST_F(MstReg, ShowRegAndShowRegsNeedNoDevice) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\ntype +\\| 0x00000000 +\\| 0 +\\| 32 +\\| INDEX\n"))) << r.out;
   const auto all = mst({"reg", "--show-regs"});
   EXPECT_EQ(all.out, "MGIR\nMFRL\nMNVQC\nMNVGC\nMTMP\n");
+  // mstreg's `--show_reg NAME`, and `--show-reg=NAME`, name the register themselves.
+  for (const std::vector<std::string>& form : {std::vector<std::string>{"--show-reg", "MNVQC"},
+                                              {"--show-reg=MNVQC"}, {"--show_reg", "MNVQC"}}) {
+    std::vector<std::string> args{"reg"};
+    args.insert(args.end(), form.begin(), form.end());
+    const auto named = mst(args);
+    EXPECT_EQ(named.exit_code, 0) << form[0] << ": " << named.err;
+    EXPECT_EQ(named.out, r.out) << form[0];
+  }
+  const auto both = mst({"reg", "--reg-name", "MGIR", "--show-reg", "MNVQC"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_NE(both.err.find("name different registers"), std::string::npos) << both.err;
 }
 
 }  // namespace

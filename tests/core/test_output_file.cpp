@@ -96,5 +96,38 @@ TEST(OutputFile, RefusesLinksAndDirectoriesAndLeavesThemAsTheyAre) {
   EXPECT_EQ(temp_files(dir.path()), 0u);
 }
 
+TEST(OutputFile, AStateFileIsOnlyEverARegularFileReplaced) {
+  // A tool's own file in a directory others may write: a FIFO, a link or a dangling link
+  // planted there is refused (never written through or followed); a regular file is replaced.
+  test::TempDir dir;
+  const std::string fifo = (dir / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);  // a reader: Output would write through
+  ASSERT_GE(reader, 0);
+  test::write_file(dir / "target", {7});
+  fs::create_symlink(dir / "target", dir / "link");
+  fs::create_symlink(dir / "missing", dir / "dangling");
+  for (const char* name : {"fifo", "link", "dangling"}) {
+    SCOPED_TRACE(name);
+    auto out = OutputFile::create((dir / name).string(), "state.json", OutputFile::Role::State);
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code(), ErrorCode::Io);
+    EXPECT_NE(out.error().message().find("not replacing it"), std::string::npos) << out.error().message();
+    EXPECT_EQ(out.error().message().find("give the path"), std::string::npos) << "no user named this path";
+  }
+  ::close(reader);
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir / "missing")));
+  EXPECT_EQ(test::read_file(dir / "target"), std::vector<std::uint8_t>{7});
+
+  ASSERT_TRUE(write_output_file((dir / "target").string(), std::vector<std::uint8_t>{8}));  // an Output still is
+  auto state = OutputFile::create((dir / "target").string(), "state.json", OutputFile::Role::State);
+  ASSERT_TRUE(state) << state.error().message();
+  ASSERT_TRUE(state->write(std::vector<std::uint8_t>{9}));
+  ASSERT_TRUE(state->commit());
+  EXPECT_EQ(test::read_file(dir / "target"), std::vector<std::uint8_t>{9});
+  EXPECT_EQ(temp_files(dir.path()), 0u);
+}
+
 }  // namespace
 }  // namespace openflint

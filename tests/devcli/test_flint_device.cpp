@@ -174,6 +174,16 @@ TEST_F(DevcliTest, BadNamesAndFilesGiveClearErrors) {
   EXPECT_NE(r.err.find("hcasim create"), std::string::npos) << r.err;
   r = flint({"-d", "lid-x", "q"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
+  // An RDMA name without its device is absent (4), not unknown; a huge name is not echoed whole.
+  r = flint({"-d", "mlx5_7", "q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("no such RDMA device 'mlx5_7'"), std::string::npos) << r.err;
+  for (const std::size_t size : {std::size_t{2000}, std::size_t{100000}}) {
+    r = flint({"-d", std::string(size, 'x'), "q"});
+    EXPECT_EQ(r.exit_code, 2) << size;
+    EXPECT_LT(r.err.size(), 1000u) << size << ": " << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find("bytes)"), std::string::npos) << r.err.substr(0, 300);
+  }
   r = flint({"rw", "0"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("no device given"), std::string::npos) << r.err;

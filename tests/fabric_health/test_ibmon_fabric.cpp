@@ -151,10 +151,10 @@ TEST_F(HealthFabric, ARaisedCounterAndAHotDeviceAreTheOnlyFindings) {
   std::ofstream(d.path() / "limits") << "# lab limits\nSymbolErrorCounter 10\n";
   const auto r = tool("ibmon", {"-T", (d.path() / "limits").string(), "--threshold", "temperature=100"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  // A threshold file that does not parse: exit 3, the line named.
+  // A threshold file that does not parse: a usage error like any bad config file (exit 2), the line named.
   std::ofstream(d.path() / "bad") << "SymbolErrorCounter 10\ntemprature 3\n";
   const auto bad = tool("ibmon", {"-T", (d.path() / "bad").string()});
-  EXPECT_EQ(bad.exit_code, 3) << bad.out << bad.err;
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("line 2: unknown threshold temprature"), std::string::npos) << bad.err;
   EXPECT_EQ(tool("ibmon", {"--threshold", "nonsense"}).exit_code, 2);
 }

@@ -2,12 +2,14 @@
 #include <gtest/gtest.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 
 #include "fabric/HostsFile.h"
 #include "image/NodeGuid.h"
 #include "mtcr/BusDeviceList.h"
+#include "tests/support/TestSupport.h"
 
 namespace openflint::test {
 namespace {
@@ -126,6 +128,21 @@ TEST_F(ListPair, TheServersErrorIsPassedOn) {
   auto names = list_bus_devices(*client_, kTimeout);
   ASSERT_FALSE(names);
   EXPECT_NE(names.error().message().find("Invalid command"), std::string::npos) << names.error().message();
+}
+
+// Before the fabric is touched: a missing archive is reported as such, and a port that cannot be
+// opened gives our one line, not the InfiniBand libraries' own lines before it. No fabric needed.
+TEST(IbfwmgrFirstErrors, AMissingArchiveThenAPortThatCannotOpenOneLineEach) {
+  TempDir dir;
+  const auto missing = (dir.path() / "missing.mfa").string();
+  auto r = run_tool("ibfwmgr", {"--ca", "nosuch_ca0", "update", "--archive", missing, "-y"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.err.rfind("-E- cannot open MFA archive " + missing, 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find("discovery"), std::string::npos) << r.err;
+  r = run_tool("ibfwmgr", {"--ca", "nosuch_ca0", "list"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.err.rfind("-E- ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 }  // namespace

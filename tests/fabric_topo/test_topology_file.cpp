@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "fabric/ConfigText.h"
+#include "fabric/HostsFile.h"
 #include "fabric/SystemNameMap.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/Topology.h"
@@ -177,6 +179,32 @@ TEST(SystemNamingFiles, ErrorsNameTheFileAndLine) {
   auto missing = SystemNaming::load({(dir.path() / "nothing").string(), ""});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().code(), ErrorCode::InvalidArgument);
+}
+
+// Name map, topology and hosts file share one bound on a line: a 100 kB line is refused by
+// line number before any parser holds it, as one short message.
+TEST(SystemNamingFiles, EveryConfigFileHasTheSameLineBound) {
+  test::TempDir dir;
+  const auto file = (dir.path() / "f").string();
+  const std::string longest(kMaxConfigLineBytes, 'a');
+  std::ofstream(file) << "# ok\n" << longest << "\n" << std::string(100'000, 'b') << "\n";
+  const std::string expected = file + ":3: line of 100000 bytes, more than the 4096-byte limit";
+  auto names = SystemNaming::load({file, ""});
+  auto topo = SystemNaming::load({"", file});
+  auto hosts = read_hosts_file(file);
+  ASSERT_FALSE(names);
+  ASSERT_FALSE(topo);
+  ASSERT_FALSE(hosts);
+  for (const Error& e : {names.error(), topo.error(), hosts.error()}) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(e.message().rfind(expected, 0), 0u) << e.message();
+    EXPECT_LT(e.message().size(), 200u);
+  }
+  // The longest line allowed reaches the parser (which then names what is wrong with it).
+  std::ofstream(file) << longest << "\n";
+  names = SystemNaming::load({file, ""});
+  ASSERT_FALSE(names);
+  EXPECT_EQ(names.error().message().find("limit"), std::string::npos) << names.error().message().substr(0, 200);
 }
 
 TEST(HostsMap, TheMapWinsOverTheNodeDescription) {

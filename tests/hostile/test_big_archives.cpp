@@ -122,6 +122,7 @@ TEST_F(HostileTest, GigabyteOfGarbageIsRefused) {
   ASSERT_EQ(std::filesystem::file_size(mfa), MfaArchive::kMaxArchiveSize);
   const HostileRun run = run_hostile("flint", {"-i", mfa, "archive", "list"});
   expect_refused(run, 3, "not an MFA archive");
+  EXPECT_EQ(run.result.err.find(mfa), run.result.err.rfind(mfa)) << "the file named twice: " << run.result.err;
   expect_small(run);
   // The same with a valid header and section layout (empty MAP and TOC, a DATA section
   // spanning the file): the CRC over the whole gigabyte is computed in pieces and refuses it.

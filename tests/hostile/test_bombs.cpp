@@ -48,7 +48,13 @@ TEST_F(HostileTest, ArchiveEntryLargerThanAnyFlashIsRefusedBeforeInflating) {
                                 .version = FwVersion{2, 42, 5000}, .image = std::move(huge)}));
   huge.clear();
   ASSERT_TRUE(writer.write_file(path("bomb.mfa")));
+  EXPECT_LT(std::filesystem::file_size(path("bomb.mfa")), std::uintmax_t{1} << 20) << "not a bomb";
   expect_refused(run_hostile("flint", {"-i", path("bomb.mfa"), "--psid", "MT_BOMB", "q"}), 3, "larger than any flash");
+  // Extracting it to a file is refused by the same bound, before the output exists.
+  expect_refused(run_hostile("flint", {"-i", path("bomb.mfa"), "archive", "extract", "--psid", "MT_BOMB", "-o", path("out.bin")}),
+                 3, "larger than any flash");
+  for (const auto& e : std::filesystem::directory_iterator(dir_.path()))
+    EXPECT_EQ(e.path().filename().string().find("out.bin"), std::string::npos) << "left behind: " << e.path();
 }
 
 // Reads an xz variable-length integer at `pos` (xz file format 1.0.4, 1.2), advancing `pos`.

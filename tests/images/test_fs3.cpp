@@ -6,6 +6,8 @@
 
 #include "core/ByteReader.h"
 #include "image/Fs3Image.h"
+#include "image/Toc.h"
+#include "image/TocWalk.h"
 #include "tests/support/SyntheticImage.h"
 
 namespace openflint {
@@ -137,6 +139,21 @@ TEST(Fs3, ImplausibleBoot2SizeIsAProblem) {
   EXPECT_FALSE(r->bootable());
   ASSERT_FALSE(r->problems.empty());
   EXPECT_NE(r->problems[0].find("BOOT2"), std::string::npos);
+}
+
+TEST(Fs3, AnItocOfMoreThan63EntriesStopsTheWalkNamingTheLimit) {
+  // 64 entries with good entry CRCs and no END: the walk stops at the 64th and says why.
+  std::vector<std::uint8_t> toc(kTocHeaderSize + kTocEntrySize * 65, 0);
+  for (std::uint64_t at = kTocHeaderSize; at < toc.size(); at += kTocEntrySize) {
+    toc[at] = 0x10;  // a section type, size 0
+    auto crc = toc_block_crc(toc, at);
+    ASSERT_TRUE(crc);
+    store_be32(&toc[at + 0x1c], crc->computed);
+  }
+  const TocWalk walk = walk_toc(toc, 0, TocWalkConfig{});
+  EXPECT_EQ(walk.sections.size(), 63u);
+  ASSERT_FALSE(walk.problems.empty());
+  EXPECT_NE(walk.problems.back().find("at most 63 sections"), std::string::npos) << walk.problems.back();
 }
 
 TEST(Fs3, ItocIsFoundAfterBlankSectors) {

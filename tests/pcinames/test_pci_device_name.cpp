@@ -112,6 +112,12 @@ TEST_F(PciNames, RdmaNamesFollowTheClassLink) {
   auto none = resolve("mlx5_9");
   ASSERT_FALSE(none.has_value());
   EXPECT_EQ(none.error().code(), ErrorCode::NotFound);
+  EXPECT_NE(none.error().message().find("no such RDMA device 'mlx5_9'"), std::string::npos) << none.error().message();
+  // Present or not, these are RDMA names of the vendor's devices; the others are no name at all.
+  for (const char* rdma : {"mlx5_9", "mlx4_0", "mthca0", "ibp59s0", "rocep1s0f0"})
+    EXPECT_TRUE(looks_like_rdma_device_name(rdma)) << rdma;
+  for (const char* other : {"pci0", "mlx5_", "mlx5_0x", "MLX5_0", "", "lid-3", "mlx5_0/../x"})
+    EXPECT_FALSE(looks_like_rdma_device_name(other)) << other;
 }
 
 TEST_F(PciNames, OtherTransportsNamesAreNotPci) {

@@ -1,9 +1,13 @@
 // SimDevice save/load: flash contents, power, faults, counters and lock survive a round trip.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <fstream>
 
 #include "flash/FlashDriver.h"
+#include "fwops/DeviceLockFile.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 
@@ -84,6 +88,46 @@ TEST(SimState, RejectsBrokenState) {
   ASSERT_FALSE(truncated.has_value());
   EXPECT_EQ(truncated.error().code(), ErrorCode::InvalidImage);
   EXPECT_NE(truncated.error().message().find("does not fit"), std::string::npos);
+}
+
+TEST(SimDirectory, LinksPlantedAtItsFilesAreRefusedNotFollowed) {
+  // The directory of a sim:PATH device may be writable by others; root must never create,
+  // truncate or write the target of a link planted there.
+  test::TempDir dir;
+  const auto victim = dir.path() / "victim";
+  auto dev = std::move(SimDevice::create("connectx3")).value();
+  ASSERT_TRUE(dev->save_state(dir.path() / "dev").has_value());
+
+  std::filesystem::create_symlink(victim, dir.path() / "dev" / "lock");
+  auto lock = DeviceLockFile::acquire(dir.path() / "dev" / "lock", std::chrono::milliseconds(0), "sim:dev");
+  ASSERT_FALSE(lock);
+  EXPECT_EQ(lock.error().code(), ErrorCode::Io);
+  EXPECT_NE(lock.error().message().find("is a symbolic link"), std::string::npos) << lock.error().message();
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(victim)));
+
+  for (const char* name : {"flash.bin", "state.json"}) {
+    SCOPED_TRACE(name);
+    const auto file = dir.path() / "dev" / name;
+    const auto before = test::read_file(file);
+    std::filesystem::remove(file);
+    std::filesystem::create_symlink(victim, file);
+    auto saved = dev->save_state(dir.path() / "dev");
+    ASSERT_FALSE(saved);
+    EXPECT_EQ(saved.error().code(), ErrorCode::Io);
+    EXPECT_NE(saved.error().message().find("is a symbolic link"), std::string::npos) << saved.error().message();
+    EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(victim)));
+    std::filesystem::remove(file);
+    test::write_file(file, before);
+  }
+  for (const auto& e : std::filesystem::directory_iterator(dir.path() / "dev"))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << "left behind: " << e.path();
+
+  // A FIFO at the lock path is not opened for writing either.
+  std::filesystem::remove(dir.path() / "dev" / "lock");
+  ASSERT_EQ(::mkfifo((dir.path() / "dev" / "lock").c_str(), 0600), 0);
+  lock = DeviceLockFile::acquire(dir.path() / "dev" / "lock", std::chrono::milliseconds(0), "sim:dev");
+  ASSERT_FALSE(lock);
+  EXPECT_NE(lock.error().message().find("FIFO"), std::string::npos) << lock.error().message();
 }
 
 }  // namespace
