@@ -10,6 +10,7 @@
 
 #include "fwops/DeviceListing.h"
 #include "fwops/HostAccess.h"
+#include "fwops/MstLinks.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -152,6 +153,32 @@ TEST_F(MstSysfs, BadInputIsOneErrorLineAndItsExitCode) {
   EXPECT_EQ(start.exit_code, 4) << start.out << start.err;
   EXPECT_EQ(std::count(start.err.begin(), start.err.end(), '\n'), 1) << start.err;
   EXPECT_TRUE(start.err.starts_with("-E- cannot create " + (dir_ / "blocker" / "mst").string())) << start.err;
+}
+
+// The record of our /dev/mst links is replaced, never written through a link planted in its
+// place, and only names links inside the directory.
+TEST(MstLinkRecord, ALinkAtTheRecordIsRefusedAndPathsInItAreNotOurs) {
+  TempDir dir;
+  const fs::path mst = dir.path() / "mst";
+  const fs::path victim = dir.path() / "victim";
+  fs::create_directories(mst);
+  fs::create_symlink(victim, mst / ".openflint-links");
+  auto made = create_mst_links(mst, dir.path() / "sys", {});
+  ASSERT_FALSE(made);
+  EXPECT_EQ(made.error().code(), ErrorCode::Io);
+  EXPECT_NE(made.error().message().find("not a regular file"), std::string::npos) << made.error().message();
+  EXPECT_FALSE(remove_mst_links(mst));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(victim)));
+
+  // A record line naming a path outside the directory: that link is not ours to remove.
+  fs::remove(mst / ".openflint-links");
+  const fs::path target = dir.path() / "target";
+  fs::create_symlink(target, dir.path() / "outside");
+  put(mst / ".openflint-links", "../outside\t" + target.string() + "\n");
+  auto removed = remove_mst_links(mst);
+  ASSERT_TRUE(removed) << removed.error().message();
+  EXPECT_TRUE(removed->empty());
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "outside"));
 }
 
 }  // namespace
