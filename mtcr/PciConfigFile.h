@@ -11,6 +11,10 @@ namespace openflint {
 
 // The bytes the kernel shows of `device_dir`/config (256 without privilege, 4096 as root on
 // PCIe), little-endian as on the bus. NotFound when the function is gone (e.g. mid-reset).
+// 0x58..0x5f are read only where they belong to a capability: on the parts without the vendor
+// capability (ConnectX-3 and older, SwitchX) they are the CR-space window, where a read of 0x5c
+// is a CR-space read with side effects (the tools HCR's semaphore that MGIR queries leave 0x58
+// pointing at is taken by a read), so they read as 0 here.
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_pci_config(const std::filesystem::path& device_dir);
 // One aligned dword at `offset` (a config register write, with its side effects).
 [[nodiscard]] Result<void> write_pci_config32(const std::filesystem::path& device_dir, std::uint32_t offset,
