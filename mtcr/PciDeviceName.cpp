@@ -104,6 +104,7 @@ bool is_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
 }
 
 Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  OF_TRY(check_sysfs_root(sysfs_root));  // a dead mount is no "no such device"
   PciDeviceName out;
   if (auto m = parse_mst_name(name)) {
     out.method = m->method;

@@ -36,7 +36,8 @@ struct PciDeviceName {
 // Resolves a PCI device name. MST names "mtNNNN_pciconfK" (config space) and "mtNNNN_pci_crK"
 // (BAR) are the K-th function, in BDF order, of vendor 0x15b3 whose PCI device id is decimal
 // NNNN; RDMA names follow <class dir>/<name>/device to the function. A BDF must exist under
-// <root>/devices. Errors: InvalidArgument (malformed), NotFound (no such device, with what exists).
+// <root>/devices. Errors: InvalidArgument (malformed), NotFound (no such device, with what exists),
+// Io when the root is a dead FUSE mount (check_sysfs_root, mtcr/PciFunctionList.h).
 [[nodiscard]] Result<PciDeviceName> resolve_pci_device_name(std::string_view name,
                                                             const std::filesystem::path& sysfs_root);
 

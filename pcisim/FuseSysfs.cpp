@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 
+#include "mtcr/PciFunctionList.h"
 #include "pcisim/SysfsAttributes.h"
 
 namespace openflint::pcisim {
@@ -370,6 +371,16 @@ bool abort_connection(unsigned connection) {
 Result<std::unique_ptr<FuseSysfs>> FuseSysfs::mount(const std::filesystem::path& mount_point,
                                                     std::vector<ServedDevice> devices) {
   OF_TRY(check_fuse_device());
+  // A dead mount left there by a killed server (every access fails with ENOTCONN): detach it, as
+  // `fusermount3 -u` would, and serve there again.
+  if (const auto dead = dead_mount_at(mount_point)) {
+    const std::string where = dead->string();
+    std::filesystem::path wanted = mount_point.lexically_normal();
+    if (wanted.filename().empty()) wanted = wanted.parent_path();
+    if (*dead != wanted || ::umount2(where.c_str(), MNT_DETACH) != 0)
+      return make_error(ErrorCode::Io, where + " is a dead FUSE mount (Transport endpoint is not connected) that " +
+                                           "cannot be detached here: unmount it with 'fusermount3 -u " + where + "'");
+  }
   std::error_code ec;
   if (!std::filesystem::is_directory(mount_point, ec)) {
     return make_error(ErrorCode::NotFound, "mount point " + mount_point.string() + " is not a directory");
