@@ -93,6 +93,18 @@ Result<void> write_pci_config32(const std::filesystem::path& device_dir, std::ui
   return {};
 }
 
+Result<void> sync_pci_config(const std::filesystem::path& device_dir) {
+  const std::filesystem::path file = device_dir / "config";
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  const int r = ::fsync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (r != 0 && err != EINVAL && err != EROFS)  // EINVAL/EROFS: a file system without fsync
+    return make_error(ErrorCode::Io, "saving the device's state (fsync of " + file.string() + "): " + std::strerror(err));
+  return {};
+}
+
 std::uint32_t config_dword(const std::vector<std::uint8_t>& config, std::uint32_t offset) {
   if (offset + 4 > config.size()) return 0xffffffff;
   return std::uint32_t{config[offset]} | std::uint32_t{config[offset + 1]} << 8 | std::uint32_t{config[offset + 2]} << 16 |

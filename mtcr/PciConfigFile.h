@@ -19,6 +19,11 @@ namespace openflint {
 // One aligned dword at `offset` (a config register write, with its side effects).
 [[nodiscard]] Result<void> write_pci_config32(const std::filesystem::path& device_dir, std::uint32_t offset,
                                               std::uint32_t value);
+// The end of a tool's command on the function: fsync of its config file. The kernel's sysfs
+// ignores it; a served tree (hcasim pci-serve) saves the simulated device before answering, so
+// what the tool reported is durable once it returns. A file that cannot be opened (the function
+// is gone) has nothing to sync: success. Io when the fsync fails (the server could not save).
+[[nodiscard]] Result<void> sync_pci_config(const std::filesystem::path& device_dir);
 // The dword at `offset` of a read_pci_config() buffer (0xffffffff past its end).
 [[nodiscard]] std::uint32_t config_dword(const std::vector<std::uint8_t>& config, std::uint32_t offset);
 // The offset of the standard capability `id` (walking the list from 0x34), 0 when absent.

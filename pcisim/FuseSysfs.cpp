@@ -302,6 +302,19 @@ int op_write(const char* path, const char* buf, std::size_t size, off_t off, fus
   return static_cast<int>(n);
 }
 
+// fsync of a device's file: the client's save point (mtcr sync_pci_config, at the end of every
+// command; the kernel's sysfs answers it as a no-op). The device's on_sync runs before the answer.
+int op_fsync(const char* path, int, fuse_file_info*) {
+  State& s = state();
+  const auto node = lookup(s, path);
+  if (!node) return -ENOENT;
+  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset &&
+      node->kind != Node::Kind::ResetMethod && node->kind != Node::Kind::Vpd)
+    return 0;
+  const auto& hook = s.devices[node->device].on_sync;
+  return !hook || hook() ? 0 : -EIO;
+}
+
 int op_truncate(const char* path, off_t, fuse_file_info*) {
   return lookup(state(), path) ? 0 : -ENOENT;  // sysfs ignores O_TRUNC on attributes
 }
@@ -335,6 +348,7 @@ fuse_operations make_operations() {
   ops.open = op_open;
   ops.read = op_read;
   ops.write = op_write;
+  ops.fsync = op_fsync;
   ops.readdir = op_readdir;
   ops.init = op_init;
   return ops;

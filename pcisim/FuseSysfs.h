@@ -21,6 +21,7 @@ namespace openflint::pcisim {
 //                                    reset reloads it when armed (pcisim/ResetMethods.h)
 //   devices/<BDF>/driver             while a driver is bound: a symlink to ../../drivers/<name>
 //   drivers/<name>/{bind,unbind}     write a BDF to bind/unbind it, as the kernel's files
+// fsync of a device's file runs its ServedDevice::on_sync (the kernel's sysfs ignores fsync).
 // A dead FUSE mount at the mount point (a killed server's) is detached first.
 // The FUSE loop runs multi-threaded in a thread of this process (fuse_loop_mt). The destructor
 // unmounts and joins it. Clients must close their files under the mount first (libpci:

@@ -42,6 +42,7 @@ Result<void> write_bytes(const fs::path& path, const char* data, std::size_t siz
 }  // namespace
 
 Result<void> SimDevice::save_state(const fs::path& dir) const {
+  std::lock_guard guard(bus_);  // one consistent state, also while a server's clients drive the device
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(ErrorCode::Io, "cannot create " + dir.string() + ": " + ec.message());
