@@ -94,7 +94,9 @@ class Device {
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full next to its old copy (a new temp file, never through a
   // link) and only then renamed into place, so an error (disk full, ...) leaves the previous
-  // state untouched. Real devices: nothing to do.
+  // state untouched. PCI devices: the function's config file is fsynced (mtcr/PciConfigFile.h
+  // sync_pci_config: nothing on the kernel's sysfs; a served simulator saves the device before
+  // answering). Other devices: nothing to do.
   [[nodiscard]] Result<void> commit();
   // Whether opening this device's flash (fwops/DeviceFlash.h) overrides the cache-replacement
   // guard: flint --ocr sets it (flash/CacheReplacement.h). Refuse until set.

@@ -114,6 +114,7 @@ void identify(PciDeviceStatus& s) {
 }  // namespace
 
 Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root, const ListingOptions& options) {
+  OF_TRY(check_sysfs_root(sysfs_root));
   std::error_code ec;
   if (!fs::is_directory(sysfs_root / "devices", ec))
     return make_error(ErrorCode::NotFound, "no PCI sysfs tree at " + sysfs_root.string() + " (" +

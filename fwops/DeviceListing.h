@@ -50,7 +50,8 @@ struct ListingOptions {
 // files and, when probing, the hw id through each method and MGIR once, with the function opened
 // once as flint opens it (the device lock in OPENFLINT_RUN_DIR, waited for 200 ms: a device
 // another tool holds is reported busy). No flash access. NotFound when <sysfs_root>/devices is
-// not a directory; an empty tree is an empty list.
+// not a directory, Io when the root is a dead FUSE mount (check_sysfs_root); an empty tree is an
+// empty list.
 [[nodiscard]] Result<std::vector<PciDeviceStatus>> list_pci_devices(const std::filesystem::path& sysfs_root,
                                                                     const ListingOptions& options = {});
 

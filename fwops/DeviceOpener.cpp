@@ -13,6 +13,7 @@
 #include "mtcr/MgirRegister.h"
 #include "mtcr/PciAddress.h"
 #include "mtcr/PciConfigAccess.h"
+#include "mtcr/PciConfigFile.h"
 #include "mtcr/PciDeviceName.h"
 #include "mtcr/PciFunctionReset.h"
 #include "mtcr/RemoteDeviceName.h"
@@ -233,7 +234,12 @@ std::optional<RunningFirmware> Device::running_firmware() {
 }
 
 Result<void> Device::commit() {
-  if (!sim_) return {};
+  if (!sim_) {
+    if (pci_dir_.empty()) return {};
+    auto synced = sync_pci_config(pci_dir_);  // a served tree's save point; nothing on the kernel's sysfs
+    if (!synced) return make_error(std::move(synced).error().with_context(name_));
+    return {};
+  }
   if (auto saved = sim_->save_state(sim_dir_); !saved) return make_error(std::move(saved).error().with_context("saving " + name_));
   return {};
 }

@@ -4,9 +4,12 @@
 
 #include <signal.h>
 
+#include <cstdint>
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,9 +44,37 @@ Result<PciAddress> address_of(const PciServeArgs& args, std::size_t i) {
   return a;
 }
 
+// One served device and its saving: a client's fsync (on a FUSE thread) and the main loop (idle
+// saves) save it, one at a time.
 struct Served {
+  explicit Served(Device opened) : device(std::move(opened)) {}
+
+  // Saves the device when it changed since the last save (SimDevice::changes()); `when_idle`:
+  // only if it did not change since the last idle check either. False when the save failed
+  // (said once on stderr per distinct error: the main loop retries every poll).
+  bool save(bool when_idle) {
+    std::lock_guard guard(save_mutex);
+    if (bar) bar->settle();  // the tool's last stores (its lock release) belong to the state
+    const std::uint64_t now = device.simulator()->changes();
+    const bool quiet = now == seen_changes;
+    if (when_idle) seen_changes = now;
+    if (now == saved_changes || (when_idle && !quiet)) return true;
+    if (auto saved = device.commit(); !saved) {
+      if (saved.error().message() != last_error) std::cerr << "-E- " << saved.error().message() << '\n';
+      last_error = saved.error().message();
+      return false;
+    }
+    saved_changes = now;
+    last_error.clear();
+    return true;
+  }
+
   Device device;
   std::unique_ptr<sim::BarServer> bar;
+  std::mutex save_mutex;
+  std::uint64_t saved_changes = 0;  // SimDevice::changes() at the last save (or the load)
+  std::uint64_t seen_changes = 0;   // ... at the last idle check
+  std::string last_error;
 };
 
 }  // namespace
@@ -59,7 +90,7 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
                                                       std::to_string(args.paths.size()) + " devices"),
                 json_out);
   const sigset_t signals = stop_signals();
-  std::vector<Served> served;
+  std::vector<std::unique_ptr<Served>> served;  // stable addresses: the FUSE hooks point at them
   std::vector<pcisim::ServedDevice> tree;
   json listing = json::array();
   for (std::size_t i = 0; i < args.paths.size(); ++i) {
@@ -67,8 +98,9 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     if (!address) return fail(address.error(), json_out);
     auto device = open_device("sim:" + args.paths[i]);
     if (!device) return fail(device.error(), json_out);
-    served.push_back({std::move(*device), nullptr});
-    sim::SimDevice& sim = *served.back().device.simulator();
+    served.push_back(std::make_unique<Served>(std::move(*device)));
+    Served& current = *served.back();
+    sim::SimDevice& sim = *current.device.simulator();
     if (args.no_reset_register) {
       sim::SimFaults faults = sim.faults();
       faults.no_reset_register = true;
@@ -88,8 +120,10 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
       entry.resource0_target = (*bar)->path();
       entry.on_reset = [bar = bar->get()] { bar->resync_from_model(); };  // the reset's new state in the BAR
       entry.on_open = [bar = bar->get()] { bar->wake(); };                 // a tool is starting
-      served.back().bar = std::move(*bar);
+      current.bar = std::move(*bar);
     }
+    current.saved_changes = current.seen_changes = sim.changes();
+    entry.on_sync = [&current] { return current.save(false); };  // a tool's command ended
     tree.push_back(entry);
     listing.push_back({{"bdf", address->to_string()}, {"path", args.paths[i]}, {"model", std::string(sim.info().sim_model)},
                        {"driver", entry.driver.empty() ? json(nullptr) : json(entry.driver)},
@@ -109,15 +143,19 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
   while (stop <= 0) {
     const timespec quarter{0, 250'000'000};
     stop = sigtimedwait(&signals, nullptr, &quarter);
-    if (stop <= 0)
-      for (auto& s : served)
-        if (s.bar) s.bar->resync_from_model();
+    if (stop > 0) break;
+    for (auto& s : served) {
+      if (s->bar) s->bar->resync_from_model();
+      // Changed, then quiet for a whole poll: saved, so the work of tools that never ask for a
+      // save (mstflint, setpci) survives a killed server too, all but its last half second.
+      (void)s->save(true);
+    }
   }
   fuse->reset();  // unmount first: no client reaches a device being saved
   int rc = cli::kOk;
   for (auto& s : served) {
-    s.bar.reset();
-    if (auto saved = s.device.commit(); !saved) rc = fail(saved.error(), false);
+    s->bar.reset();
+    if (auto saved = s->device.commit(); !saved) rc = fail(saved.error(), false);
   }
   if (!json_out) std::cerr << "hcasim: stopped (signal " << stop << "), devices saved\n";
   return rc;

@@ -143,6 +143,7 @@ bool looks_like_rdma_device_name(std::string_view name) {
 }
 
 Result<PciDeviceName> resolve_pci_device_name(std::string_view name, const fs::path& sysfs_root) {
+  OF_TRY(check_sysfs_root(sysfs_root));  // a dead mount is no "no such device"
   OF_ASSIGN(PciDeviceName out, resolve_address(name, sysfs_root));
   // Before anything writes to the function, maps its BAR or takes its lock: ours, or refused.
   if (auto known = require_catalog_function(out.address, sysfs_root); !known) {

@@ -44,7 +44,8 @@ struct PciDeviceName {
 // <root>/devices. The function found must be one the toolkit knows (require_catalog_function:
 // vendor 0x15b3, a catalog PCI device id), checked by reading only, so nothing that opens a name
 // writes to, maps or locks another vendor's function. Errors: InvalidArgument (malformed, or not
-// a catalog function: one line naming what it is), NotFound (no such device, with what exists).
+// a catalog function: one line naming what it is), NotFound (no such device, with what exists),
+// Io when the root is a dead FUSE mount (check_sysfs_root, mtcr/PciFunctionList.h).
 [[nodiscard]] Result<PciDeviceName> resolve_pci_device_name(std::string_view name,
                                                             const std::filesystem::path& sysfs_root);
 

@@ -1,7 +1,10 @@
 // PciFunctionList: scanning <root>/devices for vendor 0x15b3 and numbering the MST names.
 #include "mtcr/PciFunctionList.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -14,7 +17,30 @@ namespace fs = std::filesystem;
 
 constexpr unsigned kMellanoxVendor = 0x15b3;
 
+bool not_connected(const fs::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 && errno == ENOTCONN;
+}
+
 }  // namespace
+
+std::optional<fs::path> dead_mount_at(const fs::path& path) {
+  fs::path dead = path.lexically_normal();
+  if (dead.filename().empty()) dead = dead.parent_path();  // a trailing slash
+  if (!not_connected(dead)) return std::nullopt;
+  // The mount point is the topmost path that fails so: its parent is reached.
+  while (dead.has_relative_path() && dead.has_parent_path() && not_connected(dead.parent_path())) dead = dead.parent_path();
+  return dead;
+}
+
+Result<void> check_sysfs_root(const fs::path& sysfs_root) {
+  const auto dead = dead_mount_at(sysfs_root / "devices");
+  if (!dead) return {};
+  const std::string mount = dead->string();
+  return make_error(ErrorCode::Io, mount + " is a dead FUSE mount (Transport endpoint is not connected): the server "
+                                           "that provided it (hcasim pci-serve?) is gone; unmount it with "
+                                           "'fusermount3 -u " + mount + "' or start hcasim pci-serve on it again");
+}
 
 std::optional<unsigned> read_sysfs_number(const fs::path& file) {
   std::ifstream in(file);

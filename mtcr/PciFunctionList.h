@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/Result.h"
 #include "mtcr/PciAddress.h"
 #include "mtcr/PciDeviceName.h"
 
@@ -30,6 +31,16 @@ struct MellanoxFunction {
 // Every function of vendor 0x15b3 under <sysfs_root>/devices, in BDF order (none: empty; an
 // unreadable tree is an empty list too, the caller says where it looked).
 [[nodiscard]] std::vector<MellanoxFunction> list_mellanox_functions(const std::filesystem::path& sysfs_root);
+
+// The mount point of a dead FUSE mount at `path` or above it (its server, e.g. a killed
+// `hcasim pci-serve`, is gone: every access there fails with ENOTCONN, "Transport endpoint is not
+// connected"); nullopt when `path` can be reached or fails for any other reason.
+[[nodiscard]] std::optional<std::filesystem::path> dead_mount_at(const std::filesystem::path& path);
+
+// Io naming the dead mount and the remedy (unmount it, or serve it again) when `sysfs_root` is
+// on one; else success (a missing tree is left to the caller). Every lookup of PCI names and
+// listing of functions checks this first, so a dead tree is not reported as no device.
+[[nodiscard]] Result<void> check_sysfs_root(const std::filesystem::path& sysfs_root);
 
 // A sysfs attribute holding one number ("0x15b3\n", "0\n"), nullopt when absent or malformed.
 [[nodiscard]] std::optional<unsigned> read_sysfs_number(const std::filesystem::path& file);

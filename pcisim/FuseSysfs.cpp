@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 
+#include "mtcr/PciFunctionList.h"
 #include "pcisim/SysfsAttributes.h"
 
 namespace openflint::pcisim {
@@ -301,6 +302,19 @@ int op_write(const char* path, const char* buf, std::size_t size, off_t off, fus
   return static_cast<int>(n);
 }
 
+// fsync of a device's file: the client's save point (mtcr sync_pci_config, at the end of every
+// command; the kernel's sysfs answers it as a no-op). The device's on_sync runs before the answer.
+int op_fsync(const char* path, int, fuse_file_info*) {
+  State& s = state();
+  const auto node = lookup(s, path);
+  if (!node) return -ENOENT;
+  if (node->kind != Node::Kind::Config && node->kind != Node::Kind::Attribute && node->kind != Node::Kind::Reset &&
+      node->kind != Node::Kind::ResetMethod && node->kind != Node::Kind::Vpd)
+    return 0;
+  const auto& hook = s.devices[node->device].on_sync;
+  return !hook || hook() ? 0 : -EIO;
+}
+
 int op_truncate(const char* path, off_t, fuse_file_info*) {
   return lookup(state(), path) ? 0 : -ENOENT;  // sysfs ignores O_TRUNC on attributes
 }
@@ -334,6 +348,7 @@ fuse_operations make_operations() {
   ops.open = op_open;
   ops.read = op_read;
   ops.write = op_write;
+  ops.fsync = op_fsync;
   ops.readdir = op_readdir;
   ops.init = op_init;
   return ops;
@@ -370,6 +385,16 @@ bool abort_connection(unsigned connection) {
 Result<std::unique_ptr<FuseSysfs>> FuseSysfs::mount(const std::filesystem::path& mount_point,
                                                     std::vector<ServedDevice> devices) {
   OF_TRY(check_fuse_device());
+  // A dead mount left there by a killed server (every access fails with ENOTCONN): detach it, as
+  // `fusermount3 -u` would, and serve there again.
+  if (const auto dead = dead_mount_at(mount_point)) {
+    const std::string where = dead->string();
+    std::filesystem::path wanted = mount_point.lexically_normal();
+    if (wanted.filename().empty()) wanted = wanted.parent_path();
+    if (*dead != wanted || ::umount2(where.c_str(), MNT_DETACH) != 0)
+      return make_error(ErrorCode::Io, where + " is a dead FUSE mount (Transport endpoint is not connected) that " +
+                                           "cannot be detached here: unmount it with 'fusermount3 -u " + where + "'");
+  }
   std::error_code ec;
   if (!std::filesystem::is_directory(mount_point, ec)) {
     return make_error(ErrorCode::NotFound, "mount point " + mount_point.string() + " is not a directory");

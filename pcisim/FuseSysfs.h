@@ -21,13 +21,16 @@ namespace openflint::pcisim {
 //                                    reset reloads it when armed (pcisim/ResetMethods.h)
 //   devices/<BDF>/driver             while a driver is bound: a symlink to ../../drivers/<name>
 //   drivers/<name>/{bind,unbind}     write a BDF to bind/unbind it, as the kernel's files
+// fsync of a device's file runs its ServedDevice::on_sync (the kernel's sysfs ignores fsync).
+// A dead FUSE mount at the mount point (a killed server's) is detached first.
 // The FUSE loop runs multi-threaded in a thread of this process (fuse_loop_mt). The destructor
 // unmounts and joins it. Clients must close their files under the mount first (libpci:
 // destroy the PciConfigAccess): a lazily unmounted FUSE connection with open files keeps the
 // loop alive. After 2 s the destructor aborts the connection through fusectl (the forgotten
 // files then fail with ENOTCONN); if it cannot, it leaks the loop rather than hang.
 // Errors: NotSupported when /dev/fuse is missing; PermissionDenied when it cannot be opened or
-// the kernel refuses the mount (no CAP_SYS_ADMIN, e.g. in a default container) — tests skip.
+// the kernel refuses the mount (no CAP_SYS_ADMIN, e.g. in a default container) — tests skip; Io
+// for a dead mount that cannot be detached.
 class FuseSysfs {
  public:
   [[nodiscard]] static Result<std::unique_ptr<FuseSysfs>> mount(const std::filesystem::path& mount_point,

@@ -32,6 +32,10 @@ struct ServedDevice {
   // Called when a file of devices/<BDF>/ is opened (a tool starting on the device), e.g. to
   // wake a shared-memory BAR server. Runs on a FUSE thread.
   std::function<void()> on_open;
+  // Called when a client fsyncs a file of devices/<BDF>/ (tools do at the end of each command,
+  // mtcr/PciConfigFile.h sync_pci_config), before the answer: e.g. to save the device, so what
+  // the tool reported done survives the server. False fails the fsync (EIO). Runs on a FUSE thread.
+  std::function<bool()> on_sync;
 };
 
 }  // namespace openflint::pcisim

@@ -131,6 +131,17 @@ void BarServer::resync_from_model() {
   while (resyncs_done_.load(std::memory_order_acquire) < ticket) std::this_thread::yield();
 }
 
+// The serving loop answers a resync at the top of each round and relays stores after it: the
+// second resync is answered only after a relay pass that began after the first.
+void BarServer::settle() {
+  if (!thread_.joinable()) {
+    (void)serve_once();
+    return;
+  }
+  resync_from_model();
+  resync_from_model();
+}
+
 void BarServer::serve_resyncs() {
   const std::uint64_t wanted = resyncs_requested_.load(std::memory_order_acquire);
   if (wanted == resyncs_done_.load(std::memory_order_relaxed)) return;

@@ -79,6 +79,10 @@ class BarServer {
   // SimDevice use). A tool store not yet relayed is kept. Returns once the serving thread has
   // done it (done inline when stopped); not to be called concurrently with stop().
   void resync_from_model();
+  // Returns once every store a tool made in the file before the call has reached the model (a
+  // save point: the tool's last stores, e.g. its flash-lock release, belong to the saved state).
+  // Done inline when stopped; not to be called concurrently with stop().
+  void settle();
   // A tool is about to use the BAR (its config space or sysfs folder was opened): polls stop
   // sleeping for BarServerOptions::wake_window. Tools poll BUSY in tight loops (mstflint: a few
   // thousand reads, tens of microseconds on a shared mapping), shorter than an idle sleep.

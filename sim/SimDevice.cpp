@@ -61,6 +61,7 @@ const BootState& SimDevice::reset() {
   armed_reset_ = 0;
   nv_config_.boot();
   run_boot_rom();
+  ++other_changes_;
   return boot_;
 }
 
@@ -207,6 +208,7 @@ void SimDevice::set_faults(const SimFaults& faults) {
   flash_.set_write_protected(faults.flash_write_protected);
   no_reset_register_ = faults.no_reset_register;
   set_cache_replacement_locked(faults.cache_replacement_pending);
+  ++other_changes_;
 }
 
 // A replacement in progress: a cache line offset and a command byte, both non-zero (our values).
@@ -246,6 +248,7 @@ void SimDevice::power_cycle() {
   armed_reset_ = 0;
   nv_config_.boot();
   run_boot_rom();
+  ++other_changes_;
 }
 
 std::uint32_t SimDevice::peek32(std::uint32_t address) const {
@@ -262,6 +265,11 @@ SimCounters SimDevice::counters() const {
   c.firmware = firmware_counters_;
   if (i2c_master_ != nullptr) c.i2c = i2c_master_->counters();
   return c;
+}
+
+std::uint64_t SimDevice::changes() const {
+  std::lock_guard guard(bus_);
+  return register_writes_ + flash_ops() + other_changes_;
 }
 
 Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size) {
@@ -324,6 +332,7 @@ void SimDevice::set_boot_address(std::uint64_t address) {
   std::lock_guard guard(bus_);
   const BootAddressRegister& reg = info_->boot_address;
   if (reg.address != 0) cr_.poke(reg.address, static_cast<std::uint32_t>(address << reg.shift));
+  ++other_changes_;
 }
 
 }  // namespace openflint::sim

@@ -82,7 +82,10 @@ class SimDevice final : public RegisterAccess {
   // The ASIC temperature sensor (MTMP sensor 0), whole degrees Celsius; a test raises it to make
   // a health monitor see a hot device. Saved in state.json ("temperature_c").
   [[nodiscard]] std::uint32_t temperature_c() const { return temperature_c_; }
-  void set_temperature_c(std::uint32_t celsius) { temperature_c_ = celsius; }
+  void set_temperature_c(std::uint32_t celsius) {
+    temperature_c_ = celsius;
+    ++other_changes_;
+  }
   // Power comes back: latches, locks, any half-done SPI command and the (volatile) boot-address
   // register are gone; the array stays; the boot ROM runs (the boot-address register being
   // clear, it scans the candidate starts).
@@ -110,6 +113,12 @@ class SimDevice final : public RegisterAccess {
   // The PCI device id the device shows now (the recovery id in recovery mode).
   [[nodiscard]] std::uint16_t pci_device_id() const { return boot_.pci_device_id; }
   [[nodiscard]] SimCounters counters() const;
+  // Grows with everything a save would write differently: register writes, flash erases and
+  // programs (through the gateway, the firmware or the I2C master), resets, power cycles, faults,
+  // the boot-address register. Reads do not count: their side effects (counters, a semaphore
+  // taken) are not worth a save on their own. A server that keeps devices in memory saves when
+  // this moved (hcasim pci-serve).
+  [[nodiscard]] std::uint64_t changes() const;
 
   // The running firmware's side of firmware-mediated flash access (sim/FirmwareRegisters).
   // Its component-update state machine (volatile: a reset or power cycle returns it to IDLE).
@@ -178,6 +187,7 @@ class SimDevice final : public RegisterAccess {
   std::uint64_t ops_until_power_cut_ = 0;  // 0 = not armed
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;
+  std::uint64_t other_changes_ = 0;  // changes() beyond register writes and flash operations
   ComponentUpdate update_;
   NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;

@@ -27,6 +27,7 @@ Result<std::string> read_text(const fs::path& path, std::uintmax_t max_size) {
 }  // namespace
 
 Result<void> SimDevice::save_state(const fs::path& dir) const {
+  std::lock_guard guard(bus_);  // one consistent state, also while a server's clients drive the device
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return make_error(ErrorCode::Io, "cannot create " + dir.string() + ": " + ec.message());
