@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
 
 #include "core/HexString.h"
+#include "devices/PciConfigGateway.h"
 
 namespace openflint {
 namespace {
@@ -20,6 +22,11 @@ Error file_error(int err, const std::string& what) {
   return Error(code, what + ": " + std::strerror(err));
 }
 
+// The pre-VSEC CR-space window (config 0x58 address, 0x5c data): reading 0x5c is a CR-space read
+// at the address 0x58 holds, and some CR-space reads take a semaphore (ConnectX-3's tools HCR
+// 0xf03bc, the flash's 0xf03fc). mstflint's config save (mlxpci_lib) skips these bytes too.
+constexpr std::size_t kWindowBytes = kPciWindowDataOffset + 4 - kPciWindowAddrOffset;
+
 }  // namespace
 
 Result<std::vector<std::uint8_t>> read_pci_config(const std::filesystem::path& device_dir) {
@@ -29,7 +36,13 @@ Result<std::vector<std::uint8_t>> read_pci_config(const std::filesystem::path& d
   std::vector<std::uint8_t> bytes(4096);
   std::size_t have = 0;
   while (have < bytes.size()) {
-    const ssize_t n = ::pread(fd, bytes.data() + have, bytes.size() - have, static_cast<off_t>(have));
+    if (have == kPciWindowAddrOffset) {  // the window is never read: 0xff
+      std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(have), kWindowBytes, std::uint8_t{0xff});
+      have += kWindowBytes;
+      continue;
+    }
+    const std::size_t want = (have < kPciWindowAddrOffset ? kPciWindowAddrOffset : bytes.size()) - have;
+    const ssize_t n = ::pread(fd, bytes.data() + have, want, static_cast<off_t>(have));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       const int err = errno;
