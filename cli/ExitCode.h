@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Error.h"
+#include "core/Interrupt.h"
 
 namespace openflint::cli {
 
@@ -15,9 +16,18 @@ enum ExitCode : int {
   kNotSupported = 6,  // the format/device/command is not supported
   kDeclined = 7,      // the user (or --no) declined a confirmation
   kInternal = 70,     // a bug
+  // 128 + the signal: a stop signal ended the command at a safe point (core/Interrupt.h),
+  // as a shell reports a process a signal ended: 129 SIGHUP, 130 SIGINT, 141 SIGPIPE, 143 SIGTERM.
+  kInterruptedBase = 128,
 };
 
-[[nodiscard]] constexpr int exit_code_for(ErrorCode code) {
+// kInterruptedBase + the first stop signal received (SIGINT when none was).
+[[nodiscard]] inline int interrupted_exit_code() {
+  const int sig = interrupt_signal();
+  return kInterruptedBase + (sig != 0 ? sig : SIGINT);
+}
+
+[[nodiscard]] inline int exit_code_for(ErrorCode code) {
   switch (code) {
     case ErrorCode::InvalidImage:
     case ErrorCode::Mismatch: return kBadInput;
@@ -28,6 +38,7 @@ enum ExitCode : int {
     case ErrorCode::Timeout: return kBusy;
     case ErrorCode::NotSupported: return kNotSupported;
     case ErrorCode::InvalidArgument: return kUsage;
+    case ErrorCode::Interrupted: return interrupted_exit_code();
     case ErrorCode::Internal: return kInternal;
   }
   return kInternal;

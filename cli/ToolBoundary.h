@@ -7,17 +7,35 @@
 #include <string_view>
 
 #include "cli/ExitCode.h"
+#include "core/Interrupt.h"
 
 namespace openflint::cli {
+
+// The exit code of a body that returned `rc` after a stop signal arrived (core/Interrupt.h):
+// reported already (rc is the signal's code), kept when the command had completed after its
+// last safe point (with a note that it did), the signal's code when the command failed or was
+// declined on the way (its own "-E-" line is then the one line).
+inline int settle_interrupted(std::string_view tool, int rc) {
+  if (!interrupted()) return rc;
+  const int code = interrupted_exit_code();
+  if (rc == code) return rc;
+  if (rc != kOk) return code;
+  std::cerr << "-W- " << tool << ": " << signal_name(interrupt_signal())
+            << " arrived after the last safe point; the command had completed\n";
+  return rc;
+}
 
 // Runs a tool's body; an exception that escapes it becomes one "-E-" line on stderr and a
 // documented exit code (kIoError when memory ran out, kInternal otherwise: it is a bug to
 // report). Library code returns Result; this is the net for what slips past that.
+// The body runs under an InterruptScope: a stop signal while the tool holds a device ends the
+// work at its next safe point, the device released, exit 128 + the signal (cli/ExitCode.h).
 template <class Body>
 int run_at_tool_boundary(std::string_view tool, Body&& body) noexcept {
   try {
     try {
-      return body();
+      const InterruptScope stop_signals;
+      return settle_interrupted(tool, body());
     } catch (const std::bad_alloc&) {
       std::cerr << "-E- " << tool << ": out of memory\n";
       return kIoError;

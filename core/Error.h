@@ -18,6 +18,7 @@ enum class ErrorCode {
   PermissionDenied,  // the OS or the device refused access
   InvalidArgument,   // a caller-supplied value is out of range or ill-formed
   NotFound,          // a named thing (PSID, section, device) does not exist
+  Interrupted,       // a stop signal (SIGINT, SIGTERM, ...) ended the work at a safe point (core/Interrupt.h)
   Internal,          // a bug: an invariant broke
 };
 
@@ -32,6 +33,7 @@ enum class ErrorCode {
     case ErrorCode::PermissionDenied: return "permission denied";
     case ErrorCode::InvalidArgument: return "invalid argument";
     case ErrorCode::NotFound: return "not found";
+    case ErrorCode::Interrupted: return "interrupted";
     case ErrorCode::Internal: return "internal error";
   }
   return "unknown error";

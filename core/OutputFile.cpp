@@ -52,7 +52,7 @@ Result<int> open_through(const std::string& path, const std::string& what, mode_
   return fd;
 }
 
-// SIGINT/SIGTERM held back while alive: between creating a temp file and registering it for
+// The stop signals held back while alive: between creating a temp file and registering it for
 // removal there must be no moment where the signal would leave it behind.
 class SignalsHeld {
  public:
@@ -61,6 +61,7 @@ class SignalsHeld {
     ::sigemptyset(&set);
     ::sigaddset(&set, SIGINT);
     ::sigaddset(&set, SIGTERM);
+    ::sigaddset(&set, SIGHUP);
     ::pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
   ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }

@@ -25,9 +25,7 @@ static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads s
 
 // Only unlink, sigaction and raise: all async-signal-safe (signal-safety(7)).
 extern "C" void unlink_registered_and_reraise(int sig) {
-  for (Slot& slot : g_slots) {
-    if (slot.state.load() == kLive) ::unlink(slot.path);
-  }
+  TempPathRegistration::unlink_all();
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   ::sigemptyset(&dfl.sa_mask);
@@ -81,6 +79,12 @@ TempPathRegistration& TempPathRegistration::operator=(TempPathRegistration&& oth
 }
 
 TempPathRegistration::~TempPathRegistration() { release(); }
+
+void TempPathRegistration::unlink_all() noexcept {
+  for (Slot& slot : g_slots) {
+    if (slot.state.load() == kLive) ::unlink(slot.path);
+  }
+}
 
 void TempPathRegistration::release() {
   if (slot_ >= 0) g_slots[slot_].state.store(kFree);

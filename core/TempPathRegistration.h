@@ -9,7 +9,9 @@ namespace openflint {
 // registered, SIGINT and SIGTERM — when the program left them at their default action —
 // unlink every registered path, then end the process by the same signal as before.
 // A program with its own handler for them keeps it (it exits through RAII, which removes
-// the files). Paths beyond the fixed table (kSlots) are simply not covered by the handler.
+// the files; a stop signal that ends the process where nothing needs care — core/Interrupt.h —
+// removes them through unlink_all()). Paths beyond the fixed table (kSlots) are simply not
+// covered by the handler.
 class TempPathRegistration {
  public:
   static constexpr int kSlots = 32;
@@ -24,6 +26,9 @@ class TempPathRegistration {
 
   // Forgets the path (e.g. once it was renamed into place).
   void release();
+
+  // Unlinks every registered path; async-signal-safe (for signal handlers).
+  static void unlink_all() noexcept;
 
  private:
   int slot_ = -1;
