@@ -9,8 +9,12 @@
 //      that differ in place, then read back and verify the range.
 //   3. Erase path: read the rest of the sector (whatever lies outside the range is kept),
 //      erase, program the non-0xFF bytes, read back and verify the whole sector.
+// A stop signal (core/Interrupt.h) ends the write between sectors, never inside one: a sector is
+// either as it was or written and verified.
 #include <algorithm>
 
+#include "core/Interrupt.h"
+#include "core/UninterruptibleSection.h"
 #include "flash/FlashDriver.h"
 
 namespace openflint {
@@ -124,7 +128,11 @@ Result<FlashWriteStats> FlashDriver::write_sectors_that_differ(std::uint64_t add
     const SectorWrite w{static_cast<std::uint32_t>(sector), static_cast<std::uint32_t>(from - sector),
                         bytes.subspan(static_cast<std::size_t>(from - address), static_cast<std::size_t>(to - from)),
                         static_cast<std::uint32_t>(unit), check};
-    OF_TRY(write_sector(w, stats));
+    OF_TRY(check_interrupted());  // the safe point: between sectors
+    {
+      const UninterruptibleSection whole_sector;
+      OF_TRY(write_sector(w, stats));
+    }
     if (progress) progress(to - address, bytes.size());
   }
   return stats;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
 #include "mtcr/FirmwareFlashRegisters.h"
 #include "mtcr/MadFormat.h"
 
@@ -50,6 +51,7 @@ Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std
                                                       hex_string(address) + " is beyond the flash");
   std::size_t done = 0;
   while (done < out.size()) {
+    OF_TRY(check_interrupted());  // a safe point between block reads
     const std::uint64_t at = address + done;
     const std::size_t n = std::min(out.size() - done, block_ - static_cast<std::size_t>(at % block_));
     std::vector<std::uint8_t> data(flash_reg::kMfbaHeaderBytes + (n + 3) / 4 * 4, 0);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
 #include "devices/SpiOpcode.h"
 #include "flash/FlashDriver.h"
 
@@ -84,6 +85,7 @@ Result<void> FlashDriver::read_into(std::uint64_t address, std::span<std::uint8_
   OF_TRY(check_range(address, out.size()));
   std::size_t done = 0;
   while (done < out.size()) {
+    OF_TRY(check_interrupted());  // a safe point between page reads
     const auto here = static_cast<std::uint32_t>(address + done);
     const std::size_t n = std::min<std::size_t>(out.size() - done, kPageSize - (here % kPageSize));
     if (auto r = read_chain(here, out.subspan(done, n)); !r) {

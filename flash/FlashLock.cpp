@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
 
 namespace openflint {
 
@@ -31,6 +32,8 @@ Result<FlashLock> FlashLock::acquire(RegisterAccess& access, const FlashGatewayI
     auto got = try_acquire(access, gateway);
     if (!got) return make_error(std::move(got).error().with_context("acquiring the flash lock"));
     if (*got) return FlashLock(&access, gateway);
+    if (auto stop = check_interrupted(); !stop)
+      return make_error(std::move(stop).error().with_context("waiting for the flash lock"));
     if (std::chrono::steady_clock::now() >= deadline) {
       const std::uint32_t where =
           gateway.lock == FlashLockKind::Semaphore ? gateway.semaphore_addr : gateway.cmd_addr;

@@ -10,7 +10,7 @@
 namespace openflint {
 
 // Move-only. acquire() retries about every millisecond until `timeout`, then fails with
-// ErrorCode::Busy; the destructor releases (errors on that path cannot be reported — call
+// ErrorCode::Busy (a stop signal, core/Interrupt.h: Interrupted); the destructor releases (errors on that path cannot be reported — call
 // release() to see them).
 class FlashLock {
  public:

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/HexString.h"
+#include "core/UninterruptibleSection.h"
 #include "devices/DeviceInfo.h"
 #include "fwops/FirmwareResetRegister.h"
 #include "mtcr/PciConfigFile.h"
@@ -354,6 +355,10 @@ Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
 
 Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const ResetOptions& options) {
   if (!plan.blockers.empty()) return make_error(plan.blockers.front().code, plan.blockers.front().why);
+  // Unbind, arm, reset, wait for the function, restore its config, bind again: a stop signal
+  // (core/Interrupt.h) waits for the end (bounded by the comeback timeout) — stopping half way
+  // would leave the function unconfigured and its driver unbound.
+  const UninterruptibleSection whole_reset;
   const auto start = Clock::now();
   ResetReport report;
   report.plan = plan;

@@ -48,6 +48,10 @@ class BurnSession {
   // FS3/FS4: the file's device data replaces the board's (IdentityPlan::write_image_device_data).
   [[nodiscard]] bool write_image_device_data() const { return write_image_device_data_; }
   void set_write_image_device_data(bool on) { write_image_device_data_ = on; }
+  // Whether a copy of the new image was completed and made bootable before the burn ended (FS1
+  // signs one copy at a time); what a burn a stop signal ended says about the device.
+  [[nodiscard]] bool new_copy_boots() const { return new_copy_boots_; }
+  void set_new_copy_boots() { new_copy_boots_ = true; }
 
  private:
   RegisterAccess* access_;
@@ -57,6 +61,7 @@ class BurnSession {
   FlashView flash_;
   BurnReport report_;
   bool write_image_device_data_ = false;
+  bool new_copy_boots_ = false;
 };
 
 }  // namespace openflint

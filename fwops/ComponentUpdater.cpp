@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
+#include "core/UninterruptibleSection.h"
 #include "mtcr/FirmwareFlashRegisters.h"
 #include "mtcr/MadFormat.h"
 
@@ -112,6 +114,7 @@ Result<ComponentUpdater::State> ComponentUpdater::wait_for(std::uint8_t state, s
     if (s.status != 0) return make_error(ErrorCode::Io, register_error(step, s.status));
     if (s.error_code != 0) return make_error(firmware_error(step, s.error_code));
     if (s.state == state) return s;
+    OF_TRY(check_interrupted());  // a safe point: the caller cancels the update
     if (std::chrono::steady_clock::now() > deadline)
       return make_error(ErrorCode::Timeout, std::string(step) + ": the firmware stays in state " + std::to_string(s.state));
     std::this_thread::sleep_for(pause);
@@ -131,6 +134,8 @@ Result<void> ComponentUpdater::lock() {
       if (taken.status != AccessRegisterTlv::kStatusResourceNotAvailable)
         return make_error(ErrorCode::Io, register_error("taking the update handle", taken.status));
     }
+    if (auto stop = check_interrupted(); !stop)
+      return make_error(std::move(stop).error().with_context("waiting for the firmware's update handle"));
     if (std::chrono::steady_clock::now() > deadline)
       return make_error(ErrorCode::Busy, "another tool holds the firmware's update handle (state " +
                                              std::to_string(idle.state) + "); not taking it from them");
@@ -145,6 +150,7 @@ Result<void> ComponentUpdater::download(std::span<const std::uint8_t> component,
   // ends the download as before; the chunks sent after it are abandoned with the update.
   constexpr std::size_t kDownloadBatch = 32;
   for (std::size_t done = 0; done < component.size();) {
+    OF_TRY(check_interrupted());  // a safe point between batches: the caller cancels the update
     std::vector<AccessRegisterTlv> batch;
     std::vector<std::size_t> offsets;
     for (std::size_t at = done; at < component.size() && batch.size() < kDownloadBatch;) {
@@ -180,6 +186,7 @@ Result<void> ComponentUpdater::download(std::span<const std::uint8_t> component,
 }
 
 void ComponentUpdater::abandon() {
+  const UninterruptibleSection cancel;  // both steps, whatever arrives meanwhile
   (void)control(kCancel);
   (void)control(kRelease);
 }
@@ -196,6 +203,9 @@ Result<void> ComponentUpdater::update(std::span<const std::uint8_t> component,
     if (started.status != 0) return make_error(ErrorCode::Io, register_error("starting the update", started.status));
     OF_TRY(wait_for(kDownload, "preparing the flash"));
     OF_TRY(download(component, progress));
+    // Once the whole image is in, the firmware checks it and makes it the boot copy: a stop
+    // signal waits for that (seconds) rather than throwing the downloaded image away.
+    const UninterruptibleSection verify_and_activate;
     OF_ASSIGN(const State verifying, control(kVerify));
     if (verifying.status != 0) return make_error(ErrorCode::Io, register_error("verifying", verifying.status));
     OF_TRY(wait_for(kLocked, "verifying"));
@@ -206,6 +216,10 @@ Result<void> ComponentUpdater::update(std::span<const std::uint8_t> component,
   };
   if (auto done = steps(); !done) {
     abandon();
+    if (done.error().code() == ErrorCode::Interrupted)
+      return make_error(ErrorCode::Interrupted, "interrupted by " + std::string(signal_name(interrupt_signal())) +
+                                                    ": the firmware's update was cancelled and its handle released; "
+                                                    "the old image still boots");
     return done;
   }
   OF_ASSIGN(const State released, control(kRelease));

@@ -19,7 +19,9 @@ struct ComponentUpdateTimeouts {
 // The running firmware takes the image through registers, writes it where it chooses (the slot
 // it does not boot from), checks it and makes it the boot copy: the tool never drives the flash.
 // Every step waits for the firmware's state; a failure after the handle was taken cancels and
-// releases it, so the device is left as it was (the old copy boots).
+// releases it, so the device is left as it was (the old copy boots). So does a stop signal
+// (core/Interrupt.h), seen between MCDA batches and in the waits before the image is complete
+// (Interrupted); from VERIFY on, the update completes.
 class ComponentUpdater {
  public:
   // Whether the firmware lists the component-update registers (MCAM group 0: MCQS, MCQI, MCC,

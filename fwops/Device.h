@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/Result.h"
+#include "core/SignalDeferral.h"
 #include "devices/DeviceInfo.h"
 #include "flash/CacheReplacement.h"
 #include "fwops/DeviceLockFile.h"
@@ -40,6 +41,9 @@ struct DeviceOpenOptions {
 // Move-only; owns the transport and (for sim:PATH and PCI names) the exclusive lock on the device.
 // Destroying a Device releases it WITHOUT saving: a simulated device persists only through
 // commit(), which saves atomically (see commit()).
+// From the start of its opening to the end of its release, a stop signal (core/Interrupt.h) is
+// deferred to the next safe point of whatever works on the device, so locks, semaphores, a
+// firmware update and a remote session are released in order before the tool exits.
 class Device {
  public:
   Device(Device&&) noexcept = default;
@@ -111,6 +115,7 @@ class Device {
                                           const DeviceOpenOptions&);
   Device() = default;
 
+  SignalDeferral defer_signals_;  // first: released last, after everything below
   std::string name_;
   const DeviceInfo* info_ = nullptr;
   std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
+#include "core/UninterruptibleSection.h"
 #include "image/BootCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/ImagePatch.h"
@@ -86,6 +88,8 @@ Result<SafeWriteReport> patch_device_data(FlashDriver& flash, Bytes flash_bytes,
     std::fill_n(cut.begin() + static_cast<std::ptrdiff_t>(e.address), e.bytes.size(), 0xff);
     if (!clears_only(e) && !copy_bootable(format, cut, image_start)) erase_safe = false;
   }
+  OF_TRY(check_interrupted());  // the last safe point: the identity's sectors change together
+  const UninterruptibleSection all_edits;
   if (!erase_safe) {
     OF_ASSIGN(const SafeWritePlan plan, plan_preserving_write(flash, edits, force));
     return apply_write_plan(flash, plan);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/InputFile.h"
+#include "core/Interrupt.h"
 
 namespace openflint {
 
@@ -43,6 +44,8 @@ Result<DeviceLockFile> DeviceLockFile::acquire(const std::filesystem::path& path
     if (errno != EWOULDBLOCK && errno != EINTR) {
       return make_error(ErrorCode::Io, "cannot lock " + path.string() + ": " + std::strerror(errno));
     }
+    if (auto stop = check_interrupted(); !stop)
+      return make_error(std::move(stop).error().with_context("waiting for " + device_name + " (" + path.string() + ")"));
     if (std::chrono::steady_clock::now() >= deadline) {
       return make_error(ErrorCode::Busy,
                         "device busy: " + device_name + " is in use by another process (waited " +

@@ -12,7 +12,8 @@ namespace openflint {
 
 // Move-only. acquire() creates the file if needed (never through a symbolic link, and only a
 // regular file is used: anything else at the path is Io) and polls flock(LOCK_EX | LOCK_NB) about
-// every 10 ms until `timeout`, then fails with ErrorCode::Busy ("device busy: ..."). The lock
+// every 10 ms until `timeout`, then fails with ErrorCode::Busy ("device busy: ..."); a stop
+// signal (core/Interrupt.h) ends the wait with ErrorCode::Interrupted. The lock
 // goes away with the object (or with the process: the kernel drops flocks of dead processes,
 // so a crashed tool never leaves a device locked).
 class DeviceLockFile {

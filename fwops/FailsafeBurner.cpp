@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
+#include "core/UninterruptibleSection.h"
 #include "flash/FlashDriver.h"
 #include "fwops/BurnPreparation.h"
 #include "fwops/BurnSession.h"
@@ -63,6 +65,18 @@ std::string first_fault(const VerifyReport& report) {
     if (c.status == SectionStatus::WrongCrc || c.status == SectionStatus::Invalid)
       return c.name + " at " + hex_string(c.start) + ": " + to_string(c.status) + (c.detail.empty() ? "" : " (" + c.detail + ")");
   return "not bootable";
+}
+
+// A burn a stop signal ended (core/Interrupt.h) says what the device boots now; where the safe
+// point was is of no use to whoever stopped it.
+Error interrupted_burn(const BurnSession& session, bool wrote, bool had_image) {
+  std::string what = "interrupted by " + std::string(signal_name(interrupt_signal())) + ": ";
+  if (!wrote) return Error(ErrorCode::Interrupted, what + "the burn stopped before writing anything; the device is as it was");
+  what += "the burn did not complete; ";
+  if (session.new_copy_boots()) what += "a complete copy of the new image boots (burn again to finish the other copy)";
+  else if (had_image) what += "the old image still boots";
+  else what += "the flash held no bootable image before and holds none now";
+  return Error(ErrorCode::Interrupted, what);
 }
 
 }  // namespace
@@ -131,14 +145,22 @@ Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, Fl
   const auto check_identity = [&](const BurnPreflight& p) {  // FS3/FS4 --uid/--mac/--vsd: before any write
     return check_given_identity(driver, image, p.identity);
   };
-  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, check_identity));
-  OF_TRY(burner->burn(session, prepared.image, prepared.current));
-  if (prepared.preflight.identity.edits_device_data()) {
+  auto prepared = prepare_burn(session, *burner, image, check_identity);
+  if (!prepared && prepared.error().code() == ErrorCode::Interrupted)
+    return make_error(interrupted_burn(session, false, false));
+  if (!prepared) return make_error(std::move(prepared).error());
+  if (auto burned = burner->burn(session, prepared->image, prepared->current); !burned) {
+    if (burned.error().code() == ErrorCode::Interrupted)
+      return make_error(interrupted_burn(session, true, prepared->current.has_value()));
+    return make_error(std::move(burned).error());
+  }
+  if (prepared->preflight.identity.edits_device_data()) {
+    const UninterruptibleSection identity;  // the new copy is burned: its identity follows
     session.progress("writing device data", 0, 1);
-    OF_TRY(write_given_identity(driver, prepared.preflight.identity));
+    OF_TRY(write_given_identity(driver, prepared->preflight.identity));
   }
   session.progress("done", 1, 1);
-  session.report().identity = prepared.preflight.identity;
+  session.report().identity = prepared->preflight.identity;
   return session.report();
 }
 

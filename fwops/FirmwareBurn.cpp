@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/Interrupt.h"
 #include "flash/FirmwareFlashReader.h"
 #include "fwops/BurnPreparation.h"
 #include "fwops/BurnSession.h"
@@ -44,11 +45,18 @@ Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& acc
                       [&flash](std::uint64_t address, std::span<std::uint8_t> out) { return flash.read_into(address, out); },
                       options);
   const auto check = [&options](const BurnPreflight& p) { return firmware_can_do(options, p); };
-  OF_ASSIGN(PreparedBurn prepared, prepare_burn(session, *burner, image, check));
+  auto preparing = prepare_burn(session, *burner, image, check);
+  if (!preparing && preparing.error().code() == ErrorCode::Interrupted)
+    return make_error(ErrorCode::Interrupted, "interrupted by " + std::string(signal_name(interrupt_signal())) +
+                                                  ": the burn stopped before writing anything; the device is as it was");
+  if (!preparing) return make_error(std::move(preparing).error());
+  PreparedBurn prepared = std::move(*preparing);
   OF_ASSIGN(const std::vector<std::uint8_t> component, firmware_component(info.image_format, prepared.image, flash.size()));
   const auto progress = [&session](std::uint64_t done, std::uint64_t total) { session.progress("writing", done, total); };
-  if (auto updated = updater.update(component, progress); !updated)
+  if (auto updated = updater.update(component, progress); !updated) {
+    if (updated.error().code() == ErrorCode::Interrupted) return make_error(std::move(updated).error());  // says it all
     return make_error(std::move(updated).error().with_context("the firmware's update"));
+  }
   session.progress("done", 1, 1);
   BurnReport& report = session.report();
   report.through_firmware = true;

@@ -1,10 +1,12 @@
 // Fs1Burn: FS1 (InfiniHost) burns — invariant sector kept, one copy at a time, signature last.
 #include <algorithm>
+#include <optional>
 #include <array>
 #include <string>
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/UninterruptibleSection.h"
 #include "fwops/Fs1FlashLayout.h"
 #include "fwops/FormatBurner.h"
 #include "image/Crc16.h"
@@ -79,7 +81,9 @@ Result<void> write_copy(BurnSession& s, std::uint64_t ps_at, std::span<const std
   std::copy(ps.begin(), ps.end(), unsigned_ps.begin());
   std::fill_n(unsigned_ps.begin() + kSigOffset, 4, 0xff);
   OF_TRY(s.write(ps_at, unsigned_ps, "writing the " + name + " pointer sector"));
-  return s.write(ps_at + kSigOffset, Bytes(ps).subspan(kSigOffset, 4), "signing the " + name + " pointer sector");
+  OF_TRY(s.write(ps_at + kSigOffset, Bytes(ps).subspan(kSigOffset, 4), "signing the " + name + " pointer sector"));
+  s.set_new_copy_boots();  // a stop signal from here on leaves this complete copy bootable
+  return {};
 }
 
 Result<void> burn_new_copy(BurnSession& s, Bytes image, const Incoming& in, int index) {
@@ -178,7 +182,11 @@ Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session, CopySc
 Result<void> fs1_burn(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
   OF_ASSIGN(const Incoming in, read_incoming(image, s.flash().size()));
   s.report().new_copy_address = in.copy[0].start;
-  if (!s.options().failsafe) return s.write(0, image, "writing");
+  if (!s.options().failsafe) {
+    std::optional<UninterruptibleSection> in_place;  // over a bootable copy: completes once started
+    if (current) in_place.emplace();
+    return s.write(0, image, "writing");
+  }
   const std::uint64_t unit = s.driver().sector_size();
   if (in.sector < unit)
     return make_error(ErrorCode::NotSupported, "FS1 sector size " + hex_string(in.sector) + " is smaller than the flash erase unit " +

@@ -1,10 +1,12 @@
 // Fs2Burn: FS2 burns — the new copy into the other (striped) chunk set, magic last.
 #include <algorithm>
+#include <optional>
 #include <bit>
 #include <string>
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/UninterruptibleSection.h"
 #include "fwops/FormatBurner.h"
 #include "fwops/SlotCopy.h"
 #include "image/FirmwareImage.h"
@@ -126,12 +128,17 @@ Result<void> fs2_burn(BurnSession& s, Bytes image, const std::optional<CurrentCo
   }
   OF_TRY(check_fits(where, keep, s.flash().size()));
   OF_TRY(check_config_area(s.info().fs2_config_area, where, in.copy.size(), h.failsafe, s.flash().size()));
+  // A stop signal may end the burn inside the body (magic erased: the old copy boots); from the
+  // magic on, and for an in-place write over a bootable copy throughout, the burn completes.
+  std::optional<UninterruptibleSection> to_the_end;
   if (failsafe) {
     std::vector<std::uint8_t> body = in.copy;
     std::fill_n(body.begin(), kMagicSize, 0xff);
     OF_TRY(write_pieces(s, where, body, "writing"));
+    to_the_end.emplace();
     OF_TRY(s.write(where.front().start, Bytes(in.copy).first(kMagicSize), "writing the magic"));
   } else {
+    if (current) to_the_end.emplace();
     OF_TRY(write_pieces(s, where, in.copy, "writing"));
   }
   OF_TRY(s.set_boot_address(target));

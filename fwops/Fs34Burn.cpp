@@ -1,9 +1,11 @@
 // Fs34Burn: FS3/FS4 burns — the new copy into the other slot, magic last, board data kept.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/UninterruptibleSection.h"
 #include "fwops/FormatBurner.h"
 #include "fwops/SlotCopy.h"
 #include "image/FirmwareImage.h"
@@ -82,14 +84,12 @@ Result<void> check_target(const ByteRange& target, const std::vector<ByteRange>&
   return {};
 }
 
-// Body first with the magic left erased, then the magic, then the boot address, then the old
-// copy's magic zeroed: at every instant one copy carries magic and verifies.
-Result<void> write_copy_failsafe(BurnSession& s, Bytes copy, std::uint64_t target) {
+// Body first with the magic left erased (a stop signal may end the burn between its sectors:
+// the old copy still boots), then the magic (burn_slots: the steps from here on complete).
+Result<void> write_body(BurnSession& s, Bytes copy, std::uint64_t target) {
   std::vector<std::uint8_t> body(copy.begin(), copy.end());
   std::fill_n(body.begin(), std::min<std::size_t>(kMagicSize, body.size()), 0xff);
-  OF_TRY(s.write(target, body, "writing"));
-  OF_TRY(s.write(target, copy.first(std::min<std::size_t>(kMagicSize, copy.size())), "writing the magic"));
-  return {};
+  return s.write(target, body, "writing");
 }
 
 Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current,
@@ -105,6 +105,7 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
   OF_TRY(check_target({target, in.copy.size()}, keep, flash_size));
 
   if (file_board) {  // nothing bootable to protect, or asked for: the board data comes from the file
+    const UninterruptibleSection board_data;  // written whole or not at all
     for (const auto& r : in.board) OF_TRY(s.write(r.start, image.subspan(r.start, r.length), "writing device data"));
   }
   Bytes copy = in.copy;
@@ -115,8 +116,14 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
     adopted = std::move(*patched);
     copy = adopted;
   }
+  if (failsafe) OF_TRY(write_body(s, copy, target));
+  // The magic, the boot address, the old copy's magic zeroed: at every instant one copy carries
+  // magic and verifies, and once the new one does these steps complete (a stop signal waits).
+  // Without failsafe over a bootable copy the whole in-place write is such a step.
+  std::optional<UninterruptibleSection> to_the_end;
+  if (failsafe || current) to_the_end.emplace();
   if (failsafe) {
-    OF_TRY(write_copy_failsafe(s, copy, target));
+    OF_TRY(s.write(target, copy.first(std::min<std::size_t>(kMagicSize, copy.size())), "writing the magic"));
   } else {
     OF_TRY(s.write(target, copy, "writing"));
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
 
 namespace openflint {
 namespace {
@@ -56,6 +57,7 @@ Result<RegisterDump> dump_registers(RegisterAccess& access, const DeviceInfo& in
         if (r.read_effect == ReadEffect::TakesLock && r.address > at && r.address < run_end) run_end = r.address;
       const auto count = static_cast<std::size_t>((run_end - at) / 4);
       const std::span<std::uint32_t> out(buffer.data(), count);
+      OF_TRY(check_interrupted());  // a safe point between block reads
       ++dump.transactions;
       if (auto read = access.read_block(static_cast<std::uint32_t>(at), out); !read) {
         return make_error(std::move(read).error().with_context("reading " + std::to_string(count) +

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/HexString.h"
+#include "core/Interrupt.h"
+#include "core/UninterruptibleSection.h"
 #include "image/Crc32.h"
 
 namespace openflint {
@@ -164,6 +166,7 @@ Result<SectorPlan::Action> plan_sector(const FlashDriver& flash, const SectorPla
 }  // namespace
 
 Result<bool> recover_interrupted_write(FlashDriver& flash) {
+  const UninterruptibleSection finish_it;  // a stop signal waits until the scratch area is clean
   OF_ASSIGN(Journal journal, read_journal(flash, false));
   switch (journal.state) {
     case JournalState::Blank:
@@ -241,6 +244,10 @@ Result<SafeWriteReport> apply_write_plan(FlashDriver& flash, const SafeWritePlan
   using Action = SectorPlan::Action;
   SafeWriteReport report;
   for (const SectorPlan& p : plan.sectors) {
+    // A stop signal ends the write between sectors (core/Interrupt.h); a sector's journaled
+    // steps run to the end, so the scratch area is blank again when the tool stops.
+    if (p.action != Action::Unchanged) OF_TRY(check_interrupted());
+    const UninterruptibleSection whole_sector;
     Result<void> r;
     switch (p.action) {
       case Action::Unchanged: ++report.sectors_unchanged; break;

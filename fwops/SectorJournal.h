@@ -57,7 +57,8 @@ struct SafeWritePlan {
                                                  bool force);
 
 // Finishes or discards a journaled write a power cut interrupted. Returns true when the
-// journal held something (S was restored or the scratch sectors were cleaned).
+// journal held something (S was restored or the scratch sectors were cleaned). A stop signal
+// (core/Interrupt.h) waits for it to finish; apply_write_plan stops between sectors.
 [[nodiscard]] Result<bool> recover_interrupted_write(FlashDriver& flash);
 
 }  // namespace openflint

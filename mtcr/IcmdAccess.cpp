@@ -70,9 +70,11 @@ Result<std::vector<std::uint8_t>> IcmdAccess::command(std::uint16_t opcode, std:
                                                       std::to_string(out_bytes) + " bytes do not fit the " +
                                                       std::to_string(mailbox_size_) + "-byte mailbox");
   OF_TRY(take_semaphore());
-  auto result = run_locked(opcode, in, out_bytes);
-  release_semaphore();
-  return result;
+  struct Release {  // on every path out, an exception's too
+    IcmdAccess* self;
+    ~Release() { self->release_semaphore(); }
+  } release{this};
+  return run_locked(opcode, in, out_bytes);
 }
 
 Result<std::vector<std::uint8_t>> IcmdAccess::run_locked(std::uint16_t opcode, std::span<const std::uint8_t> in,
