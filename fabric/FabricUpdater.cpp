@@ -1,6 +1,7 @@
 // FabricUpdater: the per-node update (pick image, burn, reset) and the parallel driver.
 #include "fabric/FabricUpdater.h"
 
+#include "core/Interrupt.h"
 #include "fwops/AdapterReset.h"
 
 #include <chrono>
@@ -28,6 +29,10 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
   out.new_copy_address = report->new_copy_address;
   out.identity_from = to_string(report->identity.uids_from);
   if (!options.reset) return;
+  if (auto stop = check_interrupted(); !stop) {  // the burn stands; the reset is left to the user
+    out.message = "burned; not reset: " + stop.error().message();
+    return;
+  }
   // The one safe reset (fwops/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
   // reached in-band is refused with the reason (it needs a PCI reset on its host).
   // Out-of-band the bus protocol carries CR-space only: the opened remote Device refuses, and the
@@ -69,6 +74,11 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
   }
   if (options.dry_run) {
     out.status = NodeUpdateStatus::WouldUpdate;
+    return;
+  }
+  if (auto stop = check_interrupted(); !stop) {  // a stop signal: no node starts a burn after it
+    out.status = NodeUpdateStatus::Failed;
+    out.message = stop.error().message() + ": not started; the device runs what it ran";
     return;
   }
   auto device = open_node_device(node, channel);

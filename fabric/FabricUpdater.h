@@ -37,7 +37,9 @@ struct NodeUpdate {
   double seconds = 0;
 };
 
-// One thread per node on the shared channel; a node's failure never stops the others.
+// One thread per node on the shared channel; a node's failure never stops the others. A stop
+// signal (core/Interrupt.h) does: every burn under way ends at its next safe point (Failed, the
+// device booting its old image), no node starts one after it, and no device is reset.
 [[nodiscard]] std::vector<NodeUpdate> update_fabric(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
                                                     const std::shared_ptr<MadChannel>& channel,
                                                     const FabricUpdateOptions& options);

@@ -6,6 +6,7 @@
 #include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
+#include "core/Interrupt.h"
 #include "flint/Commands.h"
 #include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
@@ -171,6 +172,12 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
       return make_error(std::move(r).error().with_context("burn refused"));
     }
     declined = !confirm_burn(options, p);
+    if (declined) {
+      if (auto stop = check_interrupted(); !stop) {  // Ctrl-C at the question: a stop, not an answer
+        declined = false;
+        return make_error(std::move(stop).error());
+      }
+    }
     return !declined;
   };
   auto report = burn_device(device, image, b);

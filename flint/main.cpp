@@ -34,7 +34,9 @@ through ssh; $OPENFLINT_SSH_COMMAND, $OPENFLINT_REMOTE_MST; docs/remote.md). PCI
 Exit codes: 0 ok; 1 the answer is "no" (e.g. image not bootable); 2 usage error;
 3 bad image or archive (or the flash holds none); 4 file or device i/o error (missing file,
 powered-off device); 5 device busy or timeout; 6 not supported (e.g. a write that cannot be
-done power-cut safely without --force); 7 declined by the user; 70 internal error.
+done power-cut safely without --force); 7 declined by the user; 70 internal error; 128 + N
+a stop signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE) ended the command at a safe
+point, the device left usable (a burn: the old image still boots).
 
 Examples:
   flint -i fw.bin query              show the image's version, PSID and more

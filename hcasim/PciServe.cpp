@@ -15,6 +15,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "core/Interrupt.h"
 #include "fwops/Device.h"
 #include "mtcr/PciAddress.h"
 #include "pcisim/FuseSysfs.h"
@@ -139,10 +140,13 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
   // Config-space side effects change the model behind the BARs' backs: every poll of the signal
   // wait (a quarter second) shows the models in the BAR files again (a BAR tool's stores not yet
   // relayed are kept, sim/BarServer.h).
+  // SIGPIPE (a vanished reader of the ready line) is not in the set: the tool boundary's handler
+  // records it (core/Interrupt.h) and the server stops the same orderly way.
   int stop = 0;
   while (stop <= 0) {
     const timespec quarter{0, 250'000'000};
     stop = sigtimedwait(&signals, nullptr, &quarter);
+    if (stop <= 0 && interrupted()) stop = interrupt_signal();
     if (stop > 0) break;
     for (auto& s : served) {
       if (s->bar) s->bar->resync_from_model();

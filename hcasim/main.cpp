@@ -20,7 +20,8 @@ uses it as -d sim:PATH. Every command locks the device while it runs.
 
 Exit codes (as flint's): 0 ok; 2 usage error (bad model, PATH already holds a device);
 3 bad image; 4 file or device i/o error (no device at PATH, image missing); 5 device busy;
-6 not supported (the model's flash gateway is not simulated); 70 internal error.
+6 not supported (the model's flash gateway is not simulated); 70 internal error; 128 + N a
+stop signal ended the command at a safe point.
 
 Examples:
   hcasim create --model connectx4 /tmp/cx4 --image fw.bin    factory-burned, then powered on

@@ -69,7 +69,7 @@ Result<AuditLog> make_audit_log(const std::string& path) {
   return AuditLog([file](std::string_view line) { *file << line << std::endl; });
 }
 
-// SIGINT/SIGTERM are blocked in every thread and taken by one sigwait thread, which calls stop()
+// SIGINT/SIGTERM/SIGHUP are blocked in every thread and taken by one sigwait thread, which calls stop()
 // (not async-signal-safe, so not from a handler). SIGUSR1 wakes it when the server ends by itself.
 class SignalStopper {
  public:
@@ -77,6 +77,7 @@ class SignalStopper {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGHUP);
     sigaddset(&set_, SIGUSR1);
     ::pthread_sigmask(SIG_BLOCK, &set_, nullptr);
     thread_ = std::thread([this, &server] {

@@ -18,7 +18,8 @@ OPENFLINT_SYSFS_ROOT (or --sysfs) names another sysfs PCI root, e.g. one served 
 
 Exit codes (as flint's): 0 ok; 2 usage error (bad address, unaligned, out of CR-space); 4 i/o
 error, no such device or permission denied; 5 device busy (another process holds it) or a wait
-timed out; 6 not supported; 7 declined; 70 internal error.)";
+timed out; 6 not supported; 7 declined; 70 internal error; 128 + N a stop signal (130 SIGINT,
+143 SIGTERM, 129 SIGHUP, 141 SIGPIPE) ended the command at a safe point, the device left usable.)";
 
 int tool_main(int argc, char** argv) {
   CLI::App app{"mst: list devices, read/write CR-space, dump registers, reset adapters", "mst"};

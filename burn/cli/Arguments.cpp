@@ -50,7 +50,8 @@ Options (one or two leading dashes; -opt=VALUE also works):
   -version             print the version
 
 Exit codes: 0 ok; 2 usage error or bad description/INI; 3 bad image; 4 file or device i/o
-error; 5 device busy or timeout; 6 not supported; 70 internal error.
+error; 5 device busy or timeout; 6 not supported; 70 internal error; 128 + N a stop signal
+(130 SIGINT, 143 SIGTERM) ended the burn at a safe point, the old image still booting.
 )";
 }
 

@@ -10,6 +10,7 @@
 #include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "core/Interrupt.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/HostsFile.h"
@@ -170,6 +171,12 @@ int run_update(const Args& a) {
     cli::print_json(fabriccli::update_json(updates, seconds, inv->naming, inv->hosts));
   } else {
     fabriccli::print_updates(std::cout, updates, seconds, inv->naming);
+  }
+  if (interrupted()) {  // the report above says which nodes were updated; one line for the stop
+    std::cerr << "-E- interrupted by " << signal_name(interrupt_signal())
+              << ": every burn under way stopped at a safe point and no other started; a device not "
+                 "listed as updated boots its old image (stopped at a safe point; the devices were left usable)\n";
+    return openflint::cli::interrupted_exit_code();
   }
   return ok ? openflint::cli::kOk : openflint::cli::kFailed;
 }
