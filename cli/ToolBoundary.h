@@ -14,12 +14,13 @@ namespace openflint::cli {
 // The exit code of a body that returned `rc` after a stop signal arrived (core/Interrupt.h):
 // reported already (rc is the signal's code), kept when the command had completed after its
 // last safe point (with a note that it did), the signal's code when the command failed or was
-// declined on the way (its own "-E-" line is then the one line).
+// declined on the way (its own "-E-" line is then the one line). SIGPIPE: the reader of the
+// output went away, so the output did not arrive: 141 without a word, as the default would.
 inline int settle_interrupted(std::string_view tool, int rc) {
   if (!interrupted()) return rc;
   const int code = interrupted_exit_code();
   if (rc == code) return rc;
-  if (rc != kOk) return code;
+  if (rc != kOk || interrupt_signal() == SIGPIPE) return code;
   std::cerr << "-W- " << tool << ": " << signal_name(interrupt_signal())
             << " arrived after the last safe point; the command had completed\n";
   return rc;
