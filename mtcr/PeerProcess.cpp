@@ -61,6 +61,11 @@ Result<std::array<int, 2>> cloexec_pipe() {
   ::signal(SIGPIPE, SIG_DFL);                  // an ignored SIGPIPE would survive the exec
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
+  // A process group of its own: a Ctrl-C at the terminal goes to the tool alone, which stops at
+  // a safe point and ends the session itself over the channel still open (core/Interrupt.h),
+  // instead of losing the channel under a half-done access. (ssh runs with BatchMode: it never
+  // reads the terminal.)
+  ::setpgid(0, 0);
   bool ok = ::dup2(stdio_fd, STDIN_FILENO) >= 0 && ::dup2(stdio_fd, STDOUT_FILENO) >= 0 &&
             ::dup2(stderr_fd, STDERR_FILENO) >= 0;
   if (ok) {
