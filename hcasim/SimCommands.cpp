@@ -67,7 +67,9 @@ json show_json(Device& device) {
           {"running", cli::running_firmware_json(device.running_firmware())},
           {"power_cut_after_ops", sim.faults().power_cut_after_ops},
           {"temperature_c", sim.temperature_c()},
-          {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads}}}};
+          {"counters", {{"erases", c.flash.erases}, {"programs", c.flash.programs}, {"reads", c.flash.reads},
+                        {"gateway_commands", c.gateway_commands},
+                        {"gateway_conflicts", c.firmware.gateway_conflicts}}}};
   if (sim.i2c() != nullptr) {  // firmware EEPROMs: the I2C master's transactions and write-cycle NACKs
     j["counters"]["i2c_transactions"] = c.i2c.transactions;
     j["counters"]["i2c_nacks"] = c.i2c.nacks;
@@ -99,6 +101,9 @@ void print_show(const json& j) {
   line("Flash erases", std::to_string(c["erases"].get<std::uint64_t>()));
   line("Flash programs", std::to_string(c["programs"].get<std::uint64_t>()));
   line("Flash reads", std::to_string(c["reads"].get<std::uint64_t>()));
+  line("Gateway commands", std::to_string(c["gateway_commands"].get<std::uint64_t>()));
+  line("Gateway conflicts", std::to_string(c["gateway_conflicts"].get<std::uint64_t>()) +
+                                " (gateway erases/programs under a firmware that owns the flash)");
   if (c.contains("i2c_nacks")) {
     line("I2C transactions", std::to_string(c["i2c_transactions"].get<std::uint64_t>()));
     line("I2C NACKs", std::to_string(c["i2c_nacks"].get<std::uint64_t>()) + " (EEPROM write cycles polled)");

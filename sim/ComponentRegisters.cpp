@@ -128,6 +128,8 @@ void answer_mcc(SimDevice& device, AccessRegisterTlv& request) {
     if (request.status != 0) return;
   }
   const UpdateStatus s = update.status();
+  // time_elapsed_since_last_cmd [27:16]; the instruction [7:0] and activation delay stay as sent.
+  put32(request.data.data(), 0x00, (get32(request.data.data(), 0x00) & 0xf000ffffu) | s.idle_seconds << 16);
   put32(request.data.data(), 0x08, s.handle);
   put32(request.data.data(), 0x0c, static_cast<std::uint32_t>(s.progress & 0x7f) << 16 |
                                        static_cast<std::uint32_t>(s.error_code) << 8 |

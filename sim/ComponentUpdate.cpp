@@ -63,6 +63,10 @@ UpdateStatus ComponentUpdate::status() const {
   s.error_code = error_code_;
   s.component_size = size_;
   if (size_ != 0) s.progress = static_cast<std::uint8_t>(std::uint64_t{received_} * 100 / size_);
+  if (state_ != UpdateState::Idle) {
+    const auto idle = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - last_command_);
+    s.idle_seconds = static_cast<std::uint32_t>(std::clamp<std::int64_t>(idle.count(), 0, 0xfff));
+  }
   return s;
 }
 
@@ -74,6 +78,7 @@ void ComponentUpdate::reset() {
   size_ = received_ = 0;
   verified_.reset();
   pending_.reset();
+  pending_slot_.reset();
 }
 
 void ComponentUpdate::fail(std::uint8_t error_code) {
@@ -95,6 +100,7 @@ UpdateAnswer ComponentUpdate::control(SimDevice& device, UpdateInstruction instr
     if (state_ != UpdateState::Idle) return UpdateAnswer::ResourceBusy;  // someone holds it
     if (handle != next_handle_) return UpdateAnswer::BadParameter;
     handle_ = handle;
+    last_command_ = std::chrono::steady_clock::now();
     next_handle_ = (next_handle_ + 1) & 0xffffff;
     state_ = UpdateState::Locked;
     error_code_ = 0;
@@ -103,6 +109,7 @@ UpdateAnswer ComponentUpdate::control(SimDevice& device, UpdateInstruction instr
     return UpdateAnswer::Accepted;
   }
   if (state_ == UpdateState::Idle || handle != handle_) return UpdateAnswer::BadParameter;
+  last_command_ = std::chrono::steady_clock::now();  // the owner is at work
   switch (instruction) {
     case UpdateInstruction::CheckUpdateHandle: return UpdateAnswer::Accepted;
     case UpdateInstruction::ReleaseUpdateHandle:
@@ -135,9 +142,16 @@ UpdateAnswer ComponentUpdate::start_component(SimDevice& device, std::uint16_t i
   const std::uint64_t slot = max_component_size(device);
   if (index != kBootImageIndex || size < kMagicBytes || size > slot) return UpdateAnswer::BadParameter;
   const BootState& boot = device.boot_state();
-  target_ = boot.booted_address < slot ? slot : 0;
-  const std::uint64_t running_end = boot.booted_address + (boot.running ? boot.running->image_size : 0);
-  if (target_ < running_end && boot.booted_address < target_ + size) return UpdateAnswer::BadParameter;
+  if (pending_slot_) {
+    // An activated copy waits for the reset: it is what boots next and stays untouched; the new
+    // one goes where the running copy lies, whose magic the activation cleared (the firmware runs
+    // from its RAM). Our inference: a firmware could also refuse until the reset.
+    target_ = *pending_slot_ < slot ? slot : 0;
+  } else {
+    target_ = boot.booted_address < slot ? slot : 0;
+    const std::uint64_t running_end = boot.booted_address + (boot.running ? boot.running->image_size : 0);
+    if (target_ < running_end && boot.booted_address < target_ + size) return UpdateAnswer::BadParameter;
+  }
   verified_.reset();
   size_ = size;
   received_ = 0;
@@ -154,6 +168,7 @@ UpdateAnswer ComponentUpdate::start_component(SimDevice& device, std::uint16_t i
 UpdateAnswer ComponentUpdate::download(SimDevice& device, std::uint32_t handle, std::uint32_t offset,
                                        std::span<const std::uint8_t> data) {
   if (state_ != UpdateState::Download || (handle & 0xffffff) != handle_) return UpdateAnswer::BadParameter;
+  last_command_ = std::chrono::steady_clock::now();
   if (offset != received_ || data.empty() || std::uint64_t{offset} + data.size() > size_)
     return UpdateAnswer::BadParameter;  // in order, inside the announced size
   std::size_t skip = 0;
@@ -189,7 +204,8 @@ void ComponentUpdate::verify(SimDevice& device) {
   std::vector<std::uint8_t> after(flash.begin(), flash.end());
   std::copy(magic_.begin(), magic_.end(), after.begin() + static_cast<std::ptrdiff_t>(target_));
   if (device.info().image_format == ImageFormat::Fs3) {
-    for (const auto& [at, entry] : adopted_device_entries(after, device.boot_state().booted_address, target_)) {
+    const std::uint64_t board_copy = pending_slot_.value_or(device.boot_state().booted_address);
+    for (const auto& [at, entry] : adopted_device_entries(after, board_copy, target_)) {
       if (!device.firmware_program(static_cast<std::uint32_t>(at), entry)) return fail(mcc_error::kError);
       std::copy(entry.begin(), entry.end(), after.begin() + static_cast<std::ptrdiff_t>(at));
     }
@@ -209,7 +225,8 @@ void ComponentUpdate::verify(SimDevice& device) {
 }
 
 void ComponentUpdate::activate(SimDevice& device) {
-  const std::uint64_t old = device.boot_state().booted_address;
+  // The copy that boots now: an earlier activated one, else the running one.
+  const std::uint64_t old = pending_slot_.value_or(device.boot_state().booted_address);
   // Magic first (both copies boot), then the boot address, then the old copy's magic cleared.
   if (!device.firmware_program(static_cast<std::uint32_t>(target_), magic_)) return fail(mcc_error::kError);
   device.set_boot_address(target_);
@@ -218,6 +235,7 @@ void ComponentUpdate::activate(SimDevice& device) {
     if (!device.firmware_program(static_cast<std::uint32_t>(old), zeros)) return fail(mcc_error::kError);
   }
   pending_ = verified_;
+  pending_slot_ = target_;
   verified_.reset();
   error_code_ = mcc_error::kOk;
   state_ = UpdateState::Locked;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -46,6 +47,9 @@ struct UpdateStatus {
   std::uint8_t error_code = 0;
   std::uint8_t progress = 0;       // percent of the component received (Download)
   std::uint32_t component_size = 0;
+  // Seconds since the handle's owner last sent an instruction or MCDA data (0 in Idle), at most
+  // 0xfff: MCC time_elapsed_since_last_cmd, which tells a tool whether the owner is still at work.
+  std::uint32_t idle_seconds = 0;
 };
 
 // The model: UPDATE_COMPONENT picks the slot the running copy does not use (0 or half the
@@ -57,7 +61,9 @@ struct UpdateStatus {
 // to LOCKED. ACTIVATE writes the held magic, points the boot-address register at the slot and
 // clears the old copy's magic: at every instant at least one copy carries magic and verifies,
 // so a power cut leaves a bootable flash. The running firmware changes only at the next reset.
-// Volatile: a reset or power cycle returns to IDLE (the handle is lost).
+// Volatile: a reset or power cycle returns to IDLE (the handle is lost). A handle whose owner
+// died stays held (the state machine has no timeout of its own here) until FORCE_HANDLE_RELEASE,
+// a reset or a power cycle; MCC GET shows how long its owner has been silent.
 class ComponentUpdate {
  public:
   static constexpr std::uint16_t kBootImageIndex = 0;  // the only component: MCQS index 0
@@ -90,6 +96,8 @@ class ComponentUpdate {
   std::array<std::uint8_t, kMagicBytes> magic_{};
   std::optional<ImageQuery> verified_;  // set by a successful VERIFY until ACTIVATE/CANCEL
   std::optional<ImageQuery> pending_;
+  std::optional<std::uint64_t> pending_slot_;  // where the activated copy lies until the reset
+  std::chrono::steady_clock::time_point last_command_{};  // the owner's last instruction or data
 };
 
 }  // namespace openflint::sim
