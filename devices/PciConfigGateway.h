@@ -66,8 +66,12 @@ inline constexpr std::uint32_t kIcmdMailboxSize = 0x1000;  // read-only: the mai
 inline constexpr std::uint32_t kIcmdSyndrome = 0x1008;
 inline constexpr std::uint32_t kIcmdMailbox = 0x100000;
 inline constexpr std::uint32_t kIcmdBusyBit = 1u << 0;
-// The ICMD semaphore, in the SEMAPHORE space: write a nonzero ticket, read it back; equal = held.
+// The semaphores of the SEMAPHORE space (mft-internals §4.5, tools resources 0 and 1): write a
+// nonzero ticket, read it back, equal = held; writing 0 frees it, whoever holds it. ICMD guards
+// the ICMD mailbox; flash programming is what mstflint holds around firmware flash access
+// (MFBA/MFBE, a component update). openflint takes only the ICMD one.
 inline constexpr std::uint32_t kIcmdSemaphore = 0x0;
+inline constexpr std::uint32_t kFlashProgrammingSemaphore = 0x10;
 // Opcodes.
 inline constexpr std::uint16_t kIcmdAccessRegister = 0x9001;  // the operation + register TLVs
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "core/DurationText.h"
 #include "core/HexString.h"
 #include "core/Interrupt.h"
 
@@ -25,21 +26,26 @@ Result<bool> FlashLock::try_acquire(RegisterAccess& access, const FlashGatewayIn
   return make_error(ErrorCode::Internal, "unknown flash lock kind");
 }
 
+std::string FlashLock::describe(const FlashGatewayInfo& gateway) {
+  if (gateway.lock == FlashLockKind::Semaphore) return "semaphore at " + hex_string(gateway.semaphore_addr);
+  return "CMD bit " + std::to_string(gateway.layout.lock_bit) + " at " + hex_string(gateway.cmd_addr);
+}
+
 Result<FlashLock> FlashLock::acquire(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                      std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + timeout;
   for (;;) {
     auto got = try_acquire(access, gateway);
     if (!got) return make_error(std::move(got).error().with_context("acquiring the flash lock"));
     if (*got) return FlashLock(&access, gateway);
     if (auto stop = check_interrupted(); !stop)
       return make_error(std::move(stop).error().with_context("waiting for the flash lock"));
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (const auto now = std::chrono::steady_clock::now(); now >= deadline) {
       const std::uint32_t where =
           gateway.lock == FlashLockKind::Semaphore ? gateway.semaphore_addr : gateway.cmd_addr;
       return make_error(ErrorCode::Busy, "flash lock at " + hex_string(where) +
-                                             " is held by another agent: gave up after " +
-                                             std::to_string(timeout.count()) + " ms");
+                                             " is held by another agent: still held after " + seconds_text(now - start));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
@@ -66,6 +72,13 @@ Result<void> FlashLock::release() {
   RegisterAccess* access = access_;
   access_ = nullptr;
   return force_release(*access, gateway_);
+}
+
+Result<bool> FlashLock::reclaim(RegisterAccess& access, const FlashGatewayInfo& gateway) {
+  if (gateway.lock == FlashLockKind::None) return false;
+  OF_ASSIGN(const bool took, try_acquire(access, gateway));  // a free lock is taken by this read
+  OF_TRY(force_release(access, gateway));
+  return !took;
 }
 
 Result<void> FlashLock::force_release(RegisterAccess& access, const FlashGatewayInfo& gateway) {

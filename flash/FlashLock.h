@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "core/Result.h"
 #include "devices/FlashGatewayInfo.h"
@@ -26,6 +27,11 @@ class FlashLock {
   // Frees the lock whoever holds it (a tool that crashed with it taken): what mstflint's
   // clear_semaphore does. Only safe when no other agent is really using the flash.
   [[nodiscard]] static Result<void> force_release(RegisterAccess& access, const FlashGatewayInfo& gateway);
+  // force_release, telling whether someone held it: the lock is read first (a read that finds
+  // it free takes it, as acquire's does), then released. False for gateways without a lock.
+  [[nodiscard]] static Result<bool> reclaim(RegisterAccess& access, const FlashGatewayInfo& gateway);
+  // Where the lock is, for messages: "CMD bit 31 at 0xf0400", "semaphore at 0xf03fc".
+  [[nodiscard]] static std::string describe(const FlashGatewayInfo& gateway);
 
   [[nodiscard]] bool owned() const { return access_ != nullptr; }
   [[nodiscard]] Result<void> release();

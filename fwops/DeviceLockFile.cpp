@@ -6,15 +6,48 @@
 #include <unistd.h>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "core/InputFile.h"
 #include "core/Interrupt.h"
 
 namespace openflint {
+namespace {
+
+// The process holding an flock on the file behind `fd`, from /proc/locks ("N: FLOCK ADVISORY
+// WRITE PID MAJ:MIN:INODE 0 EOF"; waiters are listed with "->"): "flint, pid 1234", or empty
+// when it cannot be told (no /proc, another PID namespace).
+std::string flock_holder(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return {};
+  char id[64];
+  std::snprintf(id, sizeof id, "%02x:%02x:%llu", ::major(st.st_dev), ::minor(st.st_dev),
+                static_cast<unsigned long long>(st.st_ino));
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  while (std::getline(locks, line)) {
+    std::istringstream fields(line);
+    std::string number, kind, mode, access, pid, file;
+    fields >> number >> kind;
+    if (kind != "FLOCK") continue;  // "->" marks a waiter, not the holder
+    fields >> mode >> access >> pid >> file;
+    if (file != id) continue;
+    std::ifstream comm("/proc/" + pid + "/comm");
+    std::string name;
+    std::getline(comm, name);
+    return (name.empty() ? std::string("process") : name) + ", pid " + pid;
+  }
+  return {};
+}
+
+}  // namespace
 
 Result<DeviceLockFile> DeviceLockFile::acquire(const std::filesystem::path& path,
                                                std::chrono::milliseconds timeout,
@@ -47,9 +80,11 @@ Result<DeviceLockFile> DeviceLockFile::acquire(const std::filesystem::path& path
     if (auto stop = check_interrupted(); !stop)
       return make_error(std::move(stop).error().with_context("waiting for " + device_name + " (" + path.string() + ")"));
     if (std::chrono::steady_clock::now() >= deadline) {
-      return make_error(ErrorCode::Busy,
-                        "device busy: " + device_name + " is in use by another process (waited " +
-                            std::to_string(timeout.count()) + " ms for " + path.string() + ")");
+      const std::string holder = flock_holder(fd);
+      return make_error(ErrorCode::Busy, "device busy: " + device_name + " is in use by another process" +
+                                             (holder.empty() ? "" : " (" + holder + ")") + ": waited " +
+                                             std::to_string(timeout.count()) + " ms for " + path.string() +
+                                             "; wait for it to finish");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "core/DurationText.h"
 #include "core/HexString.h"
 
 namespace openflint {
@@ -48,14 +49,16 @@ Result<IcmdAccess> IcmdAccess::open(PciConfigAccess& config) {
 Result<void> IcmdAccess::take_semaphore() {
   const std::uint32_t mine = ticket();
   std::uint32_t holder = 0;
+  const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 0; i < kSemaphoreTries; ++i) {
     if (i != 0) std::this_thread::sleep_for(std::chrono::milliseconds(1 + i % 8));
     OF_TRY(config_->write_space(VsecSpace::Semaphore, kIcmdSemaphore, std::span(&mine, 1)));
     OF_TRY(config_->read_space(VsecSpace::Semaphore, kIcmdSemaphore, std::span(&holder, 1)));
     if (holder == mine) return {};
   }
-  return make_error(ErrorCode::Busy, "the ICMD semaphore is held by " + hex_string(holder) + " after " +
-                                         std::to_string(kSemaphoreTries) + " tries");
+  return make_error(ErrorCode::Busy, "the ICMD semaphore is held by another agent: still held after " +
+                                         seconds_text(std::chrono::steady_clock::now() - start) + " (ticket " +
+                                         hex_string(holder) + ", " + std::to_string(kSemaphoreTries) + " tries)");
 }
 
 void IcmdAccess::release_semaphore() {

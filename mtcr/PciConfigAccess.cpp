@@ -1,9 +1,11 @@
 // PciConfigAccess: the VSEC semaphore/space/flag handshake and the pre-VSEC window over libpci.
 #include "mtcr/PciConfigAccess.h"
 
+#include <chrono>
 #include <string>
 #include <thread>
 
+#include "core/DurationText.h"
 #include "core/HexString.h"
 
 namespace openflint {
@@ -55,6 +57,7 @@ PciConfigCounters PciConfigAccess::counters() const {
 Result<void> PciConfigAccess::acquire_semaphore() {
   const std::uint32_t sem = vsec_ + kVsecSemaphore;
   std::uint32_t holder = 0;
+  const auto start = std::chrono::steady_clock::now();
   for (unsigned attempt = 0; attempt < options_.semaphore_attempts; ++attempt) {
     if (attempt != 0) std::this_thread::sleep_for(options_.semaphore_interval);
     OF_ASSIGN(holder, config_.read32(sem));
@@ -67,9 +70,25 @@ Result<void> PciConfigAccess::acquire_semaphore() {
       return {};
     }
   }
-  return make_error(ErrorCode::Busy, "PCI device " + name() + ": the gateway semaphore is held by " +
-                                         "another agent (ticket " + hex_string(holder) + ") after " +
-                                         std::to_string(options_.semaphore_attempts) + " tries");
+  return make_error(ErrorCode::Busy, "PCI device " + name() + ": the VSEC gateway semaphore (config " +
+                                         hex_string(sem) + ") is held by another agent: still held after " +
+                                         seconds_text(std::chrono::steady_clock::now() - start) + " (ticket " +
+                                         hex_string(holder) + ", " + std::to_string(options_.semaphore_attempts) +
+                                         " tries)");
+}
+
+Result<std::uint32_t> PciConfigAccess::gateway_semaphore() {
+  if (gateway_ != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "PCI device " + name() + " has no VSEC gateway semaphore");
+  std::lock_guard guard(mutex_);
+  return config_.read32(vsec_ + kVsecSemaphore);  // SEMAPHORE reads have no side effect (COUNTER's do)
+}
+
+Result<void> PciConfigAccess::clear_gateway_semaphore() {
+  if (gateway_ != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "PCI device " + name() + " has no VSEC gateway semaphore");
+  std::lock_guard guard(mutex_);
+  return config_.write32(vsec_ + kVsecSemaphore, 0);
 }
 
 void PciConfigAccess::release_semaphore() {

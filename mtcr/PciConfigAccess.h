@@ -71,6 +71,14 @@ class PciConfigAccess final : public RegisterAccess {
   [[nodiscard]] Result<void> read_space(VsecSpace space, std::uint32_t address, std::span<std::uint32_t> out);
   [[nodiscard]] Result<void> write_space(VsecSpace space, std::uint32_t address, std::span<const std::uint32_t> values);
 
+  // The VSEC gateway semaphore (config vsec+0xc) as it reads, without taking it: 0 free, else
+  // the holder's ticket. NotSupported on window devices (they have none).
+  [[nodiscard]] Result<std::uint32_t> gateway_semaphore();
+  // Frees the VSEC gateway semaphore whoever holds it (a tool that died holding it): writes 0
+  // in config space, not through the gateway, so it works while the semaphore is held. Only
+  // safe when no live agent is using the gateway. NotSupported on window devices.
+  [[nodiscard]] Result<void> clear_gateway_semaphore();
+
   // The gateway found in the device's config space (Vsec or AddressWindow).
   [[nodiscard]] PciConfigGateway gateway() const { return gateway_; }
   // The VSEC's config offset; 0 on window devices.

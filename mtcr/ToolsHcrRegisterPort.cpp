@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/DurationText.h"
 #include "core/HexString.h"
 #include "mtcr/MadFormat.h"
 
@@ -67,14 +68,15 @@ class SemaphoreHold {
   [[nodiscard]] static Result<SemaphoreHold> take(RegisterAccess& cr, std::uint32_t address,
                                                   const ToolsHcrOptions& options) {
     std::uint32_t value = 0;
+    const auto start = std::chrono::steady_clock::now();
     for (unsigned i = 0; i < options.semaphore_tries; ++i) {
       if (i != 0) std::this_thread::sleep_for(options.semaphore_interval);
       OF_ASSIGN(value, cr.read32(address));
       if (value == 0) return SemaphoreHold(cr, address);
     }
-    return make_error(ErrorCode::Busy, "the tools HCR semaphore is held (" + hex_string(address) + " read " +
-                                           hex_string(value) + " " + std::to_string(options.semaphore_tries) +
-                                           " times)");
+    return make_error(ErrorCode::Busy, "the tools HCR semaphore is held by another agent: " + hex_string(address) +
+                                           " read " + hex_string(value) + " " + std::to_string(options.semaphore_tries) +
+                                           " times over " + seconds_text(std::chrono::steady_clock::now() - start));
   }
   SemaphoreHold(SemaphoreHold&& other) noexcept
       : cr_(std::exchange(other.cr_, nullptr)), address_(other.address_) {}
@@ -115,6 +117,12 @@ Result<std::unique_ptr<ToolsHcrRegisterPort>> ToolsHcrRegisterPort::open(Registe
   std::unique_ptr<ToolsHcrRegisterPort> port(new ToolsHcrRegisterPort(cr, layout, options));
   OF_TRY(port->check_mailbox());
   return port;
+}
+
+Result<bool> ToolsHcrRegisterPort::clear_semaphore(RegisterAccess& cr, const ToolsHcrLayout& layout) {
+  OF_ASSIGN(const std::uint32_t was, cr.read32(layout.semaphore));  // 0: it was free and this read took it
+  OF_TRY(cr.write32(layout.semaphore, 0));
+  return was != 0;
 }
 
 Result<void> ToolsHcrRegisterPort::check_mailbox() {

@@ -39,6 +39,12 @@ class ToolsHcrRegisterPort final : public RegisterPort {
   [[nodiscard]] static Result<std::unique_ptr<ToolsHcrRegisterPort>> open(RegisterAccess& cr, const ToolsHcrLayout& layout,
                                                                           const ToolsHcrOptions& options = {});
 
+  // Frees the HCR's semaphore whoever holds it (a tool that died holding it): one read (which
+  // takes it when it is free) and a write of 0. True when it was held. `cr` must carry the read's
+  // side effect (on PCI the config-space window, not a BAR mapping). Only safe when no live
+  // agent is using the HCR.
+  [[nodiscard]] static Result<bool> clear_semaphore(RegisterAccess& cr, const ToolsHcrLayout& layout);
+
   // One register access. The answer's register status stays in the TLV; an HCR status is an
   // error naming it (NotSupported for a bad opcode, Busy, Io, ...), as are Timeout and Busy.
   [[nodiscard]] Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) override;
