@@ -13,12 +13,12 @@ namespace openflint {
 namespace {
 
 void from_flash(Device& device, NodeFirmware& out) {
-  auto driver = open_device_flash(device);
-  if (!driver) {
-    out.note = "flash not readable: " + driver.error().message();
+  auto reader = open_device_flash_reader(device);  // reads only: through the firmware where it owns the flash
+  if (!reader) {
+    out.note = "flash not readable: " + reader.error().message();
     return;
   }
-  auto sparse = read_current_image(device.access(), device.info(), *driver, CopyScope::Query);
+  auto sparse = read_current_image(device.access(), device.info(), **reader, CopyScope::Query);
   if (!sparse) {
     out.note = "flash image unreadable: " + sparse.error().message();
     return;

@@ -154,7 +154,9 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   auto parsed = burn_options(options);
   if (!parsed) return report_error(options, parsed.error());
   BurnOptions b = std::move(*parsed);
-  if (burn_path(device, b.override_firmware) == BurnPath::FlashGateway) {
+  auto path = burn_path(device, b.override_firmware);  // refused when the firmware cannot be asked
+  if (!path) return report_error(options, path.error());
+  if (*path == BurnPath::FlashGateway) {
     auto flash = open_device_flash(device, b.override_firmware);  // finishes an interrupted ww/wb first; released before the burn
     if (!flash) return report_error(options, flash.error());
   }

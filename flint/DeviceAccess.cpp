@@ -14,7 +14,7 @@
 
 namespace openflint::cli {
 
-Result<Device> open_cli_device(const Options& options) {
+Result<Device> open_cli_device(const Options& options, bool clear_gateway_semaphore) {
   if (options.device.empty()) {
     return make_error(ErrorCode::InvalidArgument,
                       "no device given: use -d DEVICE (" + std::string(accepted_device_forms()) + ")");
@@ -22,6 +22,7 @@ Result<Device> open_cli_device(const Options& options) {
   DeviceOpenOptions open_options;
   open_options.lock_timeout = std::chrono::milliseconds(options.lock_timeout_ms);
   open_options.sysfs_root = options.sysfs_root;
+  open_options.clear_gateway_semaphore = clear_gateway_semaphore;
   auto device = open_device(options.device, open_options);
   // --ocr also overrides the cache-replacement guard (mstflint -ocr = -override_cache_replacement).
   if (device && options.ocr) device->set_cache_replacement(CacheReplacement::Override);

@@ -17,7 +17,8 @@
 namespace openflint::cli {
 
 // Opens options.device (InvalidArgument when -d is missing), waiting up to --lock-timeout.
-[[nodiscard]] Result<Device> open_cli_device(const Options& options);
+// `clear_gateway_semaphore`: clear_semaphore's opening (DeviceOpenOptions).
+[[nodiscard]] Result<Device> open_cli_device(const Options& options, bool clear_gateway_semaphore = false);
 
 // Saves a simulated device (also after a failed command: what reached the flash, a power cut,
 // the counters are the device's real state) and returns `rc`, or the save error's exit code.

@@ -17,6 +17,7 @@
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/FailsafeBurner.h"
+#include "fwops/StaleLocks.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint::cli {
@@ -144,14 +145,27 @@ int run_wbne(const Options& options, const std::string& address_text, const std:
 }
 
 int run_clear_semaphore(const Options& options) {
-  auto device = open_cli_device(options);
-  if (!device) return report_error(options, device.error());
-  if (auto r = FlashLock::force_release(device->access(), device->info().flash_gateway); !r) {
-    return finish(options, *device,
-                  report_error(options, r.error().with_context(device->name() + ": clearing the flash semaphore")));
+  // Opened without needing any lock the device may hold: the VSEC gateway semaphore is freed
+  // before the hw id is read through it. The device lock is taken as for any command, so a live
+  // openflint process using the device makes this Busy (named) instead of clearing under it.
+  auto device = open_cli_device(options, /*clear_gateway_semaphore=*/true);
+  if (!device) {
+    return report_error(options, device.error().code() == ErrorCode::Busy
+                                     ? device.error().with_context("clear_semaphore: not freeing locks a live process may hold")
+                                     : device.error());
   }
-  if (options.json) cli::print_json(nlohmann::json{{"ok", true}});
-  else std::cout << "-I- Cleared the flash semaphore of " << device->name() << '\n';
+  auto report = reclaim_stale_locks(*device);
+  if (!report) return finish(options, *device, report_error(options, report.error().with_context(device->name())));
+  if (options.json) {
+    nlohmann::json freed = nlohmann::json::array();
+    for (const ReclaimedLock& l : report->freed) freed.push_back({{"what", l.what}, {"detail", l.detail}});
+    cli::print_json(nlohmann::json{{"ok", true}, {"freed", freed}, {"not_checked", report->not_checked}});
+  } else {
+    for (const ReclaimedLock& l : report->freed)
+      std::cout << "-I- Freed " << l.what << " of " << device->name() << " (" << l.detail << ")\n";
+    if (report->freed.empty()) std::cout << "-I- Nothing was held on " << device->name() << '\n';
+    for (const std::string& n : report->not_checked) std::cerr << "-W- Not checked on " << device->name() << ": " << n << '\n';
+  }
   return finish(options, *device, kOk);
 }
 

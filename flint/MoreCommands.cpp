@@ -30,7 +30,7 @@ void add_more_commands(CLI::App& app, Options& options, std::function<int()>& ru
   wbne->add_option("DATA", data_words, "32-bit values, stored big-endian")->required();
   wbne->callback([&] { run = [&] { return run_wbne(options, a[0], a[1], data_words); }; });
 
-  auto* clear = app.add_subcommand("clear_semaphore", "release a flash lock that a crashed tool left taken");
+  auto* clear = app.add_subcommand("clear_semaphore", "free every lock and semaphore a killed tool left held (VSEC gateway, ICMD and tools HCR semaphores, flash lock, the firmware's update handle); refused while a live process uses the device");
   clear->callback([&] { run = [&] { return run_clear_semaphore(options); }; });
 }
 

@@ -2,6 +2,7 @@
 #include "fwops/ComponentUpdater.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,7 +20,8 @@ using mad::get32;
 using mad::put32;
 
 // MCC instructions and control states (PRM; mstflint fw_comps_mgr).
-constexpr std::uint8_t kLock = 1, kRelease = 2, kUpdateComponent = 3, kVerify = 4, kActivate = 6, kCancel = 8;
+constexpr std::uint8_t kLock = 1, kRelease = 2, kUpdateComponent = 3, kVerify = 4, kActivate = 6, kCancel = 8,
+                       kForceRelease = 10;
 constexpr std::uint8_t kIdle = 0, kLocked = 1, kDownload = 3;
 constexpr std::uint8_t kNotApplicable = 0x3, kBadFormat = 0x8;
 constexpr std::size_t kMccBytes = 0x20;
@@ -50,12 +52,54 @@ Error firmware_error(std::string_view step, std::uint8_t code) {
 
 }  // namespace
 
+std::string update_state_name(std::uint8_t state) {
+  static constexpr std::array<std::string_view, 10> kNames{
+      "IDLE", "LOCKED", "INITIALIZE", "DOWNLOAD", "VERIFY", "APPLY", "ACTIVATE", "UPLOAD", "UPLOAD_PENDING",
+      "DOWNSTREAM_TRANSFER"};
+  return state < kNames.size() ? std::string(kNames[state]) : "state " + std::to_string(state);
+}
+
 struct ComponentUpdater::State {
   std::uint8_t status = 0;  // register status of the access
   std::uint8_t state = 0;
   std::uint8_t error_code = 0;
   std::uint32_t handle = 0;
+  std::uint32_t idle_seconds = 0;
 };
+
+namespace {
+
+// One MCC access with `handle` (0: GET, else a SET of the instruction).
+Result<AccessRegisterTlv> mcc_access(RegisterPort& port, std::uint8_t instruction, std::uint32_t handle, std::uint32_t size) {
+  std::vector<std::uint8_t> d(kMccBytes, 0);
+  put32(d.data(), 0x00, instruction);
+  put32(d.data(), 0x08, handle);
+  put32(d.data(), 0x10, size);
+  const std::uint8_t method = instruction == 0 ? AccessRegisterTlv::kMethodQuery : AccessRegisterTlv::kMethodWrite;
+  return access(port, flash_reg::kMcc, method, std::move(d));
+}
+
+}  // namespace
+
+Result<UpdateHandleState> ComponentUpdater::handle_state(RegisterPort& port) {
+  OF_ASSIGN(const AccessRegisterTlv mcc, mcc_access(port, 0, 0, 0));
+  if (mcc.status != 0)
+    return make_error(ErrorCode::NotSupported, register_error("reading the update state (MCC)", mcc.status));
+  if (mcc.data.size() < 0x14) return make_error(ErrorCode::Io, "short MCC answer");
+  UpdateHandleState h;
+  h.idle_seconds = (get32(mcc.data.data(), 0x00) >> 16) & 0xfff;
+  h.handle = get32(mcc.data.data(), 0x08) & 0xffffff;
+  h.state = get32(mcc.data.data(), 0x0c) & 0xf;
+  return h;
+}
+
+Result<void> ComponentUpdater::force_release(RegisterPort& port) {
+  OF_ASSIGN(const UpdateHandleState now, handle_state(port));
+  OF_ASSIGN(const AccessRegisterTlv mcc, mcc_access(port, kForceRelease, now.handle, 0));
+  if (mcc.status != 0)
+    return make_error(ErrorCode::Io, register_error("forcing the update handle free (MCC FORCE_HANDLE_RELEASE)", mcc.status));
+  return {};
+}
 
 Result<bool> ComponentUpdater::offered(RegisterPort& port) {
   const std::size_t bytes = std::min(kMcamBytes, port.max_register_bytes() / 4 * 4);
@@ -90,15 +134,11 @@ Result<ComponentUpdater::State> ComponentUpdater::query() { return control(0, 0)
 
 // Instruction 0: a query (GET). Else a write with the instruction, then the register as answered.
 Result<ComponentUpdater::State> ComponentUpdater::control(std::uint8_t instruction, std::uint32_t size) {
-  std::vector<std::uint8_t> d(kMccBytes, 0);
-  put32(d.data(), 0x00, instruction);
-  put32(d.data(), 0x08, handle_);
-  put32(d.data(), 0x10, size);
-  const std::uint8_t method = instruction == 0 ? AccessRegisterTlv::kMethodQuery : AccessRegisterTlv::kMethodWrite;
-  OF_ASSIGN(const AccessRegisterTlv mcc, access(*port_, flash_reg::kMcc, method, std::move(d)));
+  OF_ASSIGN(const AccessRegisterTlv mcc, mcc_access(*port_, instruction, handle_, size));
   State s;
   s.status = mcc.status;
   if (mcc.data.size() < 0x14) return make_error(ErrorCode::Io, "short MCC answer");
+  s.idle_seconds = (get32(mcc.data.data(), 0x00) >> 16) & 0xfff;
   s.handle = get32(mcc.data.data(), 0x08) & 0xffffff;
   const std::uint32_t w = get32(mcc.data.data(), 0x0c);
   s.state = w & 0xf;
@@ -138,7 +178,8 @@ Result<void> ComponentUpdater::lock() {
       return make_error(std::move(stop).error().with_context("waiting for the firmware's update handle"));
     if (std::chrono::steady_clock::now() > deadline)
       return make_error(ErrorCode::Busy, "another tool holds the firmware's update handle (state " +
-                                             std::to_string(idle.state) + "); not taking it from them");
+                                             update_state_name(idle.state) + ", its holder silent for " +
+                                             std::to_string(idle.idle_seconds) + " s); not taking it from them");
     std::this_thread::sleep_for(std::chrono::milliseconds{20});
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 
 #include "core/Result.h"
 #include "mtcr/RegisterPort.h"
@@ -15,6 +16,17 @@ struct ComponentUpdateTimeouts {
   std::chrono::milliseconds state_change{120000};  // INITIALIZE (the firmware erases), VERIFY, ACTIVATE
   std::chrono::milliseconds lock{5000};            // another tool holds the update handle
 };
+
+// The firmware's update handle as MCC GET shows it (mft-internals §4.2/4.3).
+struct UpdateHandleState {
+  std::uint8_t state = 0;          // control_state: 0 IDLE (free), else held (1 LOCKED, 3 DOWNLOAD, ...)
+  std::uint32_t handle = 0;        // 24 bits
+  std::uint32_t idle_seconds = 0;  // time_elapsed_since_last_cmd: the owner's silence, saturating at 0xfff
+  [[nodiscard]] bool held() const { return state != 0; }
+};
+
+// "DOWNLOAD" for control_state 3, ...; the number for states the PRM does not name.
+[[nodiscard]] std::string update_state_name(std::uint8_t state);
 
 // The running firmware takes the image through registers, writes it where it chooses (the slot
 // it does not boot from), checks it and makes it the boot copy: the tool never drives the flash.
@@ -27,6 +39,12 @@ class ComponentUpdater {
   // Whether the firmware lists the component-update registers (MCAM group 0: MCQS, MCQI, MCC,
   // MCDA). False when it does not answer MCAM or lacks one of them.
   [[nodiscard]] static Result<bool> offered(RegisterPort& port);
+  // The update handle's state (MCC GET). NotSupported when the firmware refuses MCC.
+  [[nodiscard]] static Result<UpdateHandleState> handle_state(RegisterPort& port);
+  // FORCE_HANDLE_RELEASE: frees the handle whoever holds it, from any state (what mstflint does
+  // when its LOCK is refused); an update in progress is abandoned, its partly written slot never
+  // activated. Only safe when the holder is gone.
+  [[nodiscard]] static Result<void> force_release(RegisterPort& port);
   // Reads the boot image's capabilities (MCQI): the largest component and MCDA write.
   [[nodiscard]] static Result<ComponentUpdater> open(RegisterPort& port, ComponentUpdateTimeouts timeouts = {});
 

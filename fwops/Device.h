@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Result.h"
 #include "core/SignalDeferral.h"
@@ -14,6 +15,7 @@
 #include "flash/CacheReplacement.h"
 #include "fwops/DeviceLockFile.h"
 #include "fwops/InbandRegisterAccess.h"
+#include "fwops/ReclaimedLock.h"
 #include "fwops/RunningFirmware.h"
 #include "mtcr/I2cAccess.h"
 #include "mtcr/MadChannel.h"
@@ -36,6 +38,11 @@ struct DeviceOpenOptions {
   std::shared_ptr<MadChannel> channel;
   // Remote names (HOST:PORT,DEVICE): the bound on connecting and on each reply of the server.
   std::chrono::milliseconds remote_timeout{10000};
+  // clear_semaphore only (fwops/StaleLocks.h): a PCI device's VSEC gateway semaphore is freed
+  // (written 0 in config space, never taken) once the device lock is held and before the hw id
+  // is read through the gateway, which a semaphore left held by a killed tool would block.
+  // What was freed: Device::reclaimed_at_open().
+  bool clear_gateway_semaphore = false;
 };
 
 // Move-only; owns the transport and (for sim:PATH and PCI names) the exclusive lock on the device.
@@ -63,6 +70,12 @@ class Device {
   // HOST:PORT,DEVICE or ssh:...: reached through a bus server, so nothing that needs the
   // device's host (sysfs, a PCI reset) can be done from here.
   [[nodiscard]] bool remote() const { return remote_ != nullptr; }
+  // Whether this process holds the device's lock file (sim:PATH and PCI names): then no other
+  // openflint process on this host is using the device, and a hardware lock or semaphore found
+  // held belongs to someone else (mstflint, the driver, another host) or to a tool that died.
+  [[nodiscard]] bool holds_device_lock() const { return lock_.has_value(); }
+  // What DeviceOpenOptions::clear_gateway_semaphore freed while opening (empty otherwise).
+  [[nodiscard]] const std::vector<ReclaimedLock>& reclaimed_at_open() const { return reclaimed_at_open_; }
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.
@@ -114,6 +127,7 @@ class Device {
   friend Result<Device> create_sim_device(const std::filesystem::path&, std::string_view, std::string_view,
                                           const DeviceOpenOptions&);
   Device() = default;
+  [[nodiscard]] Result<void> open_register_port();
 
   SignalDeferral defer_signals_;  // first: released last, after everything below
   std::string name_;
@@ -133,6 +147,7 @@ class Device {
   std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
   std::filesystem::path sim_dir_;
   std::optional<DeviceLockFile> lock_;
+  std::vector<ReclaimedLock> reclaimed_at_open_;
   CacheReplacement cache_replacement_ = CacheReplacement::Refuse;
 };
 

@@ -4,32 +4,84 @@
 #include "fwops/ComponentUpdater.h"
 #include "fwops/DeviceFlash.h"
 #include "fwops/FirmwareBurn.h"
+#include "fwops/StaleLocks.h"
+#include "mtcr/PciFunctionList.h"
 
 namespace openflint {
+namespace {
 
-BurnPath burn_path(Device& device, bool override_firmware) {
-  if (override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
-  const auto running = device.running_firmware();
-  if (!running || running->recovery || !running->image) return BurnPath::FlashGateway;
-  auto port = device.register_port();
-  if (!port) return BurnPath::FlashGateway;
-  const auto offered = ComponentUpdater::offered(**port);
-  return offered && *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
+constexpr std::string_view kOcrRisk =
+    "; --ocr writes through the flash gateway instead, which hangs a running firmware that uses the flash";
+
+// Whether the device shows, without asking its firmware, that none runs: the simulator's boot
+// state, or a PCI function showing its flash-recovery ("livefish") id. False when it cannot be
+// told that way: the firmware is asked.
+bool shows_no_firmware(Device& device) {
+  if (const sim::SimDevice* sim = device.simulator()) return sim->boot_state().recovery || !sim->boot_state().running;
+  const std::uint16_t recovery_id = device.info().pci_recovery_id;
+  if (device.pci_dir().empty() || recovery_id == 0) return false;
+  return read_sysfs_number(device.pci_dir() / "device") == recovery_id;
 }
 
+// Why the firmware path cannot be decided, and what to do. Never "use the gateway": a running
+// firmware that owns the flash hangs when a tool writes through the gateway under it.
+Error firmware_unreachable(const Device& device, const Error& why) {
+  const std::string name = device.name();
+  const std::string family = std::string(device.info().name);
+  switch (why.code()) {
+    case ErrorCode::Busy: {
+      Error busy(ErrorCode::Busy, name + ": the flash of this " + family +
+                                      " may belong to its running firmware, which cannot be asked: " + why.message());
+      busy = with_stale_lock_advice(device, std::move(busy));
+      return Error(ErrorCode::Busy, busy.message() + std::string(kOcrRisk));
+    }
+    case ErrorCode::Timeout:
+      return Error(ErrorCode::Timeout, name + ": the running firmware does not answer (" + why.message() +
+                                           "): reset the device ('flint -d " + name + " reset') and try again" +
+                                           std::string(kOcrRisk));
+    case ErrorCode::NotSupported:
+      return Error(ErrorCode::NotSupported, name + ": the flash of this " + family +
+                                                " may belong to its running firmware, and it cannot be asked here (" +
+                                                why.message() + "): burn with --ocr to write through the flash "
+                                                "gateway (it hangs a running firmware that uses the flash)");
+    default:
+      return why.with_context(name + ": asking the running firmware whether it owns the flash");
+  }
+}
+
+}  // namespace
+
+Result<BurnPath> burn_path(Device& device, bool override_firmware) {
+  if (override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
+  if (shows_no_firmware(device)) return BurnPath::FlashGateway;
+  auto port = device.register_port();
+  if (!port) return make_error(firmware_unreachable(device, port.error()));
+  // A firmware that answers MCAM without the component-update registers (or refuses MCAM: none
+  // runs, or one too old) leaves the flash to tools; a channel error is no answer.
+  auto offered = ComponentUpdater::offered(**port);
+  if (!offered) return make_error(firmware_unreachable(device, offered.error()));
+  return *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
+}
 
 Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
-  if (burn_path(device, options.override_firmware) == BurnPath::Firmware) {
-    OF_ASSIGN(RegisterPort* port, device.register_port());
-    return burn_through_firmware(*port, device.access(), device.info(), image, options);
-  }
-  return burn_image(device.access(), device.info(), image, options);
+  OF_ASSIGN(const BurnPath path, burn_path(device, options.override_firmware));
+  Result<BurnReport> report = [&]() -> Result<BurnReport> {
+    if (path == BurnPath::Firmware) {
+      OF_ASSIGN(RegisterPort* port, device.register_port());
+      return burn_through_firmware(*port, device.access(), device.info(), image, options);
+    }
+    return burn_image(device.access(), device.info(), image, options);
+  }();
+  if (!report) return make_error(with_stale_lock_advice(device, std::move(report).error()));
+  return report;
 }
 
 Result<BurnReport> burn_device_flash(Device& device, Bytes image, const BurnOptions& options) {
   OF_TRY(check_image_bootable(image));  // before the flash is touched
   OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.override_firmware));
-  return burn_image(device.access(), device.info(), flash, image, options);
+  auto report = burn_image(device.access(), device.info(), flash, image, options);
+  if (!report) return make_error(with_stale_lock_advice(device, std::move(report).error()));
+  return report;
 }
 
 }  // namespace openflint

@@ -13,10 +13,16 @@ enum class BurnPath {
   Firmware,      // the running firmware takes the image (fwops/FirmwareBurn.h)
 };
 
-// Firmware when the device's family offers firmware flash access (catalog), firmware runs (not
-// flash recovery), the device has a register channel, its firmware lists the component-update
-// registers (register errors count as "no") and `override_firmware` (--ocr) is off.
-[[nodiscard]] BurnPath burn_path(Device& device, bool override_firmware = false);
+// How the device's flash is reached, decided from what the device is, never from a failure to
+// ask it. `override_firmware` (--ocr): the gateway. Else the gateway when the catalog gives the
+// family no firmware flash access, or no firmware runs (sim: the boot state; PCI: the function
+// shows its flash-recovery id), or the firmware answers that it does not list the
+// component-update registers (MCAM, fwops/ComponentUpdater offered). Firmware when it lists them.
+// When the firmware cannot be asked, an error saying why and what to do, never the gateway:
+// Busy (a lock or semaphore is held: advice from fwops/StaleLocks.h), Timeout (the firmware does
+// not answer: reset the device), NotSupported (the transport has no register channel, e.g. a
+// legacy mstmtserver: --ocr), each naming --ocr and its risk.
+[[nodiscard]] Result<BurnPath> burn_path(Device& device, bool override_firmware = false);
 
 // burn_through_firmware or burn_image, as burn_path() says.
 [[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);

@@ -7,6 +7,7 @@
 #include "flash/FirmwareFlashReader.h"
 #include "fwops/DeviceBurn.h"
 #include "fwops/SectorJournal.h"
+#include "fwops/StaleLocks.h"
 
 namespace openflint {
 
@@ -35,20 +36,30 @@ Result<FlashDriver> open_through_firmware(Device& device) {
 }  // namespace
 
 Result<FlashDriver> open_device_flash(Device& device, bool override_firmware) {
-  if (burn_path(device, override_firmware) == BurnPath::Firmware) return open_through_firmware(device);
-  return open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
+  OF_ASSIGN(const BurnPath path, burn_path(device, override_firmware));
+  auto flash = path == BurnPath::Firmware
+                   ? open_through_firmware(device)
+                   : open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
+  if (!flash) return make_error(with_stale_lock_advice(device, std::move(flash).error()));
+  return flash;
 }
 
 Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {
-  if (burn_path(device, override_firmware) == BurnPath::Firmware) {
+  auto path = burn_path(device, override_firmware);
+  // A transport with no register channel at all (a legacy mstmtserver) cannot ask the firmware:
+  // reads go through the gateway there, as before; only writes need the answer (refused above).
+  if (!path && path.error().code() != ErrorCode::NotSupported) return make_error(std::move(path).error());
+  if (path && *path == BurnPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());
     auto reader = FirmwareFlashReader::open(*port);
     if (!reader)
-      return make_error(std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware"));
+      return make_error(with_stale_lock_advice(
+          device, std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware")));
     return std::unique_ptr<FlashReader>(std::make_unique<FirmwareFlashReader>(std::move(*reader)));
   }
-  OF_ASSIGN(FlashDriver driver, open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement()));
-  return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(driver)));
+  auto driver = open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
+  if (!driver) return make_error(with_stale_lock_advice(device, std::move(driver).error()));
+  return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(*driver)));
 }
 
 bool reads_whole_flash(const FlashReader& flash) { return !flash.costly_reads(); }

@@ -26,6 +26,8 @@ namespace openflint {
 // burn_path() is Firmware) driven through that firmware (MFBA reads and writes, MFBE erases:
 // flash/FirmwareFlashBus), never the CR-space gateway, which the firmware uses; else, or with
 // `override_firmware` (--ocr), through the gateway as above. The same journal recovery either way.
+// burn_path's error (the firmware cannot be asked) is returned: the gateway is never the fallback.
+// Busy errors carry fwops/StaleLocks.h advice.
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, bool override_firmware = false);
 
 // Whether reading the whole flash is cheap: not when reads are costly (FlashReader::costly_reads:
@@ -45,7 +47,9 @@ namespace openflint {
 
 // The flash as query and verify read it: through the running firmware (MFPA/MFBA) when it takes
 // burns (fwops/DeviceBurn.h burn_path; never with `override_firmware`, --ocr), else the gateway
-// (open_device_flash). Either is kept for the reader's lifetime (the gateway: its lock).
+// (open_device_flash). Either is kept for the reader's lifetime (the gateway: its lock). When the
+// firmware cannot be asked: burn_path's error, except on a transport without any register
+// channel (NotSupported: a legacy mstmtserver), where reads go through the gateway.
 [[nodiscard]] Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware = false);
 
 }  // namespace openflint

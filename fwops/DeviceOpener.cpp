@@ -6,6 +6,7 @@
 #include "core/HexString.h"
 #include "fwops/Device.h"
 #include "fwops/MgirQuery.h"
+#include "fwops/StaleLocks.h"
 #include "mtcr/IcmdRegisterPort.h"
 #include "mtcr/InbandDeviceName.h"
 #include "mtcr/InbandI2cAccess.h"
@@ -176,33 +177,39 @@ Result<void> Device::power_on() {
 
 Result<RegisterPort*> Device::register_port() {
   if (!port_) {
-    if (sim_) {
-      port_ = std::make_unique<sim::SimRegisterPort>(*sim_);
-    } else if (inband_) {
-      port_ = std::make_unique<InbandRegisterPort>(inband_->inband());
-    } else if (remote_) {
-      auto remote = RemoteRegisterPort::open(*remote_);
-      if (!remote) return make_error(std::move(remote).error().with_context(name_));
-      port_ = std::move(*remote);
-    } else if (info_->tools_hcr != nullptr && info_->pci_config_gateway != PciConfigGateway::Vsec) {
-      // A pre-VSEC part has no ICMD; its firmware's tools HCR sits in CR-space. Like mstflint
-      // (mpci_change), commands go through the config-space window even when the device was
-      // opened through its BAR: the HCR's semaphore is taken by a read, which the window carries.
-      auto address = parse_pci_address(pci_dir_.filename().string());
-      if (!address) return make_error(ErrorCode::InvalidArgument, name_ + ": no PCI address for the tools HCR");
-      auto config = PciConfigAccess::open(*address, pci_dir_.parent_path().parent_path());
-      if (!config) return make_error(std::move(config).error().with_context(name_ + ": config space for the tools HCR"));
-      command_access_ = std::move(*config);
-      auto hcr = ToolsHcrRegisterPort::open(*command_access_, *info_->tools_hcr);
-      if (!hcr) return make_error(std::move(hcr).error().with_context(name_));
-      port_ = std::move(*hcr);
-    } else {
-      auto icmd = IcmdRegisterPort::open(pci_dir_);
-      if (!icmd) return make_error(std::move(icmd).error().with_context(name_));
-      port_ = std::move(*icmd);
-    }
+    if (auto opened = open_register_port(); !opened)
+      return make_error(with_stale_lock_advice(*this, std::move(opened).error()));
   }
   return port_.get();
+}
+
+Result<void> Device::open_register_port() {
+  if (sim_) {
+    port_ = std::make_unique<sim::SimRegisterPort>(*sim_);
+  } else if (inband_) {
+    port_ = std::make_unique<InbandRegisterPort>(inband_->inband());
+  } else if (remote_) {
+    auto remote = RemoteRegisterPort::open(*remote_);
+    if (!remote) return make_error(std::move(remote).error().with_context(name_));
+    port_ = std::move(*remote);
+  } else if (info_->tools_hcr != nullptr && info_->pci_config_gateway != PciConfigGateway::Vsec) {
+    // A pre-VSEC part has no ICMD; its firmware's tools HCR sits in CR-space. Like mstflint
+    // (mpci_change), commands go through the config-space window even when the device was
+    // opened through its BAR: the HCR's semaphore is taken by a read, which the window carries.
+    auto address = parse_pci_address(pci_dir_.filename().string());
+    if (!address) return make_error(ErrorCode::InvalidArgument, name_ + ": no PCI address for the tools HCR");
+    auto config = PciConfigAccess::open(*address, pci_dir_.parent_path().parent_path());
+    if (!config) return make_error(std::move(config).error().with_context(name_ + ": config space for the tools HCR"));
+    command_access_ = std::move(*config);
+    auto hcr = ToolsHcrRegisterPort::open(*command_access_, *info_->tools_hcr);
+    if (!hcr) return make_error(std::move(hcr).error().with_context(name_));
+    port_ = std::move(*hcr);
+  } else {
+    auto icmd = IcmdRegisterPort::open(pci_dir_);
+    if (!icmd) return make_error(std::move(icmd).error().with_context(name_));
+    port_ = std::move(*icmd);
+  }
+  return {};
 }
 
 Result<I2cAccess*> Device::i2c() {

@@ -1,6 +1,8 @@
 // FirmwareBurn: preflight over MFBA, the component from the identity-patched image, the firmware's update.
 #include "fwops/FirmwareBurn.h"
 
+#include <array>
+#include <optional>
 #include <string>
 
 #include "core/Interrupt.h"
@@ -8,6 +10,8 @@
 #include "fwops/BurnPreparation.h"
 #include "fwops/BurnSession.h"
 #include "fwops/FormatBurner.h"
+#include "image/Fs2Header.h"
+#include "image/Fs4Image.h"
 
 namespace openflint {
 namespace {
@@ -28,6 +32,27 @@ Result<void> firmware_can_do(const BurnOptions& options, const BurnPreflight& p)
     return make_error(ErrorCode::NotSupported, "the firmware refuses a PSID change (" + p.current->psid + " -> " +
                                                    p.incoming.psid + ")" + std::string(kUseOcr));
   return {};
+}
+
+// Where the firmware put the new copy, read back through it (MFBA): the failsafe slot (0 or half
+// the flash) other than the old copy's that now starts with the format's magic. nullopt when
+// neither does. Not the boot-address register: a CR-space read, which over a served BAR can
+// still show the value from before the firmware's activation.
+std::optional<std::uint64_t> new_copy_slot(FirmwareFlashReader& flash, ImageFormat format,
+                                           const std::optional<CurrentCopy>& current) {
+  static_assert(fs4::kMagic.size() == fs2::kMagic.size());
+  const auto& magic = format == ImageFormat::Fs4 ? fs4::kMagic : fs2::kMagic;
+  for (const std::uint64_t slot : {std::uint64_t{0}, flash.size() / 2}) {
+    if (current && current->layout.start == slot) continue;
+    std::array<std::uint8_t, 4 * fs2::kMagic.size()> head{};
+    if (!flash.read_into(slot, head)) return std::nullopt;
+    bool match = true;
+    for (std::size_t i = 0; i < magic.size(); ++i)
+      match = match && (std::uint32_t{head[4 * i]} << 24 | std::uint32_t{head[4 * i + 1]} << 16 |
+                        std::uint32_t{head[4 * i + 2]} << 8 | head[4 * i + 3]) == magic[i];
+    if (match) return slot;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,7 +85,11 @@ Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& acc
   session.progress("done", 1, 1);
   BurnReport& report = session.report();
   report.through_firmware = true;
-  if (auto boot = session.boot_address(); boot && *boot) report.new_copy_address = **boot;  // a CR-space read
+  if (auto slot = new_copy_slot(flash, info.image_format, prepared.current)) {
+    report.new_copy_address = *slot;
+  } else if (auto boot = session.boot_address(); boot && *boot) {
+    report.new_copy_address = **boot;  // the boot-address register (a CR-space read)
+  }
   report.bytes_programmed = component.size();
   report.identity = prepared.preflight.identity;
   report.register_accesses = port.accesses() - accesses_before;

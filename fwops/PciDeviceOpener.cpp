@@ -8,6 +8,7 @@
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "fwops/Device.h"
+#include "fwops/StaleLocks.h"
 #include "mtcr/PciBarAccess.h"
 #include "mtcr/PciConfigAccess.h"
 #include "mtcr/PciDeviceName.h"
@@ -57,6 +58,19 @@ Result<std::unique_ptr<RegisterAccess>> open_access(const PciDeviceName& pci, co
   return std::unique_ptr<RegisterAccess>(std::move(*config));
 }
 
+// clear_semaphore: a VSEC gateway semaphore left held is freed through config space (a write of 0
+// to its register, not a gateway access), before anything reads CR-space through the gateway.
+Result<void> clear_gateway_semaphore(const PciDeviceName& pci, const fs::path& root, std::vector<ReclaimedLock>& freed) {
+  OF_ASSIGN(const auto config, PciConfigAccess::open(pci.address, root));
+  if (config->gateway() != PciConfigGateway::Vsec) return {};  // the 0x58 window has no semaphore
+  OF_ASSIGN(const std::uint32_t holder, config->gateway_semaphore());
+  if (holder == 0) return {};
+  OF_TRY(config->clear_gateway_semaphore());
+  freed.push_back({"the VSEC gateway semaphore", "config " + hex_string(config->vsec_offset() + kVsecSemaphore) +
+                                                     ", ticket " + hex_string(holder)});
+  return {};
+}
+
 }  // namespace
 
 Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& options) {
@@ -67,13 +81,18 @@ Result<Device> open_pci_device(std::string_view name, const DeviceOpenOptions& o
   OF_ASSIGN(const fs::path lock, lock_path(pci.address, root));
   OF_ASSIGN(DeviceLockFile held, DeviceLockFile::acquire(lock, options.lock_timeout, device.name_));
   device.lock_ = std::move(held);
+  if (options.clear_gateway_semaphore) {
+    if (auto cleared = clear_gateway_semaphore(pci, root, device.reclaimed_at_open_); !cleared)
+      return make_error(std::move(cleared).error().with_context(device.name_ + ": freeing the VSEC gateway semaphore"));
+  }
   auto access = open_access(pci, root);
   if (!access) return make_error(std::move(access).error().with_context(device.name_));
   device.pci_ = std::move(*access);
   device.pci_dir_ = root / "devices" / pci.address.to_string();
   device.access_ = device.pci_.get();
-  OF_ASSIGN(const DeviceInfo* info, identify_device(*device.access_, device.name_));
-  device.info_ = info;  // the running firmware (MGIR over ICMD) is read on first use
+  auto info = identify_device(*device.access_, device.name_);
+  if (!info) return make_error(with_stale_lock_advice(device, std::move(info).error()));
+  device.info_ = *info;  // the running firmware (MGIR over ICMD) is read on first use
   return device;
 }
 

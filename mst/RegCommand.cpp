@@ -12,6 +12,7 @@
 #include "core/HexString.h"
 #include "fwops/Device.h"
 #include "fwops/RegisterByName.h"
+#include "fwops/StaleLocks.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {
@@ -99,10 +100,10 @@ int run_reg_command(const RegArgs& a, const Common& common) {
   auto device = open_device(a.device, open_options);
   if (!device) return cli::report_error(device.error(), common.json);
   auto port = device->register_port();
-  if (!port) return cli::report_error(port.error().with_context(a.device), common.json);
+  if (!port) return cli::report_error(port.error().with_context(a.device), common.json);  // with its advice
   if (a.get) {
     auto values = get_register(**port, **layout, *indexes);
-    if (!values) return cli::report_error(values.error().with_context(a.device), common.json);
+    if (!values) return cli::report_error(with_stale_lock_advice(*device, values.error().with_context(a.device)), common.json);
     if (common.json) {
       cli::print_json(json{{"device", a.device}, {"register", std::string((*layout)->name)}, {"fields", values_json(*values)}});
     } else {
@@ -117,7 +118,7 @@ int run_reg_command(const RegArgs& a, const Common& common) {
     return cli::kDeclined;
   }
   auto sent = set_register(**port, **layout, *indexes, *fields);
-  if (!sent) return cli::report_error(sent.error().with_context(a.device), common.json);
+  if (!sent) return cli::report_error(with_stale_lock_advice(*device, sent.error().with_context(a.device)), common.json);
   if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
     cli::print_json(json{{"ok", true}, {"device", a.device}, {"register", std::string((*layout)->name)}, {"sent", values_json(*sent)}});

@@ -11,6 +11,7 @@
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "fwops/AdapterReset.h"
+#include "fwops/StaleLocks.h"
 #include "mtcr/MfrlRegister.h"
 #include "mst/Commands.h"
 
@@ -69,7 +70,7 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
   options.comeback_timeout = std::chrono::milliseconds(a.timeout_ms);
   options.level = a.level;
   auto plan = plan_reset(*device, options);
-  if (!plan) return cli::report_error(plan.error(), common.json);
+  if (!plan) return cli::report_error(with_stale_lock_advice(*device, plan.error()), common.json);
   print_plan(common.json ? std::cerr : std::cout, *plan);
   if (!plan->blockers.empty()) {
     const auto& b = plan->blockers.front();
@@ -82,7 +83,9 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
     return cli::kDeclined;
   }
   auto report = run_reset(*device, *plan, options);
-  if (!report) return cli::report_error(report.error().with_context("resetting " + a.device), common.json);
+  if (!report)
+    return cli::report_error(with_stale_lock_advice(*device, report.error().with_context("resetting " + a.device)),
+                             common.json);
   if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
     json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", cli::running_firmware_json(report->running_after)},
