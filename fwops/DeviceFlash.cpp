@@ -47,7 +47,8 @@ Result<FlashDriver> open_device_flash(Device& device, bool override_firmware) {
 Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {
   auto path = burn_path(device, override_firmware);
   // A transport with no register channel at all (a legacy mstmtserver) cannot ask the firmware:
-  // reads go through the gateway there, as before; only writes need the answer (refused above).
+  // reads go through the gateway there, as before; writes need the answer (open_device_flash
+  // refuses them).
   if (!path && path.error().code() != ErrorCode::NotSupported) return make_error(std::move(path).error());
   if (path && *path == BurnPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());
