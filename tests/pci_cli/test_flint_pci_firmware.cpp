@@ -37,6 +37,9 @@ TEST_F(FlintPciFirmware, BurnOfALiveConnectX4GoesThroughItsFirmware) {
   const auto bj = nlohmann::json::parse(b.out, nullptr, false);
   ASSERT_FALSE(bj.is_discarded()) << b.out;
   EXPECT_EQ(bj["path"], "firmware") << b.out;
+  // Where the firmware put the copy, read back through it: the slot the old copy (at 0) does not
+  // use. The boot-address register, read over the BAR, still showed 0x0 at that moment.
+  EXPECT_EQ(bj["new_copy_address"], "0x800000") << b.out;
   // A raw write goes through the firmware too (MFBA/MFBE), not the gateway under it.
   const auto ww = flint({"-d", "03:00.0", "ww", "0x400000", "0x12345678"});
   EXPECT_EQ(ww.exit_code, 0) << ww.out << ww.err;
