@@ -52,13 +52,16 @@ std::optional<std::array<std::uint8_t, kHeaderBytes>> read_header(const fs::path
   return std::nullopt;
 }
 
-// libpci's name for one lookup (PCI_LOOKUP_VENDOR etc.), empty when its databases do not know it.
+// libpci's name for one lookup (PCI_LOOKUP_VENDOR etc.) from pci.ids, empty when it does not know
+// it. udev's hwdb (libpci's fallback for ids pci.ids lacks) is not asked: libpci 3.9 leaks a udev
+// context per lookup wherever the hwdb is not installed, and the bus server names functions for as
+// long as it runs.
 template <typename... Ids>
 std::string lookup_name(pci_access* access, int what, Ids... ids) {
   char buffer[256] = {};
   const char* name = nullptr;
   LibpciTrap trap;
-  if (!trapped(trap, [&] { name = pci_lookup_name(access, buffer, sizeof buffer, what | PCI_LOOKUP_NO_NUMBERS, ids...); }))
+  if (!trapped(trap, [&] { name = pci_lookup_name(access, buffer, sizeof buffer, what | PCI_LOOKUP_NO_NUMBERS | PCI_LOOKUP_NO_HWDB, ids...); }))
     return {};
   return name != nullptr ? std::string(name) : std::string();
 }
@@ -96,7 +99,7 @@ std::string describe_pci_function(const PciFunctionIds& ids) {
   LibpciTrap trap;
   if (trapped(trap, [&] { access = pci_alloc(); }) && access != nullptr) {
     install_libpci_trap(access);
-    access->id_lookup_mode = 0;  // pci.ids and udev's hwdb only: no network, no cache file in $HOME
+    access->id_lookup_mode = 0;  // pci.ids only: no network, no cache file in $HOME
     if (!ids_file.empty()) pci_set_name_list_path(access, ids_file.data(), 0);
     vendor = lookup_name(access, PCI_LOOKUP_VENDOR, static_cast<int>(ids.vendor));
     device = lookup_name(access, PCI_LOOKUP_DEVICE, static_cast<int>(ids.vendor), static_cast<int>(ids.device));
