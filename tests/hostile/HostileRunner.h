@@ -77,6 +77,18 @@ struct HostileRun {
   std::string command;  // for failure messages
 };
 
+// Runs argv (which ends with the tool and its args) and times it; `command` names tool and args.
+inline HostileRun timed_run(const std::vector<std::string>& argv, const std::string& tool,
+                            const std::vector<std::string>& args) {
+  HostileRun run;
+  run.command = tool;
+  for (const auto& a : args) run.command += " " + a;
+  const auto start = std::chrono::steady_clock::now();
+  run.result = run_command(argv);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
 // Runs bin(tool) with args (no stdin: /dev/null), killed after kKillAfterSeconds.
 inline HostileRun run_hostile(const std::string& tool, const std::vector<std::string>& args) {
   // sh -c SCRIPT RSSFILE TOOL ARGS...: $0 is where GNU time writes the peak RSS (last line).
@@ -91,12 +103,7 @@ inline HostileRun run_hostile(const std::string& tool, const std::vector<std::st
                                        limit + exec, rss_file, bin(tool).string()};
   argv.insert(argv.end(), timed.begin(), timed.end());
   argv.insert(argv.end(), args.begin(), args.end());
-  HostileRun run;
-  run.command = tool;
-  for (const auto& a : args) run.command += " " + a;
-  const auto start = std::chrono::steady_clock::now();
-  run.result = run_command(argv);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  HostileRun run = timed_run(argv, tool, args);
   std::ifstream rss(rss_file);
   for (std::string line; std::getline(rss, line);) {
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) run.rss_kib = std::stol(line);

@@ -23,13 +23,7 @@ HostileRun run_with_env(const std::vector<std::string>& env, const std::string& 
   argv.insert(argv.end(), env.begin(), env.end());
   argv.push_back(bin(tool).string());
   argv.insert(argv.end(), args.begin(), args.end());
-  HostileRun run;
-  run.command = tool;
-  for (const auto& a : args) run.command += " " + a;
-  const auto start = std::chrono::steady_clock::now();
-  run.result = run_command(argv);
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return run;
+  return timed_run(argv, tool, args);
 }
 
 TEST_F(HostileTest, LinksPlantedInASimDirectoryAreNotFollowed) {
