@@ -26,7 +26,7 @@ int run_wwne(const Options& options, const std::string& address, const std::stri
 int run_rb(const Options& options, const std::string& address, const std::string& size, const std::string& out_path);
 int run_wb(const Options& options, const std::string& in_path, const std::string& address);
 int run_ri(const Options& options, const std::string& out_path);
-// flint -d DEVICE -i IMAGE burn (BurnCommand.cpp; built only when fwops has the failsafe burner).
+// flint -d DEVICE -i IMAGE burn (BurnCommand.cpp).
 int run_burn(const Options& options);
 // sg / sv on -i IMAGE (the file is patched in place) or -d DEVICE (SetCommands.cpp).
 // `params`: mstflint's FS3 "guids_num=N[,N2]" / "step_size=S[,S2]" (a MAC slot holding one counts too).

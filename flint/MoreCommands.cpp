@@ -1,4 +1,4 @@
-// MoreCommands: CLI11 registration of the issue-18 subcommands (kept out of main.cpp).
+// MoreCommands: CLI11 registration of swreset, hw query, cs, bc, bb, wbne and clear_semaphore (kept out of main.cpp).
 #include "flint/MoreCommands.h"
 
 namespace openflint::cli {

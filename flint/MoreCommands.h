@@ -1,4 +1,5 @@
-// MoreCommands: the everyday mstflint subcommands of issue 18 (cs, bc, bb, hw query, wbne, ...).
+// MoreCommands: flint's maintenance and comparison subcommands, with mstflint's names:
+// swreset, hw query, checksum|cs, binary_compare|bc, bb, wbne, clear_semaphore.
 #pragma once
 
 #include <functional>

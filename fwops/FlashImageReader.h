@@ -1,4 +1,5 @@
-// FlashImageReader: reads only the flash blocks that hold the device's current image (for slow transports).
+// FlashImageReader: the device's current image from flash, on every transport: only the blocks of the copy it
+// boots (read_current_image: every query; verify, ri and the boot guard where reads are costly) or the whole flash.
 #pragma once
 
 #include <cstdint>

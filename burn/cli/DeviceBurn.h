@@ -1,4 +1,4 @@
-// DeviceBurn: burns an image into the device named by -dev (sim:PATH) with fwops' failsafe burn.
+// DeviceBurn: burns an image into the device named by -dev (any name open_device() takes) with fwops' burn_device.
 #pragma once
 
 #include <string>
@@ -9,8 +9,9 @@
 
 namespace openflint::burn::cli {
 
-// Opens `device` (any name open_device() accepts: sim:PATH, lid-N, ...), burns `image`
-// through burn_image() and commits the device (a simulator saves its state).
+// Opens `device` (any name open_device() accepts: sim:PATH, PCI, lid-N, HOST:PORT,DEVICE, ...), burns
+// `image` through burn_device() (the running firmware where it takes images, else the failsafe
+// gateway burn) and commits the device (a simulator saves its state).
 [[nodiscard]] Result<BurnReport> burn_to_device(const std::string& device, Bytes image,
                                                 const BurnOptions& options);
 
