@@ -8,6 +8,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/JsonOutput.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
@@ -131,7 +132,7 @@ int tool_main(int argc, char** argv) {
   app.add_flag("--no-fw", a.no_fw, "do not ask the nodes' running firmware (vendor MADs)");
   app.add_flag("--json", a.json, "JSON output");
   app.set_version_flag("--version", openflint::cli::version_line("ibls"), "print the version and exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   return run(a);
 }
 

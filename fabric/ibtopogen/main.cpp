@@ -5,6 +5,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 #include "core/OutputFile.h"
@@ -46,7 +47,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("-o,--output", output, "topology file to write ('-': standard output)")->capture_default_str();
   app.add_option("--ibsim", ibsim, "also write the ibsim topology of the same fabric (for simfabric up --topology)");
   app.set_version_flag("--version", openflint::cli::version_line("ibtopogen"), "print the version and exit");
-  CLI11_PARSE(app, argc, argv);
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
 
   auto topology = make_fat_tree(spec);
   if (!topology) return openflint::cli::report_error(topology.error(), false);

@@ -8,6 +8,7 @@
 
 #include "cli/Confirm.h"
 #include "cli/JsonOutput.h"
+#include "cli/ParseCommandLine.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/Interrupt.h"
@@ -209,7 +210,7 @@ int tool_main(int argc, char** argv) {
   update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");
   update->add_flag("--dry-run", a.dry_run, "decide and report what each node would get (status would-update), write nothing");
-  CLI11_PARSE(app, argc, argv);
+  if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   if (list->parsed()) return run_list(a);
   return run_update(a);
 }
