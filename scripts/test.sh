@@ -17,9 +17,12 @@ export OPENFLINT_JOBS=${OPENFLINT_JOBS:-$(nproc)}
 # The labels the release build runs: the slow ones (fabrics, power cuts, real firmware, interop,
 # whole 16-32 MiB images burned through the tools) and `hostile`, which runs each tool under a
 # 256 MiB address-space limit (impossible under ASan; the parsers meet hostile bytes under
-# ASan+UBSan in the fuzz stage below). ASan+UBSan runs every other label. Each build compiles
-# only the test executables its stage runs (scripts/test-targets.sh), and every tool.
-slow='realfw|powercut|interop|inband|large|hostile'
+# ASan+UBSan in the fuzz stage below), and `pciguard`, which starts every tool and subcommand on
+# every foreign function and name form (about 800 tool starts: 390-740 s of ASan start-ups per run;
+# the naming of foreign functions also runs under ASan in `mst`'s listing tests). ASan+UBSan runs every other
+# label. Each build compiles only the test executables its stage runs (scripts/test-targets.sh),
+# and every tool.
+slow='realfw|powercut|interop|inband|large|hostile|pciguard'
 tools=(flint fwburn hcasim ibfwmgr mst simfabric ibsim-responder mtcr-tool firmware_samples)
 asan_targets=("${tools[@]}" $(bash scripts/test-targets.sh -LE "$slow"))
 
