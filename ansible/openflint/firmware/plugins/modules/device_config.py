@@ -20,6 +20,8 @@ description:
   - New values take effect at the device's next reset or reboot.
 version_added: 0.1.0
 author: openflint developers
+extends_documentation_fragment:
+  - openflint.firmware.common
 options:
   device:
     description: Device name as mst takes it (a BDF, C(mt4115_pciconf0), C(sim:DIR), C(lid-N)).
@@ -29,12 +31,6 @@ options:
     description: Parameter names and values, for example C(SRIOV_EN=true), C(NUM_OF_VFS=8), C(LINK_TYPE_P1=ETH).
     type: dict
     required: true
-  bin_dir:
-    description: Directory holding the openflint tools. Default, the tools on C(PATH).
-    type: path
-  sysfs:
-    description: PCI sysfs root the tools read instead of C(/sys/bus/pci).
-    type: path
 attributes:
   check_mode:
     support: full
