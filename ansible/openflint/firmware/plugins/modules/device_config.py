@@ -64,10 +64,9 @@ takes_effect:
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.openflint.firmware.plugins.module_utils.openflint import (
-    ToolError, common_argument_spec, run_json)
+    EXIT_DECLINED, ToolError, common_argument_spec, run_json)
 
-# mst's exit code for a declined question: with --no, the dry run that found something to change.
-EXIT_DECLINED = 7
+# EXIT_DECLINED from mst: with --no, the dry run that found something to change.
 
 
 def value_text(value):
