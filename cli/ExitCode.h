@@ -39,6 +39,7 @@ enum ExitCode : int {
     case ErrorCode::NotSupported: return kNotSupported;
     case ErrorCode::InvalidArgument: return kUsage;
     case ErrorCode::Interrupted: return interrupted_exit_code();
+    case ErrorCode::Cancelled: return kDeclined;
     case ErrorCode::Internal: return kInternal;
   }
   return kInternal;

@@ -19,6 +19,7 @@ enum class ErrorCode {
   InvalidArgument,   // a caller-supplied value is out of range or ill-formed
   NotFound,          // a named thing (PSID, section, device) does not exist
   Interrupted,       // a stop signal (SIGINT, SIGTERM, ...) ended the work at a safe point (core/Interrupt.h)
+  Cancelled,         // the user declined (a question answered no): nothing was done
   Internal,          // a bug: an invariant broke
 };
 
@@ -34,6 +35,7 @@ enum class ErrorCode {
     case ErrorCode::InvalidArgument: return "invalid argument";
     case ErrorCode::NotFound: return "not found";
     case ErrorCode::Interrupted: return "interrupted";
+    case ErrorCode::Cancelled: return "cancelled";
     case ErrorCode::Internal: return "internal error";
   }
   return "unknown error";

@@ -17,11 +17,15 @@ namespace openflint {
   return "0x" + s;
 }
 
-// "0x0000abcd": a register dword at its fixed width (mstregdump's, mstreg's, flint's form).
-[[nodiscard]] inline std::string hex_dword(std::uint32_t v) {
+// "0x" and at least `width` lower-case digits, zero-padded: hex_string(0xa, 2) is "0x0a".
+[[nodiscard]] inline std::string hex_string(std::uint64_t v, int width) {
   std::string s = hex_string(v).substr(2);
-  return "0x" + std::string(8 - s.size(), '0') + s;
+  if (width > 0 && s.size() < static_cast<std::size_t>(width)) s.insert(0, static_cast<std::size_t>(width) - s.size(), '0');
+  return "0x" + s;
 }
+
+// "0x0000abcd": a register dword at its fixed width (mstregdump's, mstreg's, flint's form).
+[[nodiscard]] inline std::string hex_dword(std::uint32_t v) { return hex_string(v, 8); }
 
 // Two lower-case hex digits per byte, nothing between: "0a1b".
 [[nodiscard]] inline std::string hex_digits(std::span<const std::uint8_t> bytes) {

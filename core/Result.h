@@ -96,6 +96,14 @@ class [[nodiscard]] Result<void> {
       return ::openflint::make_error(std::move(of_try_result_).error()); \
   } while (0)
 
+// Propagates the error of `expr` (a Result) to the caller with `context` added in front of its
+// message ("context: message"; Error::with_context).
+#define OF_TRY_CTX(expr, context)                                                       \
+  do {                                                                                  \
+    if (auto of_try_result_ = (expr); !of_try_result_.has_value())                      \
+      return ::openflint::make_error(std::move(of_try_result_).error().with_context(context)); \
+  } while (0)
+
 // Declares `var` from a Result expression or returns its error.
 #define OF_CONCAT_INNER(a, b) a##b
 #define OF_CONCAT(a, b) OF_CONCAT_INNER(a, b)
@@ -103,6 +111,13 @@ class [[nodiscard]] Result<void> {
 #define OF_ASSIGN_IMPL(tmp, var, expr)                          \
   auto tmp = (expr);                                            \
   if (!tmp.has_value()) return ::openflint::make_error(std::move(tmp).error()); \
+  var = std::move(tmp).value()
+
+// OF_ASSIGN with `context` added to the error's message.
+#define OF_ASSIGN_CTX(var, expr, context) OF_ASSIGN_CTX_IMPL(OF_CONCAT(of_assign_, __LINE__), var, expr, context)
+#define OF_ASSIGN_CTX_IMPL(tmp, var, expr, context)                                          \
+  auto tmp = (expr);                                                                         \
+  if (!tmp.has_value()) return ::openflint::make_error(std::move(tmp).error().with_context(context)); \
   var = std::move(tmp).value()
 
 }  // namespace openflint

@@ -1,4 +1,5 @@
 // NodeRegisters: per-node in-band register reads (fwops Device + RegisterByName), in parallel.
+#include "core/HexString.h"
 #include "fabric/NodeRegisters.h"
 
 #include <charconv>
@@ -10,12 +11,6 @@
 
 namespace openflint {
 namespace {
-
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", v);
-  return buf;
-}
 
 Result<void> read_access_register(Device& device, const RegisterSelector& s, NodeRegisterValues& out) {
   OF_ASSIGN(RegisterPort * port, device.register_port());
@@ -34,7 +29,7 @@ Result<void> read_cr(Device& device, const RegisterSelector& s, NodeRegisterValu
   std::string name;
   if (s.cr_address) {
     address = *s.cr_address;
-    name = hex(address);
+    name = hex_string(address);
   } else {
     const auto regs = cr_registers(device.info());
     const CrRegister* found = nullptr;
@@ -108,7 +103,7 @@ Result<RegisterSelector> RegisterSelector::parse(std::string_view text) {
 }
 
 std::string RegisterSelector::to_string() const {
-  if (cr_address) return hex(*cr_address);
+  if (cr_address) return hex_string(*cr_address);
   if (layout == nullptr) return cr_name;
   return std::string(layout->name) + (field.empty() ? "" : "." + field);
 }

@@ -53,9 +53,9 @@ Result<void> FlashDriver::program_blocks(std::uint32_t address, std::span<const 
               block.begin() + static_cast<std::ptrdiff_t>(from - at));
     if (std::all_of(block.begin(), block.end(), [](std::uint8_t b) { return b == 0xff; })) continue;
     const std::string what = "programming flash at " + hex_string(at);
-    if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+    OF_TRY_CTX(write_enable(), what);
     Transaction t{.opcode = spi::kPageProgram, .addr_phase = true, .address = static_cast<std::uint32_t>(at), .out = block};
-    if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+    OF_TRY_CTX(run(t), what);
     OF_TRY(wait_ready(what));
   }
   return {};
@@ -115,9 +115,9 @@ Result<void> FlashDriver::erase_sector(std::uint64_t address) {
   if (bus_) return bus_->erase(static_cast<std::uint32_t>(address));
   const std::uint8_t opcode = chip_->min_erase_opcode(four_byte_);
   const std::string what = "erasing flash sector " + hex_string(address);
-  if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+  OF_TRY_CTX(write_enable(), what);
   Transaction t{.opcode = opcode, .addr_phase = true, .address = static_cast<std::uint32_t>(address)};
-  if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+  OF_TRY_CTX(run(t), what);
   return wait_ready(what);
 }
 
@@ -125,7 +125,7 @@ Result<void> FlashDriver::program_page(std::uint32_t address, std::span<const st
   if (bus_) return bus_->program(address, bytes);
   if (special()) return program_blocks(address, bytes);
   const std::string what = "programming flash at " + hex_string(address);
-  if (auto r = write_enable(); !r) return make_error(std::move(r).error().with_context(what));
+  OF_TRY_CTX(write_enable(), what);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const std::uint32_t n = chunk_bytes(bytes.size() - done);
@@ -135,7 +135,7 @@ Result<void> FlashDriver::program_page(std::uint32_t address, std::span<const st
                   .cs_hold = done + n < bytes.size(),
                   .address = address,
                   .out = bytes.subspan(done, n)};
-    if (auto r = run(t); !r) return make_error(std::move(r).error().with_context(what));
+    OF_TRY_CTX(run(t), what);
     done += n;
   }
   return wait_ready(what);

@@ -39,8 +39,7 @@ Result<FlashLock> FlashLock::acquire(RegisterAccess& access, const FlashGatewayI
     auto got = try_acquire(access, gateway);
     if (!got) return make_error(std::move(got).error().with_context("acquiring the flash lock"));
     if (*got) return FlashLock(&access, gateway);
-    if (auto stop = check_interrupted(); !stop)
-      return make_error(std::move(stop).error().with_context("waiting for the flash lock"));
+    OF_TRY_CTX(check_interrupted(), "waiting for the flash lock");
     if (const auto now = std::chrono::steady_clock::now(); now >= deadline) {
       const std::uint32_t where =
           gateway.lock == FlashLockKind::Semaphore ? gateway.semaphore_addr : gateway.cmd_addr;

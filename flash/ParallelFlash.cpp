@@ -59,7 +59,7 @@ ParallelFlash::~ParallelFlash() {
 Result<std::unique_ptr<ParallelFlash>> ParallelFlash::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                                            FlashTimeouts timeouts) {
   std::unique_ptr<ParallelFlash> flash(new ParallelFlash(access, gateway, timeouts));
-  if (auto r = flash->setup_gpios(); !r) return make_error(std::move(r).error().with_context("setting up the flash bus"));
+  OF_TRY_CTX(flash->setup_gpios(), "setting up the flash bus");
   OF_TRY(flash->query());
   OF_TRY(flash->reset_part());
   return flash;
@@ -280,8 +280,7 @@ Result<void> ParallelFlash::amd_program(std::uint32_t address, std::span<const s
   // Unlock bypass (docs/legacy-devices.md §4): one unlock for the whole span, then 0xA0 + data per
   // byte (2 bus cycles instead of 4); 0x90, 0x00 leave it, also after a failure.
   const auto start = address + static_cast<std::uint32_t>(first - bytes.begin());
-  if (auto r = amd_unlock(start, kAmdBypass); !r)
-    return make_error(std::move(r).error().with_context("entering unlock bypass at " + hex_string(start)));
+  OF_TRY_CTX(amd_unlock(start, kAmdBypass), "entering unlock bypass at " + hex_string(start));
   Result<void> result;
   for (std::size_t i = static_cast<std::size_t>(first - bytes.begin()); i < bytes.size() && result; ++i) {
     if (bytes[i] == 0xff) continue;

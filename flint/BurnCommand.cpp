@@ -162,7 +162,6 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   }
   // One pass: the burner reads and compares the flash, asks through `decide`, then burns.
   std::optional<BurnPreflight> pre;
-  bool declined = false;
   bool refused = false;
   b.decide = [&](const BurnPreflight& p) -> Result<bool> {
     pre = p;
@@ -173,19 +172,14 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
       refused = true;
       return make_error(std::move(r).error().with_context("burn refused"));
     }
-    declined = !confirm_burn(options, p);
-    if (declined) {
-      if (auto stop = check_interrupted(); !stop) {  // Ctrl-C at the question: a stop, not an answer
-        declined = false;
-        return make_error(std::move(stop).error());
-      }
-    }
-    return !declined;
+    if (confirm_burn(options, p)) return true;
+    OF_TRY(check_interrupted());  // Ctrl-C at the question: a stop, not an answer
+    return false;                 // the library refuses it: ErrorCode::Cancelled
   };
   auto report = burn_device(device, image, b);
-  if (declined) {
+  if (!report && report.error().code() == ErrorCode::Cancelled) {
     log.line("declined");
-    if (options.json) cli::print_json(error_json(Error(ErrorCode::InvalidArgument, "burn declined")));
+    if (options.json) cli::print_json(error_json(report.error()));
     return kDeclined;
   }
   if (!report) {

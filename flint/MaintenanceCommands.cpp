@@ -180,7 +180,7 @@ int run_burn_block(const Options& options) {
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
                             "'s flash in place, without failsafe: a power cut leaves no bootable image")) {
-    if (options.json) cli::print_json(error_json(Error(ErrorCode::InvalidArgument, "bb declined")));
+    if (options.json) cli::print_json(error_json(Error(ErrorCode::Cancelled, "bb declined")));
     return finish(options, *device, kDeclined);
   }
   BurnOptions b;

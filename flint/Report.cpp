@@ -1,4 +1,5 @@
 // Report: text (mstflint's layout, so habits and scripts carry over) and JSON renderings.
+#include "core/HexString.h"
 #include "flint/Report.h"
 
 #include <cstdio>
@@ -61,11 +62,7 @@ std::string hex_list(const std::vector<std::uint64_t>& values, int width) {
 
 }  // namespace
 
-std::string hex(std::uint64_t value, int width) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", width, static_cast<unsigned long long>(value));
-  return buf;
-}
+std::string hex(std::uint64_t value, int width) { return hex_string(value, width); }
 
 void print_query(std::ostream& out, const ImageQuery& q) {
   field(out, "Image type", std::string(to_string(q.format)));

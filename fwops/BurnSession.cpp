@@ -50,8 +50,7 @@ Result<void> BurnSession::set_boot_address(std::uint64_t address) {
   const std::uint64_t value = address << reg.shift;
   if (value > 0xffffffffu)
     return make_error(ErrorCode::InvalidArgument, "boot address " + hex_string(address) + " does not fit the register");
-  if (auto r = access_->write32(reg.address, static_cast<std::uint32_t>(value)); !r)
-    return make_error(std::move(r).error().with_context("updating the boot address register"));
+  OF_TRY_CTX(access_->write32(reg.address, static_cast<std::uint32_t>(value)), "updating the boot address register");
   return {};
 }
 

@@ -174,8 +174,7 @@ Result<void> ComponentUpdater::lock() {
       if (taken.status != AccessRegisterTlv::kStatusResourceNotAvailable)
         return make_error(ErrorCode::Io, register_error("taking the update handle", taken.status));
     }
-    if (auto stop = check_interrupted(); !stop)
-      return make_error(std::move(stop).error().with_context("waiting for the firmware's update handle"));
+    OF_TRY_CTX(check_interrupted(), "waiting for the firmware's update handle");
     if (std::chrono::steady_clock::now() > deadline)
       return make_error(ErrorCode::Busy, "another tool holds the firmware's update handle (state " +
                                              update_state_name(idle.state) + ", its holder silent for " +

@@ -31,8 +31,7 @@ Result<std::vector<std::uint32_t>> read_cr_words(Device& device, std::uint64_t a
   for (std::size_t done = 0; done < words.size();) {
     const std::size_t n = std::min(block, words.size() - done);
     const auto at = static_cast<std::uint32_t>(address + 4 * done);
-    if (auto r = device.access().read_block(at, std::span<std::uint32_t>(words.data() + done, n)); !r)
-      return make_error(std::move(r).error().with_context(device.name() + ": reading " + hex_string(at)));
+    OF_TRY_CTX(device.access().read_block(at, std::span<std::uint32_t>(words.data() + done, n)), device.name() + ": reading " + hex_string(at));
     done += n;
   }
   return words;
@@ -41,10 +40,8 @@ Result<std::vector<std::uint32_t>> read_cr_words(Device& device, std::uint64_t a
 Result<void> write_cr_word(Device& device, std::uint64_t address, std::uint32_t value) {
   OF_TRY(check_cr_range(device.info(), address, 1));
   const auto at = static_cast<std::uint32_t>(address);
-  if (auto w = device.access().write32(at, value); !w)
-    return make_error(std::move(w).error().with_context(device.name() + ": writing " + hex_string(at)));
-  if (auto c = device.commit(); !c)
-    return make_error(std::move(c).error().with_context(device.name() + ": saving the simulated device"));
+  OF_TRY_CTX(device.access().write32(at, value), device.name() + ": writing " + hex_string(at));
+  OF_TRY_CTX(device.commit(), device.name() + ": saving the simulated device");
   return {};
 }
 

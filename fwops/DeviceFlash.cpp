@@ -15,8 +15,7 @@ Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& 
                                       CacheReplacement cache) {
   auto flash = FlashDriver::open(access, info.flash_gateway, {}, cache);
   if (!flash) return make_error(std::move(flash).error().with_context(std::string(name)));
-  if (auto recovered = recover_interrupted_write(*flash); !recovered)
-    return make_error(std::move(recovered).error().with_context(std::string(name) + ": finishing an interrupted write"));
+  OF_TRY_CTX(recover_interrupted_write(*flash), std::string(name) + ": finishing an interrupted write");
   return flash;
 }
 
@@ -28,8 +27,7 @@ Result<FlashDriver> open_through_firmware(Device& device) {
   auto bus = FirmwareFlashBus::open(*port);
   if (!bus) return make_error(std::move(bus).error().with_context(what));
   FlashDriver flash = FlashDriver::over_bus(std::move(*bus), /*costly_reads=*/true);
-  if (auto recovered = recover_interrupted_write(flash); !recovered)
-    return make_error(std::move(recovered).error().with_context(what + ": finishing an interrupted write"));
+  OF_TRY_CTX(recover_interrupted_write(flash), what + ": finishing an interrupted write");
   return flash;
 }
 

@@ -77,8 +77,7 @@ Result<DeviceLockFile> DeviceLockFile::acquire(const std::filesystem::path& path
     if (errno != EWOULDBLOCK && errno != EINTR) {
       return make_error(ErrorCode::Io, "cannot lock " + path.string() + ": " + std::strerror(errno));
     }
-    if (auto stop = check_interrupted(); !stop)
-      return make_error(std::move(stop).error().with_context("waiting for " + device_name + " (" + path.string() + ")"));
+    OF_TRY_CTX(check_interrupted(), "waiting for " + device_name + " (" + path.string() + ")");
     if (std::chrono::steady_clock::now() >= deadline) {
       const std::string holder = flock_holder(fd);
       return make_error(ErrorCode::Busy, "device busy: " + device_name + " is in use by another process" +

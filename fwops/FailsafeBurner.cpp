@@ -120,7 +120,7 @@ Result<PreparedBurn> prepare_burn(BurnSession& session, const FormatBurner& burn
   if (path_check) OF_TRY(path_check(p));
   if (options.decide) {
     OF_ASSIGN(const bool go, options.decide(p));
-    if (!go) return make_error(ErrorCode::InvalidArgument, "burn declined");
+    if (!go) return make_error(ErrorCode::Cancelled, "burn declined");
   }
   if (!p.hw_id_supported)
     return make_error(ErrorCode::Mismatch, "the image does not support " + std::string(info.name) + " (hw id " +

@@ -102,12 +102,9 @@ Result<StaleLockReport> reclaim_stale_locks(Device& device) {
   StaleLockReport report;
   report.freed = device.reclaimed_at_open();
   // The ICMD semaphore first: the update handle is reached through ICMD.
-  if (auto r = free_vsec_space_semaphores(device, report); !r)
-    return make_error(std::move(r).error().with_context("freeing the VSEC semaphore space"));
-  if (auto r = free_flash_lock(device, report); !r)
-    return make_error(std::move(r).error().with_context("freeing the flash gateway lock"));
-  if (auto r = free_tools_hcr_semaphore(device, report); !r)
-    return make_error(std::move(r).error().with_context("freeing the tools HCR semaphore"));
+  OF_TRY_CTX(free_vsec_space_semaphores(device, report), "freeing the VSEC semaphore space");
+  OF_TRY_CTX(free_flash_lock(device, report), "freeing the flash gateway lock");
+  OF_TRY_CTX(free_tools_hcr_semaphore(device, report), "freeing the tools HCR semaphore");
   free_update_handle(device, report);
   return report;
 }

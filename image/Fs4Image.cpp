@@ -192,8 +192,7 @@ Result<ImageQuery> query(Bytes data, std::uint64_t offset) {
   q.image_start = offset;
   const TocSection* info = find_good(s, section_type::kImageInfo);
   if (info == nullptr) return make_error(ErrorCode::InvalidImage, "FS4 image: no IMAGE_INFO section");
-  if (auto r = parse_image_info(info->data, q); !r)
-    return make_error(std::move(r).error().with_context("IMAGE_INFO at " + hex_string(info->address)));
+  OF_TRY_CTX(parse_image_info(info->data, q), "IMAGE_INFO at " + hex_string(info->address));
   if (const TocSection* dev = live_dev_info(s.dtoc); dev != nullptr && dev->checked && dev->status == SectionStatus::Ok)
     OF_TRY(parse_dev_info(dev->data, q));
   q.security_version = s.ptr[kSecurityVersionSlot];

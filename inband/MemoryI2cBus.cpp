@@ -1,4 +1,5 @@
 // MemoryI2cBus: memory EEPROMs with a write cycle that refuses the next transactions.
+#include "core/HexString.h"
 #include "inband/MemoryI2cBus.h"
 
 #include <algorithm>
@@ -7,12 +8,6 @@
 
 namespace openflint {
 namespace {
-
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%02x", v);
-  return buf;
-}
 
 }  // namespace
 
@@ -24,17 +19,17 @@ Result<MemoryI2cBus::Eeprom*> MemoryI2cBus::select(std::uint8_t device, std::uin
   const auto it = devices_.find(device);
   if (it == devices_.end()) {
     ++nacks_;
-    return make_error(ErrorCode::Busy, "i2c device " + hex(device) + " did not acknowledge (no such device)");
+    return make_error(ErrorCode::Busy, "i2c device " + hex_string(device, 2) + " did not acknowledge (no such device)");
   }
   Eeprom& e = it->second;
   if (e.busy > 0) {
     --e.busy;
     ++nacks_;
-    return make_error(ErrorCode::Busy, "i2c device " + hex(device) + " did not acknowledge (write cycle)");
+    return make_error(ErrorCode::Busy, "i2c device " + hex_string(device, 2) + " did not acknowledge (write cycle)");
   }
   if (size > max_transfer_ || offset > e.memory.size() || size > e.memory.size() - offset)
-    return make_error(ErrorCode::InvalidArgument, "i2c device " + hex(device) + ": " + std::to_string(size) +
-                                                      " bytes at " + hex(offset) + " past its " +
+    return make_error(ErrorCode::InvalidArgument, "i2c device " + hex_string(device, 2) + ": " + std::to_string(size) +
+                                                      " bytes at " + hex_string(offset, 2) + " past its " +
                                                       std::to_string(e.memory.size()) + " bytes");
   return &e;
 }

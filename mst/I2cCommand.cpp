@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/HexString.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "cli/JsonOutput.h"
@@ -28,16 +29,6 @@ struct I2cArgs {
   std::string data;  // read: LEN; write: hex bytes
   int busy_ms = 200;
 };
-
-std::string to_hex(const std::vector<std::uint8_t>& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (std::uint8_t b : bytes) {
-    s += kDigits[b >> 4];
-    s += kDigits[b & 15];
-  }
-  return s;
-}
 
 Result<std::vector<std::uint8_t>> from_hex(std::string text) {
   if (text.starts_with("0x") || text.starts_with("0X")) text = text.substr(2);
@@ -114,10 +105,10 @@ int run_i2c(const I2cArgs& a, const Common& common) {
   }
   if (common.json) {
     nlohmann::json doc{{"ok", true}, {"device", a.device}, {"i2c_address", *slave}, {"offset", *offset}};
-    if (a.op == "read") doc["data"] = to_hex(bytes);
+    if (a.op == "read") doc["data"] = hex_digits(bytes);
     cli::print_json(doc);
   } else if (a.op == "read") {
-    std::cout << to_hex(bytes) << '\n';
+    std::cout << hex_digits(bytes) << '\n';
   }
   return cli::kOk;
 }

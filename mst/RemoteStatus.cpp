@@ -1,4 +1,5 @@
 // RemoteStatus: one table (or JSON document) of the devices each remote host lists.
+#include "core/HexString.h"
 #include "mst/RemoteStatus.h"
 
 #include <cstdio>
@@ -26,19 +27,13 @@ std::string guid_text(std::uint64_t guid) {
   return buf;
 }
 
-std::string hex_id(unsigned id) {
-  char buf[12];
-  std::snprintf(buf, sizeof buf, "0x%x", id);
-  return buf;
-}
-
 json device_json(const RemoteDeviceStatus& d) {
   const auto& q = d.flash;
   return {{"name", d.name},
           {"listed_as", d.remote.device},
           {"device", d.info ? json(std::string(d.info->name)) : json(nullptr)},
           {"kind", d.info ? json(std::string(to_string(d.info->kind))) : json(nullptr)},
-          {"hw_id", d.info ? json(hex_id(d.info->hw_id)) : json(nullptr)},
+          {"hw_id", d.info ? json(hex_string(d.info->hw_id)) : json(nullptr)},
           {"psid", q ? json(q->psid) : json(nullptr)},
           {"flash_fw_version", q && q->fw_version ? json(q->fw_version->to_string()) : json(nullptr)},
           {"guid", d.node_guid ? json(guid_text(*d.node_guid)) : json(nullptr)},

@@ -39,8 +39,7 @@ Error status_error(std::uint16_t opcode, std::uint32_t status) {
 
 Result<IcmdAccess> IcmdAccess::open(PciConfigAccess& config) {
   std::uint32_t size = 0;
-  if (auto r = config.read_space(VsecSpace::Icmd, kIcmdMailboxSize, std::span(&size, 1)); !r)
-    return make_error(std::move(r).error().with_context("no ICMD interface"));
+  OF_TRY_CTX(config.read_space(VsecSpace::Icmd, kIcmdMailboxSize, std::span(&size, 1)), "no ICMD interface");
   if (size < AccessRegisterTlv::kHeaderBytes + 8 || size > 0x10000)
     return make_error(ErrorCode::NotSupported, "ICMD mailbox size " + hex_string(size) + " is not usable");
   return IcmdAccess(config, size);

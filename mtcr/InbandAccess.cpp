@@ -1,4 +1,5 @@
 // InbandAccess: ConfigSpaceAccess / AccessRegister / SwReset MADs over a raw umad port.
+#include "core/HexString.h"
 #include "mtcr/InbandAccess.h"
 
 #include <unistd.h>
@@ -26,12 +27,6 @@ std::size_t usable_mad_bytes(std::size_t requested) {
   if (requested != 0) return std::min(requested, mad::kMadSize);
   const char* preload = std::getenv("LD_PRELOAD");
   return preload != nullptr && std::strstr(preload, "umad2sim") != nullptr ? 224 : mad::kMadSize;
-}
-
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", v);
-  return buf;
 }
 
 }  // namespace
@@ -109,8 +104,8 @@ InbandAccess::Mad InbandAccess::make_request(const Request& req) {
 }
 
 std::string InbandAccess::describe(const Request& req) const {
-  return device_.to_string() + " class " + hex(req.mgmt_class) + " attr " + hex(req.attr) + " mod " +
-         hex(req.attr_mod) + (req.method == mad::kMethodGet ? " get" : " set");
+  return device_.to_string() + " class " + hex_string(req.mgmt_class) + " attr " + hex_string(req.attr) + " mod " +
+         hex_string(req.attr_mod) + (req.method == mad::kMethodGet ? " get" : " set");
 }
 
 Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
@@ -179,7 +174,7 @@ Result<void> InbandAccess::cr_chunk(std::uint8_t method, std::uint32_t address, 
 }
 
 Result<void> InbandAccess::cr_access(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data) {
-  if (address % 4 != 0) return make_error(ErrorCode::InvalidArgument, "in-band: address " + hex(address) + " is not dword aligned");
+  if (address % 4 != 0) return make_error(ErrorCode::InvalidArgument, "in-band: address " + hex_string(address) + " is not dword aligned");
   if (std::uint64_t{address} + data.size() * 4 > 0x100000000ull)
     return make_error(ErrorCode::InvalidArgument, "in-band: access past the end of the 32-bit address space");
   std::size_t done = 0;
@@ -198,7 +193,7 @@ Result<void> InbandAccess::cr_access(std::uint8_t method, std::uint32_t address,
     }
     auto r = cr_chunk(method, at, data.subspan(done, n), mode2);
     if (!r) return make_error(std::move(r).error().with_context(std::string(method == mad::kMethodGet ? "reading" : "writing") +
-                                                                 " cr-space " + hex(at)));
+                                                                 " cr-space " + hex_string(at)));
     done += n;
   }
   return {};
@@ -248,7 +243,7 @@ Result<void> InbandAccess::write_sequence(std::span<const RegisterWrite> writes)
     }
     auto r = transact(req, m);
     if (!r) return make_error(std::move(r).error().with_context("writing " + std::to_string(n) + " cr-space records from " +
-                                                                 hex(writes[done].address)));
+                                                                 hex_string(writes[done].address)));
     done += n;
   }
   return {};
@@ -267,9 +262,9 @@ Result<std::vector<std::uint8_t>> InbandAccess::vendor_access(std::uint8_t metho
                                                               std::uint32_t attr_mod,
                                                               std::span<const std::uint8_t> data) {
   if (uses_smp())
-    return make_error(ErrorCode::NotSupported, "vendor mad " + hex(attr) + ": needs a lid (lid-N or iblid-N), not a directed route");
+    return make_error(ErrorCode::NotSupported, "vendor mad " + hex_string(attr) + ": needs a lid (lid-N or iblid-N), not a directed route");
   if (data.size() > max_vendor_data())
-    return make_error(ErrorCode::InvalidArgument, "vendor mad " + hex(attr) + ": " + std::to_string(data.size()) +
+    return make_error(ErrorCode::InvalidArgument, "vendor mad " + hex_string(attr) + ": " + std::to_string(data.size()) +
                                                       " bytes exceed the " + std::to_string(max_vendor_data()) +
                                                       " the data area carries");
   Request req{mad::kClassVendorA, method, attr, attr_mod};
@@ -301,8 +296,8 @@ std::size_t InbandAccess::max_register_bytes() const {
 Result<AccessRegisterTlv> InbandAccess::access_register(const AccessRegisterTlv& request) {
   OF_ASSIGN(auto decoded, exchange_register(request));
   if (decoded.status != 0)
-    return make_error(ErrorCode::Io, device_.to_string() + ": access register " + hex(request.register_id) +
-                                         " answered with register status " + hex(decoded.status));
+    return make_error(ErrorCode::Io, device_.to_string() + ": access register " + hex_string(request.register_id) +
+                                         " answered with register status " + hex_string(decoded.status));
   return decoded;
 }
 

@@ -1,4 +1,5 @@
 // PciFunctionIds: the config header read-only, names through libpci's ID database, the catalog rule.
+#include "core/HexString.h"
 #include "mtcr/PciFunctionIds.h"
 
 #include <fcntl.h>
@@ -26,12 +27,6 @@ namespace fs = std::filesystem;
 
 // Vendor and device id, revision and class: the first 12 bytes of the standard header (PCI 3.0 §6.2.1).
 constexpr std::size_t kHeaderBytes = 12;
-
-std::string hex_field(unsigned value, int width) {
-  char text[16];
-  std::snprintf(text, sizeof text, "%0*x", width, value);
-  return text;
-}
 
 // The header from `config` (O_RDONLY, one pread at 0); nullopt with the reason when it cannot be read.
 std::optional<std::array<std::uint8_t, kHeaderBytes>> read_header(const fs::path& config, std::string& why) {
@@ -108,12 +103,12 @@ std::string describe_pci_function(const PciFunctionIds& ids) {
     (void)trapped(cleanup, [&] { pci_cleanup(access); });
   }
   if (vendor.empty() && device.empty() && klass.empty())
-    return "vendor 0x" + hex_field(ids.vendor, 4) + ", device 0x" + hex_field(ids.device, 4) + ", class 0x" +
-           hex_field(ids.class_code, 6) + ", revision 0x" + hex_field(ids.revision, 2);
-  std::string text = (klass.empty() ? "Class" : klass) + " [" + hex_field(class_id, 4) + "]: ";
+    return "vendor " + hex_string(ids.vendor, 4) + ", device " + hex_string(ids.device, 4) + ", class " +
+           hex_string(ids.class_code, 6) + ", revision " + hex_string(ids.revision, 2);
+  std::string text = (klass.empty() ? "Class" : klass) + " [" + hex_string(class_id, 4).substr(2) + "]: ";
   if (!vendor.empty()) text += vendor + " ";
-  text += (device.empty() ? "Device" : device) + " [" + hex_field(ids.vendor, 4) + ":" + hex_field(ids.device, 4) + "]";
-  if (ids.revision != 0) text += " (rev " + hex_field(ids.revision, 2) + ")";
+  text += (device.empty() ? "Device" : device) + " [" + hex_string(ids.vendor, 4).substr(2) + ":" + hex_string(ids.device, 4).substr(2) + "]";
+  if (ids.revision != 0) text += " (rev " + hex_string(ids.revision, 2).substr(2) + ")";
   return text;
 }
 
@@ -125,7 +120,7 @@ Result<const DeviceInfo*> require_catalog_function(const PciAddress& address, co
   const std::string why =
       ids.vendor != kPciVendorMellanox
           ? "not a Mellanox adapter or switch (vendor 0x15b3)"
-          : "a vendor 0x15b3 function whose device id 0x" + hex_field(ids.device, 4) + " the catalog does not list";
+          : "a vendor 0x15b3 function whose device id " + hex_string(ids.device, 4) + " the catalog does not list";
   return make_error(ErrorCode::InvalidArgument, address.to_string() + " is " + describe_pci_function(ids) + ", " + why +
                                                     ": refused, nothing was written to it");
 }

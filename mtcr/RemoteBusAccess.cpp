@@ -17,8 +17,7 @@ Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection con
                                                                std::chrono::milliseconds reply_timeout,
                                                                std::chrono::milliseconds busy_wait) {
   // The name goes on the wire as one field: what the server's grammar accepts, nothing else.
-  if (auto valid = check_bus_device_name(remote_device); !valid)
-    return make_error(std::move(valid).error().with_context("remote device name '" + std::string(remote_device) + "'"));
+  OF_TRY_CTX(check_bus_device_name(remote_device), "remote device name '" + std::string(remote_device) + "'");
   BusRequest open_request = bus_request(BusCommand::Open);
   open_request.device_type = kBusDeviceTypeTavor;
   open_request.device = std::string(remote_device);

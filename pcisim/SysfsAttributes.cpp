@@ -1,16 +1,11 @@
 // SysfsAttributes: attribute text from the simulated config space (side-effect-free registers only).
+#include "core/HexString.h"
 #include "pcisim/SysfsAttributes.h"
 
 #include <cstdio>
 
 namespace openflint::pcisim {
 namespace {
-
-std::string hex_line(unsigned value, int digits) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%0*x\n", digits, value);
-  return buf;
-}
 
 std::string resource_text(const sim::PciConfigSpaceOptions& o) {
   constexpr unsigned long long kFlags = 0x14220c;  // IORESOURCE_MEM | 64-bit | prefetchable, as Linux prints
@@ -32,12 +27,12 @@ std::string resource_text(const sim::PciConfigSpaceOptions& o) {
 std::optional<std::string> sysfs_attribute(sim::PciConfigSpace& config, std::string_view name) {
   // Header dwords 0x00, 0x08, 0x2c and 0x3c have no side effects.
   auto dword = [&](std::uint32_t offset) { return config.read32(offset).value(); };
-  if (name == "vendor") return hex_line(dword(0x00) & 0xffff, 4);
-  if (name == "device") return hex_line(dword(0x00) >> 16, 4);
-  if (name == "class") return hex_line(dword(0x08) >> 8, 6);
-  if (name == "revision") return hex_line(dword(0x08) & 0xff, 2);
-  if (name == "subsystem_vendor") return hex_line(dword(0x2c) & 0xffff, 4);
-  if (name == "subsystem_device") return hex_line(dword(0x2c) >> 16, 4);
+  if (name == "vendor") return hex_string(dword(0x00) & 0xffff, 4) + "\n";
+  if (name == "device") return hex_string(dword(0x00) >> 16, 4) + "\n";
+  if (name == "class") return hex_string(dword(0x08) >> 8, 6) + "\n";
+  if (name == "revision") return hex_string(dword(0x08) & 0xff, 2) + "\n";
+  if (name == "subsystem_vendor") return hex_string(dword(0x2c) & 0xffff, 4) + "\n";
+  if (name == "subsystem_device") return hex_string(dword(0x2c) >> 16, 4) + "\n";
   if (name == "irq") return std::to_string(dword(0x3c) & 0xff) + "\n";
   if (name == "resource") return resource_text(config.options());
   return std::nullopt;

@@ -1,4 +1,5 @@
 // BusSession: the request loop and the per-command answers of the legacy bus server (mft-internals.md §1.2).
+#include "core/HexString.h"
 #include "remote/BusSession.h"
 
 #include <algorithm>
@@ -22,12 +23,6 @@ std::string device_path(std::string_view name) {
   std::string path(name);
   std::replace(path.begin(), path.end(), '@', '/');
   return path;
-}
-
-std::string hex(std::uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%x", value);
-  return text;
 }
 
 // An error as one reply line: the protocol is line-less, but a client prints it as one.
@@ -166,7 +161,7 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
         auto written = access.write32(request.offset, request.value);
         return {written ? format_ok() : error_reply(written.error())};
       }
-      if (dword_writes_++ == 0) audit("W " + device_->name() + " " + hex(request.offset) + " 4 bytes (first dword write)");
+      if (dword_writes_++ == 0) audit("W " + device_->name() + " " + hex_string(request.offset) + " 4 bytes (first dword write)");
       bytes_written_ += 4;
       auto written = access.write32(request.offset, request.value);
       return {written ? format_ok() : error_reply(written.error())};
@@ -224,9 +219,9 @@ std::string BusSession::read_block(const BusRequest& request) {
 }
 
 std::string BusSession::write_block(const BusRequest& request) {
-  if (options_.read_only) return refuse_read_only("U " + hex(request.offset) + ": block writes are never part of a read");
+  if (options_.read_only) return refuse_read_only("U " + hex_string(request.offset) + ": block writes are never part of a read");
   if (block_writes_++ == 0)
-    audit("U " + device_->name() + " " + hex(request.offset) + " " + std::to_string(request.size) +
+    audit("U " + device_->name() + " " + hex_string(request.offset) + " " + std::to_string(request.size) +
           " bytes (first block write)");
   bytes_written_ += request.size;
   RegisterAccess& access = device_->access();
@@ -250,9 +245,9 @@ std::string BusSession::access_register(const BusRequest& request) {
                         std::to_string(max_bytes));
   if (request.method == kBusRegisterWrite) {
     // Queries stay allowed on a read-only server: they read the firmware's state (MGIR, MCQS).
-    if (options_.read_only) return refuse_read_only("register " + hex(request.register_id) + " write");
+    if (options_.read_only) return refuse_read_only("register " + hex_string(request.register_id) + " write");
     if (register_writes_++ == 0)
-      audit("G " + device_->name() + " register " + hex(request.register_id) + " " + std::to_string(request.size) +
+      audit("G " + device_->name() + " register " + hex_string(request.register_id) + " " + std::to_string(request.size) +
             " bytes (first register write)");
   }
   AccessRegisterTlv tlv;

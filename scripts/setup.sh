@@ -8,7 +8,7 @@ set -euo pipefail
 DEMO=(
   # build
   build-essential cmake ninja-build pkg-config
-  libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev libfuse3-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev libfuse3-dev libssl-dev
   libibmad-dev libibumad-dev libibnetdisc-dev
   # the simulated fabric (ibsim, opensm, ibaddr) and the demo's JSON reading
   ibsim-utils opensm infiniband-diags python3

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "core/HexString.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "cli/JsonOutput.h"
@@ -33,12 +34,6 @@ struct Args {
   bool json = false;
 };
 
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", v);
-  return buf;
-}
-
 Result<std::uint64_t> parse_guid(std::string_view text) {
   if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
   std::uint64_t v = 0;
@@ -60,7 +55,7 @@ void print_table(const std::vector<Row>& rows, const RegisterSelector& sel) {
               sel.to_string().c_str());
   for (const auto& row : rows) {
     std::string values;
-    for (const auto& [name, v] : row.r.values) values += (values.empty() ? "" : " ") + name + "=" + hex(v);
+    for (const auto& [name, v] : row.r.values) values += (values.empty() ? "" : " ") + name + "=" + hex_string(v);
     if (row.r.values.empty()) values = "-- " + row.r.note;
     std::printf("%-*s  %-18s  %-5u  %-12s  %s\n", static_cast<int>(w), row.system.c_str(),
                 guid_text(row.r.node.guid).c_str(), row.r.node.lid, row.r.device.empty() ? "-" : row.r.device.c_str(),
@@ -72,7 +67,7 @@ json rows_json(const std::vector<Row>& rows, const RegisterSelector& sel) {
   json nodes = json::array();
   for (const auto& row : rows) {
     json values = json::object();
-    for (const auto& [name, v] : row.r.values) values[name] = hex(v);
+    for (const auto& [name, v] : row.r.values) values[name] = hex_string(v);
     nodes.push_back({{"system", row.system}, {"guid", guid_text(row.r.node.guid)}, {"lid", row.r.node.lid},
                      {"type", to_string(row.r.node.type)}, {"vendor_access", row.r.vendor_access},
                      {"device", row.r.device.empty() ? json(nullptr) : json(row.r.device)},

@@ -158,7 +158,7 @@ int run_update(const Args& a) {
     fabriccli::print_inventory(std::cout, *nodes, inv->naming);
     warn_unreachable(inv->hosts);
   }
-  if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::InvalidArgument, "update declined"), openflint::cli::kDeclined);
+  if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::Cancelled, "update declined"), openflint::cli::kDeclined);
   FabricUpdateOptions options;
   options.reset = a.reset;
   options.force = a.force;

@@ -70,7 +70,7 @@ TEST_F(Ibfwmgr, ListsUpdatesAndIsolatesFailures) {
   const json declined = run_json({"update", "--images", images.string(), "--json"}, 7);
   EXPECT_FALSE(declined["ok"].get<bool>()) << declined.dump(2);
   // The shared error document: a code from the closed set, the message saying what happened.
-  EXPECT_EQ(declined["error"]["code"], "invalid argument") << declined.dump(2);
+  EXPECT_EQ(declined["error"]["code"], "cancelled") << declined.dump(2);
   EXPECT_NE(declined["error"]["message"].get<std::string>().find("declined"), std::string::npos);
 
   // --dry-run: every node's decision, nothing written (the update below still burns all three);

@@ -12,8 +12,12 @@ import os
 # "json_version"). A document of another version is refused rather than misread.
 JSON_VERSION = 1
 
-# Exit codes of the tools (cli/ExitCode.h): 1 is a "no" answer that still carries a document.
+# Exit codes of the tools (cli/ExitCode.h; the README's table), the ones the modules act on:
+# 1 is a "no" answer that still carries a document, 3 a bad image (a query still reports the
+# device), 7 a question answered "no" (a check-mode preview).
 EXIT_NO = 1
+EXIT_BAD_INPUT = 3
+EXIT_DECLINED = 7
 
 
 class ToolError(Exception):
@@ -130,7 +134,7 @@ def device_summary(doc):
 def query_device(module, device):
     """(summary, document) of `flint -d DEVICE query --json`; a flash without a valid image is a
     summary with ok false (exit 3 still carries device, flash, running), any other failure raises."""
-    rc, doc = run_json(module, 'flint', ['-d', device, 'query'], accept_rc=(0, 3))
+    rc, doc = run_json(module, 'flint', ['-d', device, 'query'], accept_rc=(0, EXIT_BAD_INPUT))
     if rc != 0 and not doc.get('device'):
         raise ToolError('flint -d %s query failed: %s' % (device, (doc.get('error') or {}).get('message')),
                         rc=rc, document=doc)

@@ -24,6 +24,8 @@ description:
     device whose driver is bound refuses the reset and the task fails with the reason.
 version_added: 0.1.0
 author: openflint developers
+extends_documentation_fragment:
+  - openflint.firmware.common
 options:
   device:
     description: Device name as flint takes it with C(-d) (C(sim:DIR), a BDF, C(mt4115_pciconf0), C(lid-N), ...).
@@ -57,12 +59,6 @@ options:
     description: After the burn (or when the new firmware waits on flash), reset the device so that it runs.
     type: bool
     default: false
-  bin_dir:
-    description: Directory holding the openflint tools. Default, the tools on C(PATH).
-    type: path
-  sysfs:
-    description: PCI sysfs root the tools read instead of C(/sys/bus/pci) (C(OPENFLINT_SYSFS_ROOT)).
-    type: path
 attributes:
   check_mode:
     support: full

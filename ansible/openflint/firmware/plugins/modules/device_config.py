@@ -20,6 +20,8 @@ description:
   - New values take effect at the device's next reset or reboot.
 version_added: 0.1.0
 author: openflint developers
+extends_documentation_fragment:
+  - openflint.firmware.common
 options:
   device:
     description: Device name as mst takes it (a BDF, C(mt4115_pciconf0), C(sim:DIR), C(lid-N)).
@@ -29,12 +31,6 @@ options:
     description: Parameter names and values, for example C(SRIOV_EN=true), C(NUM_OF_VFS=8), C(LINK_TYPE_P1=ETH).
     type: dict
     required: true
-  bin_dir:
-    description: Directory holding the openflint tools. Default, the tools on C(PATH).
-    type: path
-  sysfs:
-    description: PCI sysfs root the tools read instead of C(/sys/bus/pci).
-    type: path
 attributes:
   check_mode:
     support: full
@@ -68,10 +64,9 @@ takes_effect:
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.openflint.firmware.plugins.module_utils.openflint import (
-    ToolError, common_argument_spec, run_json)
+    EXIT_DECLINED, ToolError, common_argument_spec, run_json)
 
-# mst's exit code for a declined question: with --no, the dry run that found something to change.
-EXIT_DECLINED = 7
+# EXIT_DECLINED from mst: with --no, the dry run that found something to change.
 
 
 def value_text(value):

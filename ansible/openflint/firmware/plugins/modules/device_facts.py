@@ -20,6 +20,8 @@ description:
   - Nothing is written to any device.
 version_added: 0.1.0
 author: openflint developers
+extends_documentation_fragment:
+  - openflint.firmware.common
 options:
   devices:
     description:
@@ -27,14 +29,6 @@ options:
       - Default, every PCI function C(mst status --json) lists (its MST name).
     type: list
     elements: str
-  bin_dir:
-    description:
-      - Directory holding the openflint tools (flint, mst). Default, the tools on C(PATH).
-    type: path
-  sysfs:
-    description:
-      - PCI sysfs root the tools read instead of C(/sys/bus/pci) (C(OPENFLINT_SYSFS_ROOT)).
-    type: path
   fail_on_error:
     description:
       - Fail when a device cannot be queried. The facts of the other devices are returned either way.

@@ -20,6 +20,8 @@ description:
   - With O(state=inventory) only C(ibfwmgr list --json) runs (never a change).
 version_added: 0.1.0
 author: openflint developers
+extends_documentation_fragment:
+  - openflint.firmware.common
 options:
   state:
     description: C(updated) burns what is out of date; C(inventory) only lists the fabric.
@@ -50,12 +52,6 @@ options:
     description: Fail when a node's update failed or no image matched its PSID.
     type: bool
     default: true
-  bin_dir:
-    description: Directory holding the openflint tools. Default, the tools on C(PATH).
-    type: path
-  sysfs:
-    description: PCI sysfs root the tools read instead of C(/sys/bus/pci).
-    type: path
 attributes:
   check_mode:
     support: full
