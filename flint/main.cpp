@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/DeviceForms.h"
 #include "cli/ExitCode.h"
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
@@ -20,16 +21,15 @@ using openflint::cli::Options;
 using Runner = std::function<int()>;
 namespace cli = openflint::cli;
 
+// After the generated list of device-name forms (cli/DeviceForms.h).
 constexpr const char* kFooter = R"(
-Devices (-d): sim:PATH (a simulated device, see 'hcasim --help'); PCI: DDDD:BB:DD.F or BB:DD.F
-(the mapped BAR0, config space when the BAR is unusable), pciconf-BDF (config space),
-pcicr-BDF (BAR0), mtNNNN_pciconfK / mtNNNN_pci_crK (the K-th function with PCI device id NNNN,
-optionally /dev/mst/...), mlx5_N (an RDMA device); in-band: lid-N[,ca[,port]], iblid-N,
-ibdr-a.b.c; remote: HOST:PORT,DEVICE (a device served by a bus server such as mstmtserver, '/'
-in DEVICE written as '@') or ssh:[USER@]HOST[:PORT]/DEVICE (the host's 'mst server --stdio' run
-through ssh; $OPENFLINT_SSH_COMMAND, $OPENFLINT_REMOTE_MST; docs/remote.md). PCI devices are found under --sysfs (default: $OPENFLINT_SYSFS_ROOT, else
-/sys/bus/pci). A device is locked while flint uses it; another flint waits up to
---lock-timeout milliseconds, then fails with exit code 5 ("device busy").
+PCI: DDDD:BB:DD.F or BB:DD.F reach the mapped BAR0 (config space when the BAR is unusable),
+pciconf-BDF config space, pcicr-BDF BAR0; mtNNNN_pciconfK / mtNNNN_pci_crK name the K-th
+function with PCI device id NNNN (optionally /dev/mst/...), mlx5_N an RDMA device. HOST:PORT,DEVICE
+reaches a bus server such as mstmtserver; ssh: runs the host's 'mst server --stdio' through ssh
+($OPENFLINT_SSH_COMMAND, $OPENFLINT_REMOTE_MST; docs/remote.md). PCI devices are found under
+--sysfs (default: $OPENFLINT_SYSFS_ROOT, else /sys/bus/pci). A device is locked while flint uses
+it; another flint waits up to --lock-timeout milliseconds, then fails with exit code 5 ("device busy").
 
 Exit codes: 0 ok; 1 the answer is "no" (e.g. image not bootable); 2 usage error;
 3 bad image or archive (or the flash holds none); 4 file or device i/o error (missing file,
@@ -161,14 +161,12 @@ namespace {
 
 int tool_main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
-  app.footer(kFooter);
+  app.footer("\n" + cli::device_forms_paragraph("Devices (-d):") + "\n" + kFooter);
   app.require_subcommand(1);
   app.set_version_flag("--version", cli::version_line("flint"), "print the version and exit");
   Options options;
   app.add_option("-i,--image", options.image, "firmware image file, or an .mfa archive (with --psid)");
-  app.add_option("-d,--device", options.device, "device to operate on (sim:PATH, BDF, pciconf-BDF, pcicr-BDF, "
-                                                "mtNNNN_pciconfK, mlx5_N, lid-N, iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE, "
-                                                "ssh:[USER@]HOST[:PORT]/DEVICE)");
+  app.add_option("-d,--device", options.device, "device to operate on (its name forms: Devices, below)");
   app.add_option("--sysfs", options.sysfs_root, "PCI sysfs root for PCI device names (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
   app.add_option("--psid", options.psid, "board PSID to pick from an .mfa archive");
   app.add_flag("--json", options.json, "print a JSON document on stdout (schema: docs/json.md)");

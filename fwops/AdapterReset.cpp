@@ -210,18 +210,10 @@ std::string level_list(std::uint8_t levels) {
   return out.empty() ? "none" : out;
 }
 
-// MFRL through ICMD on this host, or through the bus server's register channel for a remote device.
-Result<MfrlRegister> query_mfrl(Device& device) {
-  if (!device.remote()) return query_reset_register(device.pci_dir());
-  OF_ASSIGN(RegisterPort* port, device.register_port());
-  return query_reset_register(*port);
-}
+// MFRL as the device's transport reaches it: ICMD on this host, the bus server's register channel.
+Result<MfrlRegister> query_mfrl(Device& device) { return device.transport().query_reset_register(device); }
 
-Result<MfrlRegister> arm_mfrl(Device& device, int level) {
-  if (!device.remote()) return arm_reset_register(device.pci_dir(), mfrl_level_bit(level), 0, 1);
-  OF_ASSIGN(RegisterPort* port, device.register_port());
-  return arm_reset_register(*port, mfrl_level_bit(level), 0, 1);
-}
+Result<MfrlRegister> arm_mfrl(Device& device, int level) { return device.transport().arm_reset_register(device, level); }
 
 void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
 
@@ -325,31 +317,22 @@ void plan_pci(Device& device, const ResetOptions& options, ResetPlan& plan) {
 
 }  // namespace
 
+void plan_pci_reset(Device& device, const ResetOptions& options, ResetPlan& plan) { plan_pci(device, options, plan); }
+
+void plan_bus_server_reset(Device& device, const ResetOptions& options, ResetPlan& plan) {
+  plan_remote(device, options, plan);
+}
+
+Result<std::vector<std::string>> reset_pci_now(Device& device, const ResetPlan& plan, const ResetOptions& options) {
+  return reset_pci(device, plan, options);
+}
+
 Result<ResetPlan> plan_reset(Device& device, const ResetOptions& options) {
   ResetPlan plan;
   plan.device = device.name();
   plan.device_type = std::string(device.info().name);
   plan.running_before = device.running_firmware();
-  if (sim::SimDevice* sim = device.simulator()) {
-    plan.method = "power-on reset of the simulated device: its boot ROM runs what the flash holds";
-    if (!sim->powered()) plan.blockers.push_back({ErrorCode::Io, device.name() + " is powered off: run 'hcasim power-on'"});
-    return plan;
-  }
-  if (!device.pci_dir().empty()) {
-    plan_pci(device, options, plan);
-    return plan;
-  }
-  if (device.remote()) {
-    plan_remote(device, options, plan);
-    return plan;
-  }
-  if (device.info().kind == DeviceKind::Switch) {
-    plan.method = "in-band software reset of the switch (vendor MAD); the running firmware is read again after it";
-    return plan;
-  }
-  plan.method = "none in-band";
-  plan.blockers.push_back({ErrorCode::NotSupported, "in-band reset exists for switches only: reset this " + plan.device_type +
-                                                        " over PCI on its host (mst reset BDF)"});
+  device.transport().plan_reset(device, options, plan);
   return plan;
 }
 
@@ -364,10 +347,8 @@ Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const Reset
   report.plan = plan;
   if (!plan.resets_now) {
     OF_TRY(arm_mfrl(device, plan.firmware_reset->level));
-  } else if (!device.pci_dir().empty()) {
-    OF_ASSIGN(report.restored, reset_pci(device, plan, options));
   } else {
-    OF_TRY(device.reset());
+    OF_ASSIGN(report.restored, device.transport().reset_as_planned(device, plan, options));
   }
   report.running_after = device.running_firmware();
   report.took = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);

@@ -83,4 +83,13 @@ struct ResetReport {
 // after the unbind still binds. Level 4 only arms the firmware reset.
 [[nodiscard]] Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const ResetOptions& options);
 
+// The steps the transports' plan_reset / reset_as_planned (fwops/DeviceTransport.h) are made of.
+// A PCI function: the functions and drivers, the firmware's reset register, the kernel's reset
+// method; then unbind, save, reset, wait, restore, bind.
+void plan_pci_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
+[[nodiscard]] Result<std::vector<std::string>> reset_pci_now(Device& device, const ResetPlan& plan,
+                                                             const ResetOptions& options);
+// A device behind a bus server: only arming the firmware reset for its host's next warm reboot.
+void plan_bus_server_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
+
 }  // namespace openflint

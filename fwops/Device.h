@@ -1,4 +1,4 @@
-// Device: an opened device (simulated, PCI, in-band or remote) — register access, catalog record, reset, commit.
+// Device: an opened device over its transport (fwops/DeviceTransport.h) — register access, catalog record, reset, commit.
 #pragma once
 
 #include <chrono>
@@ -14,16 +14,14 @@
 #include "devices/DeviceInfo.h"
 #include "flash/CacheReplacement.h"
 #include "fwops/DeviceLockFile.h"
-#include "fwops/InbandRegisterAccess.h"
+#include "fwops/DeviceTransport.h"
 #include "fwops/ReclaimedLock.h"
 #include "fwops/RunningFirmware.h"
 #include "mtcr/I2cAccess.h"
 #include "mtcr/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
-#include "mtcr/RemoteBusAccess.h"
 #include "mtcr/RemoteDeviceName.h"
-#include "sim/SimDevice.h"
 
 namespace openflint {
 
@@ -53,23 +51,32 @@ struct DeviceOpenOptions {
 // firmware update and a remote session are released in order before the tool exits.
 class Device {
  public:
+  // A device reached through `transport`, identified as `info` (the catalog's record), held with
+  // `lock` when its transport takes one. For the transports' openers (fwops/transports/).
+  // `opening` is the signal deferral the opener took first (see above).
+  [[nodiscard]] static Device over(SignalDeferral opening, std::string name, std::unique_ptr<DeviceTransport> transport, const DeviceInfo& info,
+                                   std::optional<DeviceLockFile> lock = std::nullopt,
+                                   std::vector<ReclaimedLock> reclaimed_at_open = {});
+
   Device(Device&&) noexcept = default;
   Device& operator=(Device&&) noexcept = default;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
   ~Device() = default;
 
-  [[nodiscard]] RegisterAccess& access() { return *access_; }
+  [[nodiscard]] RegisterAccess& access() { return transport_->access(); }
   [[nodiscard]] const DeviceInfo& info() const { return *info_; }
   [[nodiscard]] const std::string& name() const { return name_; }
+  // How the device is reached (fwops/DeviceTransport.h).
+  [[nodiscard]] DeviceTransport& transport() { return *transport_; }
   // The simulator behind a sim:PATH device (fault injection, power); nullptr for real devices.
-  [[nodiscard]] sim::SimDevice* simulator() { return sim_.get(); }
+  [[nodiscard]] sim::SimDevice* simulator() { return transport_->simulator(); }
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.
   // Remote devices have none either: what needs sysfs (PCI reset, VPD, ICMD) is not done remotely.
-  [[nodiscard]] const std::filesystem::path& pci_dir() const { return pci_dir_; }
+  [[nodiscard]] const std::filesystem::path& pci_dir() const { return transport_->pci_dir(); }
   // HOST:PORT,DEVICE or ssh:...: reached through a bus server, so nothing that needs the
   // device's host (sysfs, a PCI reset) can be done from here.
-  [[nodiscard]] bool remote() const { return remote_ != nullptr; }
+  [[nodiscard]] bool remote() const { return transport_->behind_bus_server(); }
   // Whether this process holds the device's lock file (sim:PATH and PCI names): then no other
   // openflint process on this host is using the device, and a hardware lock or semaphore found
   // held belongs to someone else (mstflint, the driver, another host) or to a tool that died.
@@ -79,11 +86,11 @@ class Device {
 
   // Reboots the device so it runs what its flash now holds. Sims: the boot ROM runs (fails
   // with Io when powered off). In-band switches: software reset. In-band adapters: NotSupported.
-  [[nodiscard]] Result<void> reset();
+  [[nodiscard]] Result<void> reset() { return transport_->reset(*this); }
   // In-band: MADs this device's transport has sent (every attempt); 0 for simulated devices.
-  [[nodiscard]] std::uint64_t mads_sent() const { return inband_ ? inband_->inband().mads_sent() : 0; }
+  [[nodiscard]] std::uint64_t mads_sent() const { return transport_->mads_sent(); }
   // Sims: power returns and the boot ROM runs.
-  [[nodiscard]] Result<void> power_on();
+  [[nodiscard]] Result<void> power_on() { return transport_->power_on(*this); }
   // The firmware the device runs. Sims: the boot state. In-band and PCI: the MGIR register read
   // through MADs or the ICMD mailbox on the first call, not at open (a burn or a register read
   // never needs it), and kept until reset() or invalidate_running_firmware(): FW version and
@@ -108,56 +115,45 @@ class Device {
   // NotSupported when the device or its transport has none.
   [[nodiscard]] Result<I2cAccess*> i2c();
 
+  // The board's PCI Vital Product Data: read over PCI (sysfs `vpd`), or the simulated board's.
+  // NotSupported through other transports, and for a simulated switch.
+  [[nodiscard]] Result<std::vector<std::uint8_t>> vpd() { return transport_->vpd(*this); }
+
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full next to its old copy (a new temp file, never through a
   // link) and only then renamed into place, so an error (disk full, ...) leaves the previous
   // state untouched. PCI devices: the function's config file is fsynced (mtcr/PciConfigFile.h
   // sync_pci_config: nothing on the kernel's sysfs; a served simulator saves the device before
   // answering). Other devices: nothing to do.
-  [[nodiscard]] Result<void> commit();
+  [[nodiscard]] Result<void> commit() { return transport_->commit(*this); }
   // Whether opening this device's flash (fwops/DeviceFlash.h) overrides the cache-replacement
   // guard: flint --ocr sets it (flash/CacheReplacement.h). Refuse until set.
   void set_cache_replacement(CacheReplacement policy) { cache_replacement_ = policy; }
   [[nodiscard]] CacheReplacement cache_replacement() const { return cache_replacement_; }
 
  private:
-  friend Result<Device> open_device(std::string_view, const DeviceOpenOptions&);
-  friend Result<Device> open_pci_device(std::string_view, const DeviceOpenOptions&);
-  friend Result<Device> open_remote_device(std::string_view, const RemoteDeviceName&, const DeviceOpenOptions&);
-  friend Result<Device> create_sim_device(const std::filesystem::path&, std::string_view, std::string_view,
-                                          const DeviceOpenOptions&);
   Device() = default;
-  [[nodiscard]] Result<void> open_register_port();
 
   SignalDeferral defer_signals_;  // first: released last, after everything below
   std::string name_;
   const DeviceInfo* info_ = nullptr;
-  std::unique_ptr<InbandRegisterAccess> inband_;  // lid-N, iblid-N, ibdr-...
-  std::unique_ptr<sim::SimDevice> sim_;           // sim:PATH
-  std::unique_ptr<RegisterAccess> pci_;           // BDF, pciconf-/pcicr-, MST and RDMA names
-  // HOST:PORT,DEVICE or ssh:...: CR-space through a bus server, and registers through openflint's
-  // G extension when the server has it. Set only for remote devices, so the paths that need
-  // this host's sysfs (PCI reset) can tell.
-  std::unique_ptr<RemoteBusAccess> remote_;
-  std::filesystem::path pci_dir_;                 // <sysfs root>/devices/<BDF>
-  std::optional<RunningFirmware> mgir_running_;  // in-band and PCI: MGIR (MADs, ICMD), valid when mgir_read_
+  std::unique_ptr<DeviceTransport> transport_;   // sim, PCI, in-band or bus server (fwops/transports/)
+  std::optional<RunningFirmware> mgir_running_;  // valid when mgir_read_ (transports whose answer is not live)
   bool mgir_read_ = false;                        // running_firmware() asked since the open or reset
-  RegisterAccess* access_ = nullptr;              // whichever of the four
-  std::unique_ptr<RegisterAccess> command_access_;  // config space the tools HCR port goes through
-  std::unique_ptr<RegisterPort> port_;            // register_port(), once asked
-  std::filesystem::path sim_dir_;
+  std::unique_ptr<RegisterPort> port_;            // register_port(), once asked; released before the transport
   std::optional<DeviceLockFile> lock_;
   std::vector<ReclaimedLock> reclaimed_at_open_;
   CacheReplacement cache_replacement_ = CacheReplacement::Refuse;
 };
 
-// Opens "sim:PATH" (a simulated device persisted in directory PATH, locked while open), a PCI
-// device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, mtNNNN_pci_crK,
-// RDMA names; locked while open, see open_pci_device) or an in-band device
-// "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c", or a remote device "HOST:PORT,DEVICE" or
-// "ssh:[USER@]HOST[:PORT]/DEVICE" (mtcr/RemoteDeviceName.h; tried right after sim:PATH, before the PCI forms). PCI, in-band and
-// remote devices are identified through the hw id register 0xf0014 and the catalog. Other names:
-// InvalidArgument listing the forms; a malformed remote name: InvalidArgument saying why.
+// Opens a device by name through the first transport whose forms it has (fwops/DeviceOpener.cpp
+// kTransports, in order: "sim:PATH" (a simulated device persisted in directory PATH, locked while
+// open); a remote device "HOST:PORT,DEVICE" or "ssh:[USER@]HOST[:PORT]/DEVICE"
+// (mtcr/RemoteDeviceName.h); a PCI device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF,
+// mtNNNN_pciconfK, mtNNNN_pci_crK, RDMA names; locked while open, see open_pci_device); an in-band
+// device "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c". PCI, in-band and remote devices are
+// identified through the hw id register 0xf0014 and the catalog. Other names: InvalidArgument
+// listing the forms; a malformed remote name: InvalidArgument saying why.
 [[nodiscard]] Result<Device> open_device(std::string_view name, const DeviceOpenOptions& options = {});
 
 // The catalog record of the device behind `access`: its hw id (CR-space 0xf0014, id [15:0] and
@@ -182,7 +178,8 @@ class Device {
 [[nodiscard]] Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,
                                                 const DeviceOpenOptions& options);
 
-// "sim:PATH, BDF, ..., lid-N[,ca[,port]], iblid-N, ibdr-a.b.c, HOST:PORT,DEVICE, ssh:..." for messages and --help.
+// Every transport's name forms, in the table's order ("sim:PATH (...), HOST:PORT,DEVICE (...), ...,
+// a PCI device (...), lid-N[,ca[,port]], ..."), for messages and --help (cli/DeviceForms.h).
 [[nodiscard]] std::string_view accepted_device_forms();
 
 }  // namespace openflint

@@ -5,7 +5,6 @@
 #include "fwops/DeviceFlash.h"
 #include "fwops/FirmwareBurn.h"
 #include "fwops/StaleLocks.h"
-#include "mtcr/PciFunctionList.h"
 
 namespace openflint {
 namespace {
@@ -16,12 +15,7 @@ constexpr std::string_view kOcrRisk =
 // Whether the device shows, without asking its firmware, that none runs: the simulator's boot
 // state, or a PCI function showing its flash-recovery ("livefish") id. False when it cannot be
 // told that way: the firmware is asked.
-bool shows_no_firmware(Device& device) {
-  if (const sim::SimDevice* sim = device.simulator()) return sim->boot_state().recovery || !sim->boot_state().running;
-  const std::uint16_t recovery_id = device.info().pci_recovery_id;
-  if (device.pci_dir().empty() || recovery_id == 0) return false;
-  return read_sysfs_number(device.pci_dir() / "device") == recovery_id;
-}
+bool shows_no_firmware(Device& device) { return device.transport().shows_no_firmware(device); }
 
 // Why the firmware path cannot be decided, and what to do. Never "use the gateway": a running
 // firmware that owns the flash hangs when a tool writes through the gateway under it.

@@ -30,6 +30,7 @@ class InbandRegisterAccess final : public RegisterAccess {
   [[nodiscard]] bool costly_access() const override { return access_.costly_access(); }
 
   [[nodiscard]] InbandAccess& inband() { return access_; }
+  [[nodiscard]] const InbandAccess& inband() const { return access_; }
   // The device's I2C port #1 through ExtPortAccess MADs, made on first use. Whether the device
   // has a bus shows on the first transaction (a device without one answers "unsupported").
   [[nodiscard]] I2cAccess* i2c() override {

@@ -1,10 +1,6 @@
-// MgirQuery: one MGIR query, decoded into a RunningFirmware, over MADs, ICMD or the tools HCR.
+// MgirQuery: one MGIR query through a register port, decoded into a RunningFirmware.
 #include "fwops/MgirQuery.h"
 
-#include "mtcr/IcmdRegisterPort.h"
-#include "mtcr/PciAddress.h"
-#include "mtcr/PciConfigAccess.h"
-#include "mtcr/ToolsHcrRegisterPort.h"
 #include "mtcr/MgirRegister.h"
 
 namespace openflint {
@@ -37,26 +33,6 @@ std::optional<RunningFirmware> decode(const Result<AccessRegisterTlv>& answer, c
 
 std::optional<RunningFirmware> query_running(RegisterPort& port, const DeviceInfo& info) {
   return decode(port.transact(mgir_request()), info);
-}
-
-std::optional<RunningFirmware> query_running_inband(InbandAccess& inband, const DeviceInfo& info) {
-  return decode(inband.access_register(mgir_request()), info);
-}
-
-std::optional<RunningFirmware> query_running_pci(const std::filesystem::path& pci_dir, const DeviceInfo& info) {
-  if (info.pci_config_gateway != PciConfigGateway::Vsec && info.tools_hcr != nullptr) {
-    // A pre-VSEC part (ConnectX-3): the tools HCR, through config space.
-    const auto address = parse_pci_address(pci_dir.filename().string());
-    if (!address) return std::nullopt;
-    auto config = PciConfigAccess::open(*address, pci_dir.parent_path().parent_path());
-    if (!config) return std::nullopt;
-    auto port = ToolsHcrRegisterPort::open(**config, *info.tools_hcr);
-    if (!port) return std::nullopt;
-    return decode((*port)->transact(mgir_request()), info);
-  }
-  auto port = IcmdRegisterPort::open(pci_dir);
-  if (!port) return std::nullopt;
-  return decode((*port)->transact(mgir_request()), info);
 }
 
 }  // namespace openflint

@@ -86,11 +86,15 @@ void free_update_handle(Device& device, StaleLockReport& report) {
 }  // namespace
 
 Error with_stale_lock_advice(const Device& device, Error error) {
-  const std::string clear = "run 'flint -d " + device.name() + " clear_semaphore'";
+  return with_stale_lock_advice(device.name(), device.holds_device_lock(), std::move(error));
+}
+
+Error with_stale_lock_advice(const std::string& device_name, bool holds_device_lock, Error error) {
+  const std::string clear = "run 'flint -d " + device_name + " clear_semaphore'";
   // Once is enough: an error passed up through several openings keeps the first advice.
   if (error.code() != ErrorCode::Busy || error.message().find(clear) != std::string::npos) return error;
-  if (device.holds_device_lock()) {
-    return Error(ErrorCode::Busy, error.message() + "; no openflint process holds " + device.name() +
+  if (holds_device_lock) {
+    return Error(ErrorCode::Busy, error.message() + "; no openflint process holds " + device_name +
                                       " (this one has its device lock), so a tool that was killed probably left it: " +
                                       clear + " (mstflint and tools on other hosts do not take that lock: make sure "
                                       "none is at work)");

@@ -19,6 +19,8 @@ namespace openflint {
 // 'flint -d DEVICE clear_semaphore'. Without a device lock (in-band, remote names) it says to
 // wait, or to clear if the holder is dead. Other errors are returned as they are.
 [[nodiscard]] Error with_stale_lock_advice(const Device& device, Error error);
+// The same for a device still being opened: its name, and whether its lock file is held.
+[[nodiscard]] Error with_stale_lock_advice(const std::string& device_name, bool holds_device_lock, Error error);
 
 struct StaleLockReport {
   std::vector<ReclaimedLock> freed;       // what was held and is free now, in the order freed

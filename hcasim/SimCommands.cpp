@@ -15,6 +15,7 @@
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashChip.h"
 #include "fwops/Device.h"
+#include "sim/SimDevice.h"
 
 namespace openflint::hcasim {
 namespace {

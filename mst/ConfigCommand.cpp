@@ -213,7 +213,7 @@ void add_config_command(CLI::App& app, std::function<int()>& run, const Common& 
   static ConfigArgs args;
   auto* config = app.add_subcommand("config", "non-volatile device configuration (port link type, SR-IOV, ...) with "
                                               "mstconfig's parameter names: query, set NAME=VALUE..., reset, show_confs");
-  config->add_option("DEV", args.device, "the device (BDF, MST name, sim:PATH, lid-N)")->required();
+  config->add_option("DEV", args.device, "the device (name forms: mst --help)")->required();
   config->add_option("COMMAND", args.command, "query|q [NAME...], set|s NAME=VALUE..., reset|r, show_confs|i")->required();
   config->add_option("ARGS", args.args, "parameter names (query) or NAME=VALUE pairs (set)");
   config->add_flag("-y,--yes", args.yes, "write without asking");

@@ -119,7 +119,7 @@ void add_i2c_command(CLI::App& app, std::function<int()>& run, const Common& com
   static I2cArgs a;  // outlives parsing: `run` is called after this returns
   CLI::App* i2c = app.add_subcommand(
       "i2c", "read or write the I2C bus behind a device (switch EEPROMs): in-band over ExtPortAccess MADs");
-  i2c->add_option("DEV", a.device, "device: lid-N, iblid-N, sim:PATH")->required();
+  i2c->add_option("DEV", a.device, "the device, an in-band node or a simulated one (name forms: mst --help)")->required();
   i2c->add_option("OP", a.op, "read | write")->required()->check(CLI::IsMember({"read", "write"}));
   i2c->add_option("I2C_ADDR", a.slave, "7-bit I2C device address (e.g. 0x56)")->required();
   i2c->add_option("OFFSET", a.offset, "memory offset in the I2C device")->required();

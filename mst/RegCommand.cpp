@@ -134,7 +134,7 @@ void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& com
   static RegArgs args;
   auto* reg = app.add_subcommand("reg", "read or write an access register of the running firmware by field name "
                                         "(MGIR, MFRL, MNVQC, MNVGC), as mstreg shows it");
-  reg->add_option("DEV", args.device, "the device (BDF, MST name, sim:PATH, lid-N)");
+  reg->add_option("DEV", args.device, "the device (name forms: mst --help)");
   reg->add_option("--reg-name,--reg_name", args.reg_name, "the register");
   reg->add_flag("-g,--get", args.get, "read it and print every field");
   reg->add_option("-s,--set", args.set, "FIELD=VALUE,... : read it, change these fields, write it (asks first)");

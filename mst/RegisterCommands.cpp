@@ -162,7 +162,7 @@ int run_dump(const RegisterArgs& a, const Common& common) {
 }
 
 void add_device_options(CLI::App* sub, RegisterArgs& a) {
-  sub->add_option("DEV", a.device, "device: BDF, pciconf-/pcicr-BDF, mtNNNN_pciconfK, lid-N, sim:PATH, ...")->required();
+  sub->add_option("DEV", a.device, "the device (name forms: mst --help)")->required();
   sub->add_option("--sysfs", a.sysfs, "PCI sysfs root (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
   sub->add_option("--lock-timeout", a.lock_timeout_ms, "milliseconds to wait for a busy device (default 5000)")
       ->check(CLI::NonNegativeNumber);

@@ -109,7 +109,7 @@ void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& c
   static ResetArgs args;
   auto* reset = app.add_subcommand("reset", "reset an adapter (or switch) safely so the firmware on its flash runs: "
                                             "shows what will happen, asks, refuses while the device is in use");
-  reset->add_option("DEV", args.device, "the device (BDF, MST name, sim:PATH, lid-N of a switch)")->required();
+  reset->add_option("DEV", args.device, "the device (name forms: mst --help; in-band, a switch only)")->required();
   reset->add_flag("-y,--yes", args.yes, "reset without asking");
   reset->add_flag("--no", args.no, "answer no (show the plan only)");
   reset->add_flag("--unbind", args.unbind, "unbind the kernel drivers bound to the device before the reset and bind "

@@ -11,7 +11,6 @@
 #include "fwops/Device.h"
 #include "mtcr/PciVpd.h"
 #include "mst/Commands.h"
-#include "sim/BoardVpd.h"
 
 namespace openflint::mst {
 namespace {
@@ -26,23 +25,12 @@ struct VpdArgs {
   bool read_only = false;
 };
 
-Result<std::vector<std::uint8_t>> device_vpd(Device& device) {
-  if (device.simulator() != nullptr) {
-    auto bytes = sim::board_vpd(*device.simulator());
-    if (bytes.empty()) return make_error(ErrorCode::NotSupported, device.name() + " has no VPD (a switch)");
-    return bytes;
-  }
-  if (device.pci_dir().empty())
-    return make_error(ErrorCode::NotSupported, device.name() + ": VPD is read over PCI (give a PCI device)");
-  return read_pci_vpd(device.pci_dir());
-}
-
 int run_vpd_command(const VpdArgs& a, const Common& common) {
   DeviceOpenOptions open_options;
   if (!a.sysfs.empty()) open_options.sysfs_root = a.sysfs;
   auto device = open_device(a.device, open_options);
   if (!device) return cli::report_error(device.error(), common.json);
-  auto bytes = device_vpd(*device);
+  auto bytes = device->vpd();
   if (!bytes) return cli::report_error(bytes.error().with_context("reading the VPD of " + a.device), common.json);
   auto vpd = parse_pci_vpd(*bytes);
   if (!vpd) return cli::report_error(vpd.error().with_context(a.device), common.json);
@@ -83,7 +71,7 @@ void add_vpd_command(CLI::App& app, std::function<int()>& run, const Common& com
   static VpdArgs args;
   auto* vpd = app.add_subcommand("vpd", "the board's PCI Vital Product Data: identifier, part number (PN), "
                                         "engineering change (EC), serial number (SN), vendor keywords");
-  vpd->add_option("DEV", args.device, "the device (BDF, MST name, sim:PATH)")->required();
+  vpd->add_option("DEV", args.device, "the device, a PCI function or a simulated one (VPD is read over PCI; name forms: mst --help)")->required();
   vpd->add_option("KEYWORD", args.keywords, "print only these keywords (ID, PN, SN, ...)");
   vpd->add_flag("-n,--no-checksum", args.no_checksum, "show the VPD even when its RV checksum does not add up");
   vpd->add_flag("-r,--read-only", args.read_only, "only the read-only keywords (VPD-R)");

@@ -3,6 +3,7 @@
 
 #include <functional>
 
+#include "cli/DeviceForms.h"
 #include "cli/ExitCode.h"
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
@@ -11,9 +12,8 @@
 
 namespace {
 
+// After the generated list of device-name forms (cli/DeviceForms.h).
 constexpr const char* kFooter = R"(
-Devices: a PCI function (BDF, pciconf-BDF, pcicr-BDF, mtNNNN_pciconfK, /dev/mst/NAME, an RDMA
-device name), an in-band node (lid-N, iblid-N, ibdr-P.Q), or a simulated device (sim:PATH).
 OPENFLINT_SYSFS_ROOT (or --sysfs) names another sysfs PCI root, e.g. one served by hcasim pci-serve.
 
 Exit codes (as flint's): 0 ok; 2 usage error (bad address, unaligned, out of CR-space); 4 i/o
@@ -23,7 +23,7 @@ timed out; 6 not supported; 7 declined; 70 internal error; 128 + N a stop signal
 
 int tool_main(int argc, char** argv) {
   CLI::App app{"mst: list devices, read/write CR-space, dump registers, reset adapters", "mst"};
-  app.footer(kFooter);
+  app.footer("\n" + openflint::cli::device_forms_paragraph("Devices:") + kFooter);
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("mst"), "print the version and exit");
   openflint::mst::Common common;

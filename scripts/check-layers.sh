@@ -2,7 +2,9 @@
 # The layer rules of docs/architecture.md, checked on the tracked sources:
 #   1. a layer includes only itself and the layers it may depend on (dependencies point down);
 #      a tool's folder (a CLI's main and its printing) may also include cli/;
-#   2. no non-test source file is longer than 600 lines.
+#   2. no non-test source file is longer than 600 lines;
+#   3. only fwops/ includes fwops/transports/ (one file per transport): everything else reaches a
+#      device through fwops/Device.h, whatever its transport.
 # Exit 0 when both hold; otherwise one line per violation and exit 1.
 #   scripts/check-layers.sh [REPO_DIR]
 set -euo pipefail
@@ -52,6 +54,11 @@ while IFS= read -r file; do
     violations=$((violations + 1))
   fi
 done < <(git ls-files '*.cpp' '*.h' | grep -v '^tests/')
+
+while IFS=: read -r file line _; do
+  echo "layers: $file:$line includes fwops/transports/, which only fwops/ may (use fwops/Device.h)"
+  violations=$((violations + 1))
+done < <(git grep -nE '^#include "fwops/transports/' -- '*.cpp' '*.h' ':!fwops/' || true)
 
 if (( violations > 0 )); then
   echo "layers: $violations violation(s)"

@@ -37,7 +37,7 @@ Options (one or two leading dashes; -opt=VALUE also works):
   -fw DESC             firmware description (formats: docs/fwburn.md)
   -conf INI            board configuration INI (PSID, FW version, GUIDs/MACs, ...)
   -wrimage OUT         write the generated image to OUT
-  -dev DEVICE          device to burn: sim:PATH (a simulator state folder)
+  -dev DEVICE          device to burn: any name flint -d takes (flint --help lists the forms)
   -image IMG           image file to burn
   -nofs                burn without failsafe
   -ocr                 write the flash through the CR-space gateway even when the device's

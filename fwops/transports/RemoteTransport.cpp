@@ -1,0 +1,105 @@
+// RemoteTransport: a device served by a bus server: HOST:PORT,DEVICE over TCP, ssh:HOST/DEVICE through ssh.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "devices/DeviceCatalog.h"
+#include "fwops/AdapterReset.h"
+#include "fwops/Device.h"
+#include "fwops/MgirQuery.h"
+#include "fwops/transports/Transports.h"
+#include "mtcr/BusConnection.h"
+#include "mtcr/BusProtocol.h"
+#include "mtcr/RemoteHostConnection.h"
+#include "mtcr/RemoteBusAccess.h"
+#include "mtcr/RemoteDeviceName.h"
+#include "mtcr/RemoteRegisterPort.h"
+
+namespace openflint {
+namespace {
+
+constexpr std::chrono::milliseconds kSshStartAllowance{20000};
+
+// CR-space through the bus server, and registers through openflint's G extension when the server
+// has it (not named RemoteTransport: mtcr/RemoteDeviceName.h's TCP-or-ssh enum is). Nothing
+// that needs the device's host (sysfs, a PCI reset, VPD) is done from here.
+class RemoteDeviceTransport final : public DeviceTransport {
+ public:
+  explicit RemoteDeviceTransport(std::unique_ptr<RemoteBusAccess> remote) : remote_(std::move(remote)) {}
+
+  [[nodiscard]] RegisterAccess& access() override { return *remote_; }
+  [[nodiscard]] Result<std::unique_ptr<RegisterPort>> open_register_port(Device& device) override {
+    auto port = RemoteRegisterPort::open(*remote_);
+    if (!port) return make_error(std::move(port).error().with_context(device.name()));
+    return std::unique_ptr<RegisterPort>(std::move(*port));
+  }
+  [[nodiscard]] std::optional<RunningFirmware> running_firmware(Device& device) override {
+    auto port = device.register_port();  // NotSupported from a legacy server: the running firmware stays unknown
+    return port ? query_running(**port, device.info()) : std::nullopt;
+  }
+
+  [[nodiscard]] Result<void> reset(Device& device) override {
+    return make_error(ErrorCode::NotSupported,
+                      "resetting " + device.name() + ": not over the bus-server protocol (reset the device on its host)");
+  }
+  void plan_reset(Device& device, const ResetOptions& options, ResetPlan& plan) override {
+    plan_bus_server_reset(device, options, plan);
+  }
+  [[nodiscard]] bool behind_bus_server() const override { return true; }
+
+ private:
+  std::unique_ptr<RemoteBusAccess> remote_;
+};
+
+}  // namespace
+
+bool transports::remote_matches(std::string_view name, const DeviceOpenOptions& /*options*/) {
+  // A malformed remote name is this transport's too: opening it says what is wrong.
+  auto remote = parse_remote_device_name(name);
+  return !remote || remote->has_value();
+}
+
+Result<Device> transports::open_remote(std::string_view name, const DeviceOpenOptions& options) {
+  OF_ASSIGN(const std::optional<RemoteDeviceName> remote, parse_remote_device_name(name));
+  if (!remote) return make_error(ErrorCode::Internal, std::string(name) + " is not a remote device name");
+  return open_remote_device(name, *remote, options);
+}
+
+Result<Device> open_remote_device(std::string_view name, const RemoteDeviceName& remote,
+                                  const DeviceOpenOptions& options) {
+  SignalDeferral opening;  // from the start of the opening (fwops/Device.h)
+  std::string device_name(name);
+  // A name the protocol cannot carry fails here, before a connection (an ssh login) is made.
+  if (auto valid = check_bus_device_name(remote.device); !valid)
+    return make_error(std::move(valid).error().with_context(device_name));
+  // No lock here: the lock that matters is on the device's host, which the server takes when it
+  // opens the device; a lock file on this host would serialize nothing. A busy answer (the device
+  // held there, or the server full) is asked again until options.lock_timeout has passed.
+  const std::string served[] = {remote.device};
+  // Over ssh the first reply comes after the key exchange, the login, the remote shell and the
+  // start of `mst server`: seconds on a loaded host, so the replies get that much more time.
+  const auto reply_timeout =
+      remote.server.transport == RemoteTransport::Ssh ? options.remote_timeout + kSshStartAllowance : options.remote_timeout;
+  const auto deadline = std::chrono::steady_clock::now() + options.lock_timeout;
+  const auto left = [deadline] {
+    return std::max(std::chrono::milliseconds{0}, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                      deadline - std::chrono::steady_clock::now()));
+  };
+  Result<std::unique_ptr<RemoteBusAccess>> access = make_error(ErrorCode::Internal, "not tried");
+  for (;;) {
+    auto connection = connect_remote_host(remote.server, served, options.remote_timeout);
+    if (!connection) return make_error(std::move(connection).error().with_context(device_name + ": connecting"));
+    // The device held on the server's host: O is asked again on this connection until the deadline.
+    access = RemoteBusAccess::open(std::move(*connection), remote.device, reply_timeout, left());
+    // The server full ("server busy", it hung up): a new connection once a session may have ended.
+    if (access || access.error().code() != ErrorCode::Busy || left().count() == 0) break;
+    std::this_thread::sleep_for(std::min(RemoteBusAccess::kBusyRetryInterval, left()));
+  }
+  if (!access) return make_error(std::move(access).error().with_context(device_name));
+  auto transport = std::make_unique<RemoteDeviceTransport>(std::move(*access));
+  OF_ASSIGN(const DeviceInfo* info, identify_device(transport->access(), device_name));
+  // The running firmware (MGIR, through the server's register channel) is read on first use.
+  return Device::over(std::move(opening), std::move(device_name), std::move(transport), *info);
+}
+
+}  // namespace openflint
