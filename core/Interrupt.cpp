@@ -70,8 +70,17 @@ InterruptScope::InterruptScope() {
 InterruptScope::~InterruptScope() {
   std::lock_guard guard(g_scope_mutex);
   if (--g_scope_depth != 0) return;
-  for (std::size_t i = 0; i < kStopSignals.size(); ++i)
-    if (g_installed[i]) ::sigaction(kStopSignals[i], &g_previous[i], nullptr);
+  // Only our own handler is taken back: a tool that installed its own meanwhile (ibmon's watch
+  // ends on SIGTERM with its verdict) keeps it until it exits, so a signal that lands between the
+  // scope's end and the exit is still that tool's, not the default's (which would kill it).
+  for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
+    if (!g_installed[i]) continue;
+    struct sigaction now {};
+    if (::sigaction(kStopSignals[i], nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) == 0 &&
+        now.sa_handler != on_stop_signal)
+      continue;
+    ::sigaction(kStopSignals[i], &g_previous[i], nullptr);
+  }
   g_first_signal.store(0);  // what came in was the scope's business
   g_signal_count.store(0);
 }
