@@ -33,27 +33,27 @@ declare -A allowed=(
 tool_dirs="inband/responder inband/simfabric inband/tool fabric/tool fabric/ibls fabric/ibmon fabric/ibcon fabric/ibtopogen fabric/options burn/cli"
 
 violations=0
-while IFS= read -r file; do
+# One pass of git grep over every tracked source (a process per file took 11-40 s).
+while IFS=: read -r file line text; do
   layer=${file%%/*}
   [[ -v allowed[$layer] ]] || continue
+  target=${text#\#include \"}
+  target=${target%%/*}
   ok=" $layer ${allowed[$layer]} "
   for t in $tool_dirs; do [[ $file == "$t"/* ]] && ok+=" cli "; done
-  while IFS=: read -r line target; do
-    [[ -n "$target" ]] || continue
-    if [[ $ok != *" $target "* ]]; then
-      echo "layers: $file:$line includes $target/, which $layer/ may not (allowed:$ok)"
-      violations=$((violations + 1))
-    fi
-  done < <(grep -noE '^#include "[a-z_-]+/' "$file" | sed -E 's/#include "([a-z_-]+)\//\1/')
-done < <(git ls-files '*.cpp' '*.h')
+  if [[ $ok != *" $target "* ]]; then
+    echo "layers: $file:$line includes $target/, which $layer/ may not (allowed:$ok)"
+    violations=$((violations + 1))
+  fi
+done < <(git grep -nE '^#include "[a-z_-]+/' -- '*.cpp' '*.h' || true)
 
-while IFS= read -r file; do
-  n=$(wc -l < "$file")
+while read -r n file; do
+  [[ $file == total ]] && continue
   if (( n > 600 )); then
     echo "layers: $file has $n lines (at most 600 outside tests/)"
     violations=$((violations + 1))
   fi
-done < <(git ls-files '*.cpp' '*.h' | grep -v '^tests/')
+done < <(git ls-files -z '*.cpp' '*.h' | grep -zv '^tests/' | xargs -0 wc -l)
 
 while IFS=: read -r file line _; do
   echo "layers: $file:$line includes fwops/transports/, which only fwops/ may (use fwops/Device.h)"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds from scratch, runs every test.
 #   1. fuzz targets (clang, libFuzzer) for a bounded number of inputs each
-#   2. the ASan+UBSan build (-O0 tools and tests, -O1 libraries; compiled niced alongside step 1's
-#      fuzzers) running the fast labels
+#   2. the ASan+UBSan build (-O0 tools and tests, -O1 libraries; the test bodies ASan only;
+#      compiled niced alongside step 1's fuzzers) running the fast labels
 #   3. the release build (compiled alongside step 2's tests) running the slow labels (fabrics,
 #      power cuts, real firmware, interop, whole images) and the hostile suite under an
 #      address-space limit
