@@ -9,6 +9,7 @@
 #include "core/InputFile.h"
 #include "core/MemorySource.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -20,12 +21,11 @@ TEST(MemorySource, ReadsRangesAndRefusesPastTheEnd) {
   for (const ByteSource* source : {static_cast<const ByteSource*>(&owned), static_cast<const ByteSource*>(&viewed)}) {
     EXPECT_EQ(source->size(), 1000u);
     auto middle = source->read_range(100, 50);
-    ASSERT_TRUE(middle.has_value()) << middle.error().message();
+    ASSERT_THAT(middle, test::IsOk());
     EXPECT_EQ(*middle, std::vector<std::uint8_t>(bytes.begin() + 100, bytes.begin() + 150));
     EXPECT_TRUE(source->read_range(1000, 0).has_value());
     auto past = source->read_range(990, 11);
-    ASSERT_FALSE(past.has_value());
-    EXPECT_EQ(past.error().code(), ErrorCode::InvalidImage);
+    ASSERT_THAT(past, test::FailsWith(ErrorCode::InvalidImage));
     EXPECT_FALSE(source->read_range(~std::uint64_t{0}, 2).has_value()) << "offset + length wrapped";
   }
 }
@@ -43,7 +43,7 @@ TEST(InputFileSource, ReadsDataAndHolesOfASparseFile) {
   ASSERT_EQ(::pwrite(fd, tail.data(), tail.size(), static_cast<off_t>(kTailAt)), 4096);
   ASSERT_EQ(::close(fd), 0);
   auto file = InputFile::open(path, kTailAt + 4096);
-  ASSERT_TRUE(file.has_value()) << file.error().message();
+  ASSERT_THAT(file, test::IsOk());
   const ByteSource& source = *file;
   // Across data into the hole, inside the hole, across the hole into data.
   auto first = source.read_range(4000, 200);
@@ -58,8 +58,7 @@ TEST(InputFileSource, ReadsDataAndHolesOfASparseFile) {
   EXPECT_TRUE(std::all_of(last->begin(), last->begin() + 100, [](std::uint8_t b) { return b == 0; }));
   EXPECT_TRUE(std::equal(tail.begin(), tail.end(), last->begin() + 100));
   auto past = source.read_range(kTailAt, 4097);
-  ASSERT_FALSE(past.has_value());
-  EXPECT_EQ(past.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(past, test::FailsWith(ErrorCode::InvalidImage));
 }
 
 TEST(InputFileSource, AFileThatShrankIsAnIoError) {
@@ -71,12 +70,10 @@ TEST(InputFileSource, AFileThatShrankIsAnIoError) {
   std::filesystem::resize_file(path, 100);
   std::vector<std::uint8_t> out(200);
   auto read = file->read(0, out);
-  ASSERT_FALSE(read.has_value());
-  EXPECT_EQ(read.error().code(), ErrorCode::Io);
+  ASSERT_THAT(read, test::FailsWith(ErrorCode::Io));
   // Wholly past the new end: not taken for a hole of zeros.
   auto past = file->read(500, out);
-  ASSERT_FALSE(past.has_value());
-  EXPECT_EQ(past.error().code(), ErrorCode::Io);
+  ASSERT_THAT(past, test::FailsWith(ErrorCode::Io));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "core/InputFile.h"
 #include "core/MappedFile.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -19,10 +20,10 @@ TEST(InputFile, ReadsARegularFileWithinItsLimit) {
   const auto bytes = test::random_bytes(5000, 1);
   test::write_file(dir / "f.bin", bytes);
   auto read = read_input_file((dir / "f.bin").string(), 5000);
-  ASSERT_TRUE(read.has_value()) << read.error().message();
+  ASSERT_THAT(read, test::IsOk());
   EXPECT_EQ(*read, bytes);
   auto mapped = MappedFile::open((dir / "f.bin").string(), 5000);
-  ASSERT_TRUE(mapped.has_value()) << mapped.error().message();
+  ASSERT_THAT(mapped, test::IsOk());
   EXPECT_TRUE(std::equal(mapped->bytes().begin(), mapped->bytes().end(), bytes.begin(), bytes.end()));
 }
 
@@ -54,8 +55,7 @@ TEST(InputFile, RefusesDirectoriesAndFifosByKindWithoutBlocking) {
     const auto start = std::chrono::steady_clock::now();
     auto file = InputFile::open((dir / c.name).string(), 1 << 20);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << c.name;  // a FIFO did not block
-    ASSERT_FALSE(file.has_value()) << c.name;
-    EXPECT_EQ(file.error().code(), ErrorCode::Io);
+    ASSERT_THAT(file, test::FailsWith(ErrorCode::Io)) << c.name;
     EXPECT_NE(file.error().message().find("is a " + c.kind + ", not a regular file"), std::string::npos)
         << file.error().message();
   }
@@ -64,8 +64,7 @@ TEST(InputFile, RefusesDirectoriesAndFifosByKindWithoutBlocking) {
 TEST(InputFile, MissingFileIsNotFound) {
   test::TempDir dir;
   auto file = InputFile::open((dir / "nope").string(), 10);
-  ASSERT_FALSE(file.has_value());
-  EXPECT_EQ(file.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(file, test::FailsWith(ErrorCode::NotFound));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "core/OutputFile.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -29,7 +30,7 @@ TEST(OutputFile, ReplacesARegularFileOnlyOnCommitKeepingItsMode) {
   const auto bytes = test::random_bytes(100000, 3);
   {
     auto out = OutputFile::create(path);
-    ASSERT_TRUE(out) << out.error().message();
+    ASSERT_THAT(out, test::IsOk());
     EXPECT_FALSE(out->writes_through());
     ASSERT_TRUE(out->write(bytes));
     EXPECT_EQ(test::read_file(path), (std::vector<std::uint8_t>{1, 2, 3})) << "visible before commit";
@@ -59,14 +60,13 @@ TEST(OutputFile, WritesThroughAFifoThatIsReadAndRefusesOneThatIsNot) {
   const std::string fifo = (dir / "f").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   auto unread = OutputFile::create(fifo);
-  ASSERT_FALSE(unread);
-  EXPECT_EQ(unread.error().code(), ErrorCode::Io);
+  ASSERT_THAT(unread, test::FailsWith(ErrorCode::Io));
   EXPECT_NE(unread.error().message().find("nobody reads"), std::string::npos) << unread.error().message();
 
   const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
   ASSERT_GE(reader, 0);
   auto out = OutputFile::create(fifo);
-  ASSERT_TRUE(out) << out.error().message();
+  ASSERT_THAT(out, test::IsOk());
   EXPECT_TRUE(out->writes_through());
   ASSERT_TRUE(out->write(std::vector<std::uint8_t>{'h', 'i'}));
   ASSERT_TRUE(out->commit());
@@ -85,8 +85,7 @@ TEST(OutputFile, RefusesLinksAndDirectoriesAndLeavesThemAsTheyAre) {
   for (const char* name : {"link", "dangling", "sub"}) {
     SCOPED_TRACE(name);
     auto out = OutputFile::create((dir / name).string());
-    ASSERT_FALSE(out);
-    EXPECT_EQ(out.error().code(), ErrorCode::Io);
+    ASSERT_THAT(out, test::FailsWith(ErrorCode::Io));
     EXPECT_NE(out.error().message().find("not replacing it"), std::string::npos) << out.error().message();
   }
   EXPECT_TRUE(fs::is_symlink(dir / "link"));
@@ -110,8 +109,7 @@ TEST(OutputFile, AStateFileIsOnlyEverARegularFileReplaced) {
   for (const char* name : {"fifo", "link", "dangling"}) {
     SCOPED_TRACE(name);
     auto out = OutputFile::create((dir / name).string(), "state.json", OutputFile::Role::State);
-    ASSERT_FALSE(out);
-    EXPECT_EQ(out.error().code(), ErrorCode::Io);
+    ASSERT_THAT(out, test::FailsWith(ErrorCode::Io));
     EXPECT_NE(out.error().message().find("not replacing it"), std::string::npos) << out.error().message();
     EXPECT_EQ(out.error().message().find("give the path"), std::string::npos) << "no user named this path";
   }
@@ -122,7 +120,7 @@ TEST(OutputFile, AStateFileIsOnlyEverARegularFileReplaced) {
 
   ASSERT_TRUE(write_output_file((dir / "target").string(), std::vector<std::uint8_t>{8}));  // an Output still is
   auto state = OutputFile::create((dir / "target").string(), "state.json", OutputFile::Role::State);
-  ASSERT_TRUE(state) << state.error().message();
+  ASSERT_THAT(state, test::IsOk());
   ASSERT_TRUE(state->write(std::vector<std::uint8_t>{9}));
   ASSERT_TRUE(state->commit());
   EXPECT_EQ(test::read_file(dir / "target"), std::vector<std::uint8_t>{9});

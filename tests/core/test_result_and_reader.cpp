@@ -5,6 +5,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -25,8 +26,7 @@ TEST(Result, CarriesValueOrError) {
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(*ok, 2);
   auto bad = quarter(6);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(bad, test::FailsWith(ErrorCode::InvalidArgument));
   EXPECT_EQ(bad.error().with_context("dividing 6").message(), "dividing 6: odd value");
 }
 
@@ -50,8 +50,7 @@ TEST(ByteReader, RefusesEveryReadPastTheEnd) {
   EXPECT_FALSE(r.slice(0xffffffffffffffffull, 2).has_value());  // no overflow wrap-around
   EXPECT_FALSE(r.slice(2, 0xffffffffffffffffull).has_value());
   auto err = r.be32(14);
-  ASSERT_FALSE(err.has_value());
-  EXPECT_EQ(err.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(err, test::FailsWith(ErrorCode::InvalidImage));
   EXPECT_NE(err.error().message().find("0xe"), std::string::npos);
 }
 

@@ -7,6 +7,7 @@
 
 #include "devices/DeviceCatalog.h"
 #include "devices/FlashChip.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -50,7 +51,7 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
     if (g.is_i2c_eeprom()) {  // no CR-space gateway: EEPROMs on the I2C bus, the set in the catalog
       EXPECT_GT(g.eeprom.device_count, 0u);
       auto chip = find_flash_chip_by_name(d.default_flash_chip);
-      ASSERT_TRUE(chip.has_value()) << chip.error().message();
+      ASSERT_THAT(chip, test::IsOk());
       EXPECT_EQ((*chip)->bus, FlashInterface::I2cEeprom);
       EXPECT_EQ((*chip)->size, g.eeprom.total_size());
       EXPECT_EQ((*chip)->page_size, g.eeprom.page_size);
@@ -70,7 +71,7 @@ TEST(DeviceCatalog, SpiGatewaysHaveAddressesAndChips) {
     EXPECT_GE(g.data_dwords, 1u);
     EXPECT_LE(g.data_dwords, 4u);
     auto chip = find_flash_chip_by_name(d.default_flash_chip);
-    ASSERT_TRUE(chip.has_value()) << chip.error().message();
+    ASSERT_THAT(chip, test::IsOk());
     if ((*chip)->needs_4byte_address()) {
       EXPECT_TRUE(g.supports_4byte_address);
     }
@@ -211,8 +212,7 @@ TEST(DeviceCatalog, LookupsAgree) {
   ASSERT_TRUE(cx4.has_value());
   EXPECT_EQ((*cx4)->pci_device_id, 4115);
   auto unknown = find_device_by_hw_id(0x1234);
-  ASSERT_FALSE(unknown.has_value());
-  EXPECT_EQ(unknown.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(unknown, test::FailsWith(ErrorCode::NotFound));
   EXPECT_NE(unknown.error().message().find("0x1234"), std::string::npos);
 }
 
@@ -251,7 +251,7 @@ TEST(FlashChipCatalog, ChipsAreConsistent) {
       EXPECT_TRUE(c.cfi.stride == 1 || c.cfi.stride == 2);
       EXPECT_LE(c.size, 4u * 1024 * 1024);
       auto by_cfi = find_flash_chip_by_cfi(c.cfi.command_set, c.size, c.block_size);
-      ASSERT_TRUE(by_cfi.has_value()) << by_cfi.error().message();
+      ASSERT_THAT(by_cfi, test::IsOk());
       EXPECT_EQ(*by_cfi, &c);
       EXPECT_FALSE(find_flash_chip_by_jedec(c.jedec_id).has_value());  // never answers an SPI probe
       continue;
@@ -266,8 +266,7 @@ TEST(FlashChipCatalog, ChipsAreConsistent) {
   EXPECT_TRUE(has_64k_only);
   EXPECT_TRUE(has_4byte);
   auto missing = find_flash_chip_by_jedec(0x123456);
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::NotSupported);
+  ASSERT_THAT(missing, test::FailsWith(ErrorCode::NotSupported));
 }
 
 // Every record says how config space reaches CR-space; the VSEC arrived with the 5th

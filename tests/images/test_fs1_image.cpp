@@ -7,6 +7,7 @@
 #include "image/Fs1Image.h"
 #include "image/Fs1PointerSector.h"
 #include "image/Fs1Writer.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -64,7 +65,7 @@ TEST(Fs1Image, QueryMatchesSpec) {
   const auto spec = sample_spec();
   const auto image = generate(spec);
   auto q = fs1::query(image, 0);
-  ASSERT_TRUE(q.has_value()) << q.error().message();
+  ASSERT_THAT(q, test::IsOk());
   EXPECT_EQ(q->format, ImageFormat::Fs1);
   ASSERT_TRUE(q->fw_version.has_value());
   EXPECT_EQ(*q->fw_version, spec.fw_version);
@@ -82,7 +83,7 @@ TEST(Fs1Image, QueryMatchesSpec) {
 TEST(Fs1Image, VerifyListsInvariantPointerSectorsAndBothCopies) {
   const auto image = generate(sample_spec());
   auto report = fs1::verify(image, 0);
-  ASSERT_TRUE(report.has_value()) << report.error().message();
+  ASSERT_THAT(report, test::IsOk());
   EXPECT_TRUE(report->bootable());
   const std::vector<std::string> copy{"BOOT2", "DDR", "Jump addresses", "GUID", "Image Info",
                                       "FW Configuration"};
@@ -160,14 +161,13 @@ TEST(Fs1Image, DumpConfigRoundTripAndReproducibility) {
   const auto spec = sample_spec();
   const auto image = generate(spec);
   auto ini = fs1::dump_config(image, 0);
-  ASSERT_TRUE(ini.has_value()) << ini.error().message();
+  ASSERT_THAT(ini, test::IsOk());
   EXPECT_EQ(*ini, spec.ini);
   EXPECT_EQ(generate(spec), image);
   auto no_ini = spec;
   no_ini.ini.clear();
   auto missing = fs1::dump_config(generate(no_ini), 0);
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(missing, test::FailsWith(ErrorCode::NotFound));
 }
 
 TEST(Fs1Image, SixtyFourKibSectors) {
@@ -187,8 +187,7 @@ TEST(Fs1Writer, RejectsOutOfRangeInputs) {
   auto s = sample_spec();
   s.psid = std::string(17, 'P');
   auto r = write_fs1_image(s);
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::InvalidArgument));
   EXPECT_NE(r.error().message().find("psid"), std::string::npos);
   s = sample_spec();
   s.vsd = std::string(209, 'V');

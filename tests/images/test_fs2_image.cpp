@@ -8,6 +8,7 @@
 #include "image/Fs2Header.h"
 #include "image/Fs2Image.h"
 #include "image/Fs2Writer.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -49,7 +50,7 @@ TEST(Fs2Image, QueryMatchesSpec) {
   const auto image = generate(spec);
   ASSERT_TRUE(fs2::probe(image, 0));
   auto q = fs2::query(image, 0);
-  ASSERT_TRUE(q.has_value()) << q.error().message();
+  ASSERT_THAT(q, test::IsOk());
   EXPECT_EQ(q->format, ImageFormat::Fs2);
   ASSERT_TRUE(q->fw_version.has_value());
   EXPECT_EQ(*q->fw_version, spec.fw_version);
@@ -72,7 +73,7 @@ TEST(Fs2Image, QueryMatchesSpec) {
 TEST(Fs2Image, VerifyListsSectionsInChainOrder) {
   const auto image = generate(sample_spec());
   auto report = fs2::verify(image, 0);
-  ASSERT_TRUE(report.has_value()) << report.error().message();
+  ASSERT_THAT(report, test::IsOk());
   EXPECT_TRUE(report->bootable());
   EXPECT_TRUE(report->problems.empty());
   const std::vector<std::string> names{"BOOT2", "DDR", "Configuration", "EMT Service", "GUID",
@@ -172,7 +173,7 @@ TEST(Fs2Image, DumpConfigRoundTripsByteForByte) {
   spec.ini += "utf8 = \xc3\xa9\t\r\n";
   const auto image = generate(spec);
   auto ini = fs2::dump_config(image, 0);
-  ASSERT_TRUE(ini.has_value()) << ini.error().message();
+  ASSERT_THAT(ini, test::IsOk());
   EXPECT_EQ(*ini, spec.ini);
 }
 
@@ -180,8 +181,7 @@ TEST(Fs2Image, NoIniGivesNotFound) {
   auto spec = sample_spec();
   spec.ini.clear();
   auto ini = fs2::dump_config(generate(spec), 0);
-  ASSERT_FALSE(ini.has_value());
-  EXPECT_EQ(ini.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(ini, test::FailsWith(ErrorCode::NotFound));
 }
 
 TEST(Fs2Image, GenerationIsReproducible) {
@@ -276,8 +276,7 @@ TEST(Fs2Image, StripedAddressMapping) {
 
 void expect_rejected(Fs2ImageSpec spec, const std::string& field) {
   auto image = write_fs2_image(spec);
-  ASSERT_FALSE(image.has_value()) << field;
-  EXPECT_EQ(image.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(image, test::FailsWith(ErrorCode::InvalidArgument)) << field;
   EXPECT_NE(image.error().message().find(field), std::string::npos) << image.error().message();
 }
 

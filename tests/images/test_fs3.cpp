@@ -9,6 +9,7 @@
 #include "image/Toc.h"
 #include "image/TocWalk.h"
 #include "tests/support/SyntheticImage.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -47,7 +48,7 @@ TEST(Fs3, QueryReadsImageInfo) {
   spec.psid = "HPE3230110035";
   const auto img = build_fs3(spec).bytes;
   auto q = fs3::query(img, 0);
-  ASSERT_TRUE(q) << q.error().message();
+  ASSERT_THAT(q, test::IsOk());
   EXPECT_EQ(q->format, ImageFormat::Fs3);
   ASSERT_TRUE(q->fw_version);
   EXPECT_EQ(q->fw_version->to_string(), "13.1224.0142");
@@ -228,12 +229,11 @@ TEST(Fs3, DumpConfigInflatesTheIni) {
   test::SyntheticSpec spec;
   spec.ini = std::string(5000, 'x') + "\n[end]\n";
   auto ini = fs3::dump_config(build_fs3(spec).bytes, 0);
-  ASSERT_TRUE(ini) << ini.error().message();
+  ASSERT_THAT(ini, test::IsOk());
   EXPECT_EQ(*ini, spec.ini);
   spec.with_ini = false;
   auto none = fs3::dump_config(build_fs3(spec).bytes, 0);
-  ASSERT_FALSE(none);
-  EXPECT_EQ(none.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(none, test::FailsWith(ErrorCode::NotFound));
 }
 
 TEST(Fs3, ImageAtNonZeroOffsetUsesPhysicalAddresses) {

@@ -7,6 +7,7 @@
 #include "core/ByteReader.h"
 #include "image/Fs4Image.h"
 #include "tests/support/SyntheticImage.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -73,7 +74,7 @@ TEST(Fs4, QueryReadsImageInfoAndSecurityVersion) {
   spec.hw_id = 0x24e;
   spec.security_version = 3;
   auto q = fs4::query(build_fs4(spec).bytes, 0);
-  ASSERT_TRUE(q) << q.error().message();
+  ASSERT_THAT(q, test::IsOk());
   EXPECT_EQ(q->format, ImageFormat::Fs4);
   EXPECT_EQ(q->fw_version->to_string(), "29.2000.2162");
   EXPECT_EQ(q->release_date->to_string(), "23.9.2019");
@@ -186,12 +187,11 @@ TEST(Fs4, DumpConfigInflatesTheIni) {
   test::SyntheticSpec spec;
   spec.ini = "[a]\nb=c\n";
   auto ini = fs4::dump_config(build_fs4(spec).bytes, 0);
-  ASSERT_TRUE(ini) << ini.error().message();
+  ASSERT_THAT(ini, test::IsOk());
   EXPECT_EQ(*ini, spec.ini);
   spec.with_ini = false;
   auto none = fs4::dump_config(build_fs4(spec).bytes, 0);
-  ASSERT_FALSE(none);
-  EXPECT_EQ(none.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(none, test::FailsWith(ErrorCode::NotFound));
 }
 
 TEST(Fs4, ZeroSizeAndNoCrcSectionsInTheItoc) {

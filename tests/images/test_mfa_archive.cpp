@@ -6,6 +6,7 @@
 
 #include "tests/images/MfaTestArchive.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::test {
 namespace {
@@ -26,7 +27,7 @@ const std::vector<std::uint8_t>& four_board_archive() {
 TEST(MfaArchive, RoundTripOneBoard) {
   const MfaBoardSpec spec = sample_board("MT_0000000199", 40000, 7);
   auto archive = MfaArchive::from_bytes(build_archive({spec}, MfaWriteOptions{}));  // preset 6
-  ASSERT_TRUE(archive.has_value()) << archive.error().message();
+  ASSERT_THAT(archive, IsOk());
   ASSERT_EQ(archive->boards().size(), 1u);
   const MfaBoard& board = archive->boards()[0];
   EXPECT_EQ(board.psid, "MT_0000000199");
@@ -40,7 +41,7 @@ TEST(MfaArchive, RoundTripOneBoard) {
 
   std::vector<std::uint8_t> out;
   auto done = archive->extract(board, collect_into(out));
-  ASSERT_TRUE(done.has_value()) << done.error().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(out, spec.image);
 }
 
@@ -49,17 +50,16 @@ TEST(MfaArchive, OpenFromFileKeepsStoredCrc) {
   const auto bytes = build_archive({sample_board("MT_0000000001", 1000, 1)});
   write_file(dir / "a.mfa", bytes);
   auto archive = MfaArchive::open((dir / "a.mfa").string());
-  ASSERT_TRUE(archive.has_value()) << archive.error().message();
+  ASSERT_THAT(archive, IsOk());
   EXPECT_EQ(archive->stored_crc(), ByteReader::load_be32(bytes.data() + bytes.size() - 4));
   auto missing = MfaArchive::open((dir / "nope.mfa").string());
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(missing, FailsWith(ErrorCode::NotFound));
 }
 
 TEST(MfaArchive, MultipleBoardsListInOrderAndExtractExactly) {
   const auto specs = four_boards();
   auto archive = MfaArchive::from_bytes(four_board_archive());
-  ASSERT_TRUE(archive.has_value()) << archive.error().message();
+  ASSERT_THAT(archive, IsOk());
   ASSERT_EQ(archive->boards().size(), specs.size());
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -78,7 +78,7 @@ TEST(MfaArchive, MultipleBoardsListInOrderAndExtractExactly) {
 TEST(MfaArchive, ExtractManyIsOnePassAndStopsAtLastWantedByte) {
   const auto specs = four_boards();
   auto archive = MfaArchive::from_bytes(four_board_archive());
-  ASSERT_TRUE(archive.has_value()) << archive.error().message();
+  ASSERT_THAT(archive, IsOk());
   const auto& boards = archive->boards();
   // Out of order, with one board twice; board 3 (the last in DATA) is not wanted.
   std::vector<std::vector<std::uint8_t>> outs(4);
@@ -87,7 +87,7 @@ TEST(MfaArchive, ExtractManyIsOnePassAndStopsAtLastWantedByte) {
       {&boards[2], &boards[0], &boards[1], &boards[2]},
       {collect_into(outs[0]), collect_into(outs[1]), collect_into(outs[2]), collect_into(outs[3])},
       [&calls](std::uint64_t d, std::uint64_t t) { calls.emplace_back(d, t); });
-  ASSERT_TRUE(done.has_value()) << done.error().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(outs[0], specs[2].image);
   EXPECT_EQ(outs[1], specs[0].image);
   EXPECT_EQ(outs[2], specs[1].image);
@@ -113,7 +113,7 @@ TEST(MfaArchive, SinkChunksAreBounded) {
     out.insert(out.end(), chunk.begin(), chunk.end());
     return {};
   });
-  ASSERT_TRUE(done.has_value()) << done.error().message();
+  ASSERT_THAT(done, IsOk());
   EXPECT_EQ(out, specs[3].image);
   EXPECT_LE(largest, MfaArchive::kChunkSize);
   EXPECT_GE(chunks, 3u);  // a 3 MiB image in chunks of at most 1 MiB
@@ -122,7 +122,7 @@ TEST(MfaArchive, SinkChunksAreBounded) {
 TEST(MfaArchive, UncompressedSectionsRoundTrip) {
   const auto specs = four_boards();
   auto archive = MfaArchive::from_bytes(build_archive(specs, MfaWriteOptions{1, false}));
-  ASSERT_TRUE(archive.has_value()) << archive.error().message();
+  ASSERT_THAT(archive, IsOk());
   std::vector<std::uint8_t> a, b;
   ASSERT_TRUE(archive->extract_many({&archive->boards()[3], &archive->boards()[1]},
                                     {collect_into(a), collect_into(b)}).has_value());
@@ -137,8 +137,7 @@ TEST(MfaArchive, FindBoard) {
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ((*found)->psid, "IBM0000000028");
   auto unknown = archive->find_board("MT_9999999999");
-  ASSERT_FALSE(unknown.has_value());
-  EXPECT_EQ(unknown.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(unknown, FailsWith(ErrorCode::NotFound));
   EXPECT_NE(unknown.error().message().find("MT_9999999999"), std::string::npos);
 }
 
@@ -149,11 +148,9 @@ TEST(MfaArchive, BoardWithoutFirmwareAndBadArgumentsAreRefused) {
   bare.psid = "MT_0000000001";
   std::vector<std::uint8_t> out;
   auto none = archive->extract(bare, collect_into(out));
-  ASSERT_FALSE(none.has_value());
-  EXPECT_EQ(none.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(none, FailsWith(ErrorCode::NotFound));
   auto mismatch = archive->extract_many({&archive->boards()[0]}, {});
-  ASSERT_FALSE(mismatch.has_value());
-  EXPECT_EQ(mismatch.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(mismatch, FailsWith(ErrorCode::InvalidArgument));
 }
 
 TEST(MfaArchive, SinkErrorStopsTheExtractionWithContext) {
@@ -164,8 +161,7 @@ TEST(MfaArchive, SinkErrorStopsTheExtractionWithContext) {
     ++calls;
     return make_error(ErrorCode::Io, "disk full");
   });
-  ASSERT_FALSE(done.has_value());
-  EXPECT_EQ(done.error().code(), ErrorCode::Io);
+  ASSERT_THAT(done, FailsWith(ErrorCode::Io));
   EXPECT_NE(done.error().message().find("TJ_0000000001"), std::string::npos) << done.error().message();
   EXPECT_EQ(calls, 1);
 }
@@ -183,8 +179,7 @@ TEST(MfaArchive, ExtractToFileWritesAndLeavesNoTempFile) {
   EXPECT_EQ(read_file(target), specs[2].image);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
   auto bad = archive->extract_to_file(archive->boards()[0], (dir / "no/such/dir/x.bin").string());
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().code(), ErrorCode::Io);
+  ASSERT_THAT(bad, FailsWith(ErrorCode::Io));
 }
 
 TEST(MfaWriter, RefusesFieldsThatDoNotFit) {
@@ -196,7 +191,7 @@ TEST(MfaWriter, RefusesFieldsThatDoNotFit) {
   EXPECT_FALSE(writer.add_board(long_text).has_value());
   EXPECT_TRUE(writer.add_board(sample_board(std::string(31, 'A'), 10, 1)).has_value());
   auto empty = MfaArchive::from_bytes(MfaWriter().build().value());
-  ASSERT_TRUE(empty.has_value()) << empty.error().message();
+  ASSERT_THAT(empty, IsOk());
   EXPECT_TRUE(empty->boards().empty());
 }
 

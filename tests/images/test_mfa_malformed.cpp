@@ -6,6 +6,7 @@
 
 #include "tests/images/MfaTestArchive.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::test {
 namespace {
@@ -41,16 +42,14 @@ TEST(MfaMalformed, CrcMismatchReportsBothValues) {
   const std::uint32_t computed =
       static_cast<std::uint32_t>(crc32_z(crc32_z(0, nullptr, 0), bytes.data(), bytes.size() - 4));
   auto archive = MfaArchive::from_bytes(bytes);
-  ASSERT_FALSE(archive.has_value());
-  EXPECT_EQ(archive.error().code(), ErrorCode::Mismatch);
+  ASSERT_THAT(archive, FailsWith(ErrorCode::Mismatch));
   EXPECT_NE(archive.error().message().find(hex(stored)), std::string::npos) << archive.error().message();
   EXPECT_NE(archive.error().message().find(hex(computed)), std::string::npos) << archive.error().message();
   // The trailer itself damaged.
   auto trailer = small_archive();
   trailer.back() ^= 1;
   auto bad = MfaArchive::from_bytes(trailer);
-  ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().code(), ErrorCode::Mismatch);
+  ASSERT_THAT(bad, FailsWith(ErrorCode::Mismatch));
 }
 
 TEST(MfaMalformed, EveryTruncationIsAnError) {
@@ -70,14 +69,12 @@ TEST(MfaMalformed, BadMagicAndVersion) {
   magic[0] = 'X';
   fix_crc(magic);
   auto a = MfaArchive::from_bytes(magic);
-  ASSERT_FALSE(a.has_value());
-  EXPECT_EQ(a.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(a, FailsWith(ErrorCode::InvalidImage));
   auto version = small_archive();
   version[7] = 2;
   fix_crc(version);
   auto b = MfaArchive::from_bytes(version);
-  ASSERT_FALSE(b.has_value());
-  EXPECT_EQ(b.error().code(), ErrorCode::NotSupported);
+  ASSERT_THAT(b, FailsWith(ErrorCode::NotSupported));
 }
 
 TEST(MfaMalformed, AbsurdSectionSizeIsAnError) {
@@ -85,8 +82,7 @@ TEST(MfaMalformed, AbsurdSectionSizeIsAnError) {
   store_be32(bytes.data() + find_section(bytes, mfa::kSectionToc).header + 4, 0xffffffffu);
   fix_crc(bytes);
   auto archive = MfaArchive::from_bytes(bytes);
-  ASSERT_FALSE(archive.has_value());
-  EXPECT_EQ(archive.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(archive, FailsWith(ErrorCode::InvalidImage));
   EXPECT_NE(archive.error().message().find("TOC"), std::string::npos) << archive.error().message();
 }
 
@@ -112,8 +108,7 @@ TEST(MfaMalformed, CorruptedXzBlockFailsExtractionAndLeavesNoFile) {
   ASSERT_TRUE(archive.has_value()) << "the xz index is intact: " << archive.error().message();
   TempDir dir;
   auto done = archive->extract_to_file(archive->boards()[1], (dir / "b.bin").string());
-  ASSERT_FALSE(done.has_value());
-  EXPECT_EQ(done.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(done, FailsWith(ErrorCode::InvalidImage));
   EXPECT_TRUE(fs::is_empty(dir.path())) << "temp file left behind";
 }
 
@@ -125,8 +120,7 @@ TEST(MfaMalformed, TruncatedXzDataWithValidCrcIsAnError) {
   for (std::size_t keep : {std::size_t{0}, std::size_t{12}, raw.size() / 2, raw.size() - 1}) {
     auto cut = replace_section(bytes, mfa::kSectionData, {raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(keep)}, false);
     auto result = open_and_extract_all(cut);
-    ASSERT_FALSE(result.has_value()) << "DATA cut to " << keep;
-    EXPECT_EQ(result.error().code(), ErrorCode::InvalidImage);
+    ASSERT_THAT(result, FailsWith(ErrorCode::InvalidImage)) << "DATA cut to " << keep;
   }
 }
 
@@ -137,14 +131,12 @@ TEST(MfaMalformed, ImageRangeBeyondDataIsRefusedAtOpen) {
   auto far = toc;
   store_be16(far.data() + mfa::kTocEntryHeaderSize + 20, 1);
   auto a = MfaArchive::from_bytes(replace_section(bytes, mfa::kSectionToc, far));
-  ASSERT_FALSE(a.has_value());
-  EXPECT_EQ(a.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(a, FailsWith(ErrorCode::InvalidImage));
   EXPECT_NE(a.error().message().find("past the end of DATA"), std::string::npos) << a.error().message();
   auto big = toc;
   store_be32(big.data() + 4, 0xfffffff0u);
   auto b = MfaArchive::from_bytes(replace_section(bytes, mfa::kSectionToc, big));
-  ASSERT_FALSE(b.has_value());
-  EXPECT_EQ(b.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(b, FailsWith(ErrorCode::InvalidImage));
 }
 
 TEST(MfaMalformed, MapPointingOutsideTocOrPastItselfIsAnError) {

@@ -6,6 +6,7 @@
 #include "core/MemorySource.h"
 #include "tests/images/MfaTestArchive.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::test {
 namespace {
@@ -34,7 +35,7 @@ TEST(XzSource, DecodesAStreamLongerThanOneInputChunkInsideALargerBuffer) {
   framed.back() = 0xee;
   const MemorySource source{std::span<const std::uint8_t>(framed)};
   auto decoded = decode(source, 100, packed.size());
-  ASSERT_TRUE(decoded.has_value()) << decoded.error().message();
+  ASSERT_THAT(decoded, IsOk());
   EXPECT_EQ(*decoded, input);
   EXPECT_EQ(xz_uncompressed_size(source, 100, packed.size() + 64).value(), input.size());
   EXPECT_FALSE(xz_uncompressed_size(source, 100, packed.size() + 65).has_value()) << "a non-zero byte after padding";

@@ -6,6 +6,7 @@
 #include "flash/FlashDriver.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint {
 namespace {
@@ -46,7 +47,7 @@ TEST_P(DriverRoundTrip, ProbeReadEraseProgram) {
   const auto data = pattern(1000, 7);
   ASSERT_TRUE(flash.program(base + 3, data).has_value());  // unaligned start, crosses pages
   auto back = flash.read(base + 3, data.size());
-  ASSERT_TRUE(back.has_value()) << back.error().message();
+  ASSERT_THAT(back, test::IsOk());
   EXPECT_EQ(*back, data);
   EXPECT_TRUE(std::equal(data.begin(), data.end(), dev->flash().contents().begin() + base + 3));
   EXPECT_EQ(dev->flash().counters().programs, 4u);  // 253 + 256 + 256 + 235 bytes: one per page
@@ -58,11 +59,9 @@ TEST_P(DriverRoundTrip, ProbeReadEraseProgram) {
   EXPECT_EQ(dev->flash().counters().erases, 1u);
 
   auto unaligned = flash.erase_sector(base + 1);
-  ASSERT_FALSE(unaligned.has_value());
-  EXPECT_EQ(unaligned.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(unaligned, test::FailsWith(ErrorCode::InvalidArgument));
   auto outside = flash.read(flash.size() - 4, 8);
-  ASSERT_FALSE(outside.has_value());
-  EXPECT_EQ(outside.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(outside, test::FailsWith(ErrorCode::InvalidArgument));
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, DriverRoundTrip,
@@ -75,8 +74,7 @@ TEST(FlashDriver, SecondLockAttemptFailsWhileFirstIsHeld) {
     {
       FlashDriver first = open(*dev);
       auto second = FlashDriver::open(*dev, dev->info().flash_gateway, fast_timeouts());
-      ASSERT_FALSE(second.has_value());
-      EXPECT_EQ(second.error().code(), ErrorCode::Busy);
+      ASSERT_THAT(second, test::FailsWith(ErrorCode::Busy));
       auto lock = FlashLock::acquire(*dev, dev->info().flash_gateway, std::chrono::milliseconds(5));
       EXPECT_FALSE(lock.has_value());
       EXPECT_TRUE(dev->gateway().locked());
@@ -95,8 +93,7 @@ TEST(FlashDriver, PowerCutAfterNOpsThenEveryAccessFails) {
   dev->set_faults(faults);
   const auto data = pattern(4 * 256, 3);
   auto r = flash.program(0, data);  // 4 page programs: the 3rd cuts power
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::Io);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::Io));
   EXPECT_NE(r.error().message().find("powered off"), std::string::npos) << r.error().message();
   EXPECT_FALSE(dev->powered());
   EXPECT_EQ(dev->flash().counters().programs, 3u);
@@ -120,7 +117,7 @@ TEST(FlashDriver, WritesOnlySectorsThatDiffer) {
   std::fill(image.begin() + 0x5100, image.begin() + 0x5200, 0xff);  // one 0xFF page
 
   auto first = flash.write_sectors_that_differ(0, image);
-  ASSERT_TRUE(first.has_value()) << first.error().message();
+  ASSERT_THAT(first, test::IsOk());
   EXPECT_EQ(first->sectors_total, 16u);
   EXPECT_EQ(first->sectors_unchanged, 1u);       // the 0xFF sector already matches erased flash
   EXPECT_EQ(first->sectors_erased, 0u);          // blank flash: programming alone suffices
@@ -166,7 +163,7 @@ TEST(FlashDriver, DifferentialWriteAtUnalignedOffsetPreservesNeighbours) {
   auto stats = flash.write_sectors_that_differ(0x0fd0, patch, [&](std::uint64_t done, std::uint64_t total) {
     progress.emplace_back(done, total);
   });
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, test::IsOk());
   EXPECT_EQ(stats->sectors_total, 2u);
   ASSERT_FALSE(progress.empty());
   EXPECT_EQ(progress.back().first, 100u);
@@ -185,8 +182,7 @@ TEST(FlashDriver, VerifyFailsOnWriteProtectedChip) {
   faults.flash_write_protected = true;
   dev->set_faults(faults);
   auto r = flash.write_sectors_that_differ(0, pattern(4096, 1));
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::Mismatch);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::Mismatch));
   EXPECT_NE(r.error().message().find("verify"), std::string::npos);
 }
 
@@ -203,7 +199,7 @@ TEST(FlashDriver, WriteCheckNoneSkipsTheReadBack) {
   dev->set_faults({});
   const auto data = pattern(4096, 2);
   auto ok = flash.write_sectors_that_differ(0x1000, data, {}, WriteCheck::None);
-  ASSERT_TRUE(ok.has_value()) << ok.error().message();
+  ASSERT_THAT(ok, test::IsOk());
   auto back = flash.read(0x1000, data.size());
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(*back, data);
@@ -229,8 +225,7 @@ TEST(FlashDriver, WipTimeoutWhenChipNeverGetsReady) {
   dev->set_faults(faults);
   const auto start = std::chrono::steady_clock::now();
   auto r = flash.erase_sector(0);
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::Timeout);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::Timeout));
   EXPECT_NE(r.error().message().find("WIP"), std::string::npos) << r.error().message();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
@@ -242,8 +237,7 @@ TEST(FlashDriver, GatewayFailureSurfacesAsIoError) {
   faults.fail_gateway_command = 5;
   dev->set_faults(faults);
   auto r = flash.read(0, 256);
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::Io);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::Io));
   EXPECT_NE(r.error().message().find("reading flash at 0x0"), std::string::npos) << r.error().message();
 }
 
@@ -252,8 +246,7 @@ TEST(FlashDriver, RefusesGatewaysItCannotDrive) {
   FlashGatewayInfo mediated = dev->info().flash_gateway;
   mediated.generation = GatewayGeneration::FirmwareMediated;
   auto r = FlashDriver::open(*dev, mediated, fast_timeouts());
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::NotSupported);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::NotSupported));
 }
 
 }  // namespace

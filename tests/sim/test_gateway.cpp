@@ -4,6 +4,7 @@
 #include "devices/DeviceCatalog.h"
 #include "devices/SpiOpcode.h"
 #include "sim/SimDevice.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::sim {
 namespace {
@@ -40,8 +41,7 @@ TEST(SimDevice, RejectsGatewaysItDoesNotSimulate) {
   DeviceInfo firmware_only = **find_device_by_sim_model("switchx");
   firmware_only.flash_gateway = FlashGatewayInfo{.generation = GatewayGeneration::FirmwareMediated};
   auto sx = SimDevice::create(firmware_only);
-  ASSERT_FALSE(sx.has_value());
-  EXPECT_EQ(sx.error().code(), ErrorCode::NotSupported);
+  ASSERT_THAT(sx, test::FailsWith(ErrorCode::NotSupported));
   EXPECT_FALSE(SimDevice::create("no-such-model").has_value());
 }
 
@@ -108,8 +108,7 @@ TEST(FlashGateway, FailsTheNthCommand) {
   const std::uint32_t wren = kBusy | kCmdPhase | op(spi::kWriteEnable);
   EXPECT_TRUE(dev->write32(0xf0400, wren).has_value());
   auto second = dev->write32(0xf0400, wren);
-  ASSERT_FALSE(second.has_value());
-  EXPECT_EQ(second.error().code(), ErrorCode::Io);
+  ASSERT_THAT(second, test::FailsWith(ErrorCode::Io));
   EXPECT_TRUE(dev->write32(0xf0400, wren).has_value());  // one-shot
 }
 

@@ -7,6 +7,7 @@
 #include "devices/SpiOpcode.h"
 #include "flash/FlashDriver.h"
 #include "sim/SimDevice.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::sim {
 namespace {
@@ -75,7 +76,7 @@ TEST(InfiniHostGateway, DriverProbesByResAndRoundTrips) {
   auto dev = make();
   ASSERT_TRUE(dev->write32(kBank, 2u << 30).has_value());  // the driver selects bank 0 itself
   auto opened = FlashDriver::open(*dev, dev->info().flash_gateway);
-  ASSERT_TRUE(opened.has_value()) << opened.error().message();
+  ASSERT_THAT(opened, test::IsOk());
   FlashDriver& flash = *opened;
   EXPECT_EQ(flash.chip().name, "M25P16");
   EXPECT_EQ(flash.size(), 2u * 1024 * 1024);
@@ -89,7 +90,7 @@ TEST(InfiniHostGateway, DriverProbesByResAndRoundTrips) {
   ASSERT_TRUE(flash.program(base + 3, data).has_value());
   EXPECT_EQ(dev->flash().counters().programs, 63u);  // [base+3, base+1003) spans 63 16-byte blocks
   auto back = flash.read(base + 3, data.size());
-  ASSERT_TRUE(back.has_value()) << back.error().message();
+  ASSERT_THAT(back, test::IsOk());
   EXPECT_EQ(*back, data);
   EXPECT_EQ(dev->flash().contents()[base + 2], 0xff);  // padding bytes stay erased
   EXPECT_EQ(dev->flash().contents()[base + 1003], 0xff);
@@ -101,11 +102,10 @@ TEST(InfiniHostGateway, DriverProbesByResAndRoundTrips) {
   EXPECT_EQ(dev->flash().counters().erases, 1u);
 
   auto stats = flash.write_sectors_that_differ(0x10, data);
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, test::IsOk());
   EXPECT_EQ(stats->sectors_program_only, 1u);
   auto second = FlashDriver::open(*dev, dev->info().flash_gateway, FlashTimeouts{.lock = std::chrono::milliseconds(5)});
-  ASSERT_FALSE(second.has_value());
-  EXPECT_EQ(second.error().code(), ErrorCode::Busy);
+  ASSERT_THAT(second, test::FailsWith(ErrorCode::Busy));
 }
 
 TEST(InfiniHostGateway, NoChipAnsweringResIsNotFound) {
@@ -115,8 +115,7 @@ TEST(InfiniHostGateway, NoChipAnsweringResIsNotFound) {
   ASSERT_TRUE(dev->write32(kBank, 3u << 30).has_value());
   ASSERT_TRUE(dev->write32(kData, 0xffffffffu).has_value());
   auto r = FlashDriver::open(*dev, gateway);
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().code(), ErrorCode::NotFound);
+  ASSERT_THAT(r, test::FailsWith(ErrorCode::NotFound));
   EXPECT_NE(r.error().message().find("electronic signature"), std::string::npos) << r.error().message();
 }
 

@@ -10,6 +10,7 @@
 #include "image/FirmwareImage.h"
 #include "tests/sim/RemoteSim.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::test {
 namespace {
@@ -41,7 +42,7 @@ std::uint64_t driver_size(SimDevice& dev) { return open(dev, dev).size(); }
 void put(SimDevice& dev, std::uint64_t address, const std::vector<std::uint8_t>& bytes) {
   FlashDriver local = open(dev, dev);
   auto r = local.write_sectors_that_differ(address, bytes);
-  ASSERT_TRUE(r.has_value()) << r.error().message();
+  ASSERT_THAT(r, IsOk());
 }
 
 // Overwrites 8 sectors of old data with new data whose first bytes differ, once over a remote
@@ -57,7 +58,7 @@ TEST(RemoteFlashWrite, DifferingSectorsAreErasedWithoutBeingReadFirst) {
     FlashDriver driver = open(access, *dev);
     access.round_trips = 0;
     auto stats = driver.write_sectors_that_differ(0, new_data);
-    ASSERT_TRUE(stats.has_value()) << stats.error().message();
+    ASSERT_THAT(stats, IsOk());
     trips[remote ? 0 : 1] = access.round_trips;
     EXPECT_EQ(stats->sectors_erased, 8u);
     EXPECT_EQ(stats->sectors_probed, remote ? 8u : 0u);
@@ -76,7 +77,7 @@ TEST(RemoteFlashWrite, EqualHeadStillFindsALaterDifference) {
   RemoteSim access(*dev, true);
   FlashDriver driver = open(access, *dev);
   auto stats = driver.write_sectors_that_differ(0x2000, new_data);
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, IsOk());
   EXPECT_EQ(stats->sectors_probed, 0u);  // the head matched: the sector was read whole
   EXPECT_EQ(stats->sectors_erased, 1u);
   EXPECT_EQ(flash_bytes(driver, 0x2000, 4096), new_data);
@@ -90,7 +91,7 @@ TEST(RemoteFlashWrite, UnchangedSectorsAreLeftAlone) {
   RemoteSim access(*dev, true);
   FlashDriver driver = open(access, *dev);
   auto stats = driver.write_sectors_that_differ(0, data);
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, IsOk());
   EXPECT_EQ(stats->sectors_unchanged, 3u);
   EXPECT_EQ(dev->counters().flash.erases, before.erases);
   EXPECT_EQ(dev->counters().flash.programs, before.programs);
@@ -107,7 +108,7 @@ TEST(RemoteFlashWrite, SmallRangeIsProgrammedInPlaceAndCheap) {
   FlashDriver driver = open(access, *dev);
   access.round_trips = 0;
   auto stats = driver.write_sectors_that_differ(0x10000, magic);
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, IsOk());
   EXPECT_EQ(stats->sectors_erased, 0u);
   EXPECT_EQ(stats->sectors_program_only, 1u);
   EXPECT_LT(access.round_trips, 20u);  // not the 512 of reading and verifying the whole sector
@@ -123,7 +124,7 @@ TEST(RemoteFlashWrite, RangeNeedingAnEraseKeepsTheRestOfItsSectors) {
   RemoteSim access(*dev, true);
   FlashDriver driver = open(access, *dev);
   auto stats = driver.write_sectors_that_differ(0x0fd0, patch);
-  ASSERT_TRUE(stats.has_value()) << stats.error().message();
+  ASSERT_THAT(stats, IsOk());
   EXPECT_EQ(stats->sectors_total, 2u);
   auto expected = base;
   std::copy(patch.begin(), patch.end(), expected.begin() + 0x0fd0);
@@ -154,11 +155,11 @@ TEST_P(CurrentCopyScope, QueryReadsAFractionAndAgreesWithWhole) {
   FlashDriver driver = open(access, *dev);
   auto whole = read_current_image(access, dev->info(), driver, CopyScope::Whole);
   auto quick = read_current_image(access, dev->info(), driver, CopyScope::Query);
-  ASSERT_TRUE(whole.has_value()) << whole.error().message();
-  ASSERT_TRUE(quick.has_value()) << quick.error().message();
+  ASSERT_THAT(whole, IsOk());
+  ASSERT_THAT(quick, IsOk());
   ASSERT_TRUE(whole->query && quick->query);
   const auto expected = query_image(*image);
-  ASSERT_TRUE(expected.has_value()) << expected.error().message();
+  ASSERT_THAT(expected, IsOk());
   for (const auto* q : {&*whole->query, &*quick->query}) {
     EXPECT_EQ(q->fw_version, expected->fw_version);
     EXPECT_EQ(q->psid, expected->psid);
@@ -187,7 +188,7 @@ TEST_P(CurrentCopyScope, TwoCopyHeadersAreReadWholeToChoose) {
   RemoteSim access(*dev, true);
   FlashDriver driver = open(access, *dev);
   auto quick = read_current_image(access, dev->info(), driver, CopyScope::Query);
-  ASSERT_TRUE(quick.has_value()) << quick.error().message();
+  ASSERT_THAT(quick, IsOk());
   ASSERT_TRUE(quick->query.has_value());
   EXPECT_GE(quick->bytes_read, copy->image_size / 2) << "the copy was not verified";
 }
@@ -210,7 +211,7 @@ TEST(RemoteBurn, FailsafeBurnOverRemoteAccessBootsTheNewImage) {
     dev->reset();
     RemoteSim access(*dev, remote);
     auto report = burn_image(access, dev->info(), *new_image, BurnOptions{});
-    ASSERT_TRUE(report.has_value()) << report.error().message();
+    ASSERT_THAT(report, IsOk());
     trips[remote ? 0 : 1] = access.round_trips;
     EXPECT_EQ(report->sectors_probed > 0, remote);
     const auto& boot = dev->reset();

@@ -10,6 +10,7 @@
 #include "fwops/DeviceLockFile.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::sim {
 namespace {
@@ -31,12 +32,12 @@ TEST(SimState, SaveLoadRoundTrip) {
   ASSERT_TRUE(dev->read32(0xf03fc).has_value());  // leave the semaphore taken
   const SimCounters before = dev->counters();
   auto saved = dev->save_state(dir.path() / "dev");
-  ASSERT_TRUE(saved.has_value()) << saved.error().message();
+  ASSERT_THAT(saved, test::IsOk());
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "dev" / "state.json"));
   EXPECT_EQ(std::filesystem::file_size(dir.path() / "dev" / "flash.bin"), 16u * 1024 * 1024);
 
   auto loaded = SimDevice::load_state(dir.path() / "dev");
-  ASSERT_TRUE(loaded.has_value()) << loaded.error().message();
+  ASSERT_THAT(loaded, test::IsOk());
   SimDevice& back = **loaded;
   EXPECT_EQ(back.info().sim_model, "connectx3");
   EXPECT_TRUE(std::equal(dev->flash().contents().begin(), dev->flash().contents().end(),
@@ -73,20 +74,17 @@ TEST(SimState, PowerOffStateIsKept) {
 TEST(SimState, RejectsBrokenState) {
   test::TempDir dir;
   auto missing = SimDevice::load_state(dir.path());
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);  // core/InputFile: ENOENT (exit 4 as Io)
+  ASSERT_THAT(missing, test::FailsWith(ErrorCode::NotFound));  // core/InputFile: ENOENT (exit 4 as Io)
 
   std::ofstream(dir.path() / "state.json") << "{not json";
   auto garbage = SimDevice::load_state(dir.path());
-  ASSERT_FALSE(garbage.has_value());
-  EXPECT_EQ(garbage.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(garbage, test::FailsWith(ErrorCode::InvalidImage));
 
   auto dev = std::move(SimDevice::create("connectx4")).value();
   ASSERT_TRUE(dev->save_state(dir.path()).has_value());
   std::filesystem::resize_file(dir.path() / "flash.bin", 1000);
   auto truncated = SimDevice::load_state(dir.path());
-  ASSERT_FALSE(truncated.has_value());
-  EXPECT_EQ(truncated.error().code(), ErrorCode::InvalidImage);
+  ASSERT_THAT(truncated, test::FailsWith(ErrorCode::InvalidImage));
   EXPECT_NE(truncated.error().message().find("does not fit"), std::string::npos);
 }
 
@@ -100,8 +98,7 @@ TEST(SimDirectory, LinksPlantedAtItsFilesAreRefusedNotFollowed) {
 
   std::filesystem::create_symlink(victim, dir.path() / "dev" / "lock");
   auto lock = DeviceLockFile::acquire(dir.path() / "dev" / "lock", std::chrono::milliseconds(0), "sim:dev");
-  ASSERT_FALSE(lock);
-  EXPECT_EQ(lock.error().code(), ErrorCode::Io);
+  ASSERT_THAT(lock, test::FailsWith(ErrorCode::Io));
   EXPECT_NE(lock.error().message().find("is a symbolic link"), std::string::npos) << lock.error().message();
   EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(victim)));
 
@@ -112,8 +109,7 @@ TEST(SimDirectory, LinksPlantedAtItsFilesAreRefusedNotFollowed) {
     std::filesystem::rename(file, aside);
     std::filesystem::create_symlink(victim, file);
     auto saved = dev->save_state(dir.path() / "dev");
-    ASSERT_FALSE(saved);
-    EXPECT_EQ(saved.error().code(), ErrorCode::Io);
+    ASSERT_THAT(saved, test::FailsWith(ErrorCode::Io));
     EXPECT_NE(saved.error().message().find("is a symbolic link"), std::string::npos) << saved.error().message();
     EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(victim)));
     std::filesystem::remove(file);

@@ -8,6 +8,7 @@
 #include "sim/SimDevice.h"
 #include "sim/SimStateFile.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::sim {
 namespace {
@@ -79,7 +80,7 @@ TEST(SimStateFile, MissingKeysTakeDefaults) {
   for (const char* key : {"powered", "flash_locked", "faults", "counters", "registers", "boot"}) j.erase(key);
   write_state(dir, j);
   auto loaded = SimDevice::load_state(dir.path());
-  ASSERT_TRUE(loaded.has_value()) << loaded.error().message();
+  ASSERT_THAT(loaded, test::IsOk());
   EXPECT_TRUE((*loaded)->powered());
   EXPECT_EQ((*loaded)->counters().flash.erases, 0u);
   EXPECT_TRUE((*loaded)->boot_state().recovery);  // a blank flash boots into recovery
@@ -105,7 +106,7 @@ TEST(SimStateFile, RoundTripKeepsEveryField) {
   boot.running = q;
   s.boot = boot;
   auto back = SimStateFile::parse(s.to_json());
-  ASSERT_TRUE(back.has_value()) << back.error().message();
+  ASSERT_THAT(back, test::IsOk());
   EXPECT_EQ(back->model, "spectrum");
   EXPECT_FALSE(back->powered);
   EXPECT_TRUE(back->flash_locked);
@@ -126,14 +127,12 @@ TEST(SimStateFile, AbsurdSizesAreRefusedBeforeReading) {
   // (core/InputFile: an input over its limit is InvalidArgument, exit 2).
   std::filesystem::resize_file(dir.path() / "flash.bin", 8ull << 30);
   auto big_flash = SimDevice::load_state(dir.path());
-  ASSERT_FALSE(big_flash.has_value());
-  EXPECT_EQ(big_flash.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(big_flash, test::FailsWith(ErrorCode::InvalidArgument));
   EXPECT_NE(big_flash.error().message().find("flash.bin"), std::string::npos) << big_flash.error().message();
 
   std::filesystem::resize_file(dir.path() / "state.json", SimStateFile::kMaxBytes + 1);
   auto big_state = SimDevice::load_state(dir.path());
-  ASSERT_FALSE(big_state.has_value());
-  EXPECT_EQ(big_state.error().code(), ErrorCode::InvalidArgument);
+  ASSERT_THAT(big_state, test::FailsWith(ErrorCode::InvalidArgument));
   EXPECT_FALSE(SimStateFile::parse(std::string(SimStateFile::kMaxBytes + 1, ' ')).has_value());
 }
 

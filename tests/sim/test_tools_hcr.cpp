@@ -10,6 +10,7 @@
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/ResultMatchers.h"
 
 namespace openflint::sim {
 namespace {
@@ -230,11 +231,11 @@ TEST(ToolsHcr, RegisterAccessAnswersMgirLikeTheIcmdPathThroughEitherMailboxRoute
 
   const auto check_answer = [&](const std::vector<std::uint8_t>& mailbox) {
     auto answer = AccessRegisterTlv::decode(mailbox);
-    ASSERT_TRUE(answer.has_value()) << answer.error().message();
+    ASSERT_THAT(answer, test::IsOk());
     EXPECT_EQ(answer->status, 0u);
     EXPECT_EQ(answer->tid, 0x1234u);
     auto mgir = MgirRegister::decode(answer->data);
-    ASSERT_TRUE(mgir.has_value()) << mgir.error().message();
+    ASSERT_THAT(mgir, test::IsOk());
     EXPECT_EQ(mgir->device_id, 0x1f5);
     EXPECT_EQ(mgir->major, expected.major);
     EXPECT_EQ(mgir->minor, expected.minor);
@@ -320,7 +321,7 @@ TEST(ToolsHcr, ALoadedDeviceServesItFreshAndTheStateFileDoesNotCarryIt) {
   test::TempDir tmp;
   ASSERT_TRUE(dev->save_state(tmp / "cx3").has_value());
   auto loaded = SimDevice::load_state(tmp / "cx3");
-  ASSERT_TRUE(loaded.has_value()) << loaded.error().message();
+  ASSERT_THAT(loaded, test::IsOk());
   Tool again(**loaded);
   EXPECT_TRUE(again.take_semaphore());
   EXPECT_EQ(again.read(kHcr.mailbox), 0u);
