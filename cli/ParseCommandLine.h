@@ -7,7 +7,8 @@
 
 namespace openflint::cli {
 
-// Parses argv into `app`. Returns nullopt when the tool should go on; otherwise the exit status
+// Adds the option every tool has, --record FILE (fwops/SessionRecording.h), and parses argv into
+// `app`. Returns nullopt when the tool should go on; otherwise the exit status
 // to return at once: 0 after --help/--help-all/--version (printed by CLI11), kUsage after a usage
 // error (its message printed on stderr).
 [[nodiscard]] std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/Result.h"
@@ -69,6 +70,12 @@ class Device {
   [[nodiscard]] const std::string& name() const { return name_; }
   // How the device is reached (fwops/DeviceTransport.h).
   [[nodiscard]] DeviceTransport& transport() { return *transport_; }
+  // Puts wrap(transport) in place of the transport: a decorator that sees every operation (the
+  // session recorder, fwops/SessionRecording.h). For the opener.
+  template <typename Wrap>
+  void wrap_transport(Wrap&& wrap) {
+    transport_ = std::forward<Wrap>(wrap)(std::move(transport_));
+  }
   // The simulator behind a sim:PATH device (fault injection, power); nullptr for real devices.
   [[nodiscard]] sim::SimDevice* simulator() { return transport_->simulator(); }
   // PCI names: the function's sysfs folder, <sysfs root>/devices/<BDF>; empty for other devices.

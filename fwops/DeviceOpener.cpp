@@ -26,6 +26,7 @@ struct TransportRow {
 
 constexpr TransportRow kTransports[] = {
     {transports::sim_matches, transports::open_sim, "sim:PATH (a simulated device made with 'hcasim create')"},
+    {transports::replay_matches, transports::open_replay, "replay:FILE (a session recorded with --record FILE)"},
     {transports::remote_matches, transports::open_remote,
      "HOST:PORT,DEVICE (a device served by mstmtserver, '/' in DEVICE written as '@'), ssh:[USER@]HOST[:PORT]/DEVICE"},
     {transports::pci_matches, open_pci_device,
@@ -50,8 +51,14 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
   if (name.size() > kMaxDeviceNameBytes)
     return make_error(ErrorCode::InvalidArgument, "device name " + echoed_name(name) + " is too long (at most " +
                                                       std::to_string(kMaxDeviceNameBytes) + " bytes)");
-  for (const TransportRow& row : kTransports)
-    if (row.matches(name, options)) return row.open(name, options);
+  for (const TransportRow& row : kTransports) {
+    if (!row.matches(name, options)) continue;
+    // OPENFLINT_RECORD or --record: every opened device is recorded (fwops/SessionRecording.h).
+    OF_ASSIGN(SessionLog* log, active_session_log());
+    OF_ASSIGN(Device device, row.open(name, options));
+    if (log != nullptr) OF_TRY(transports::record_session(device, *log));
+    return device;
+  }
   return make_error(ErrorCode::InvalidArgument, "unknown device name " + echoed_name(name) + ": accepted forms are " +
                                                     std::string(accepted_device_forms()));
 }

@@ -5,6 +5,7 @@
 
 #include "core/Result.h"
 #include "fwops/Device.h"
+#include "fwops/SessionRecording.h"
 
 // One pair per file of fwops/transports/: whether a device name is of that transport's forms, and
 // opening it (a Device over the transport, identified through the catalog). A new transport adds
@@ -22,5 +23,15 @@ namespace openflint::transports {
 
 [[nodiscard]] bool inband_matches(std::string_view name, const DeviceOpenOptions& options);
 [[nodiscard]] Result<Device> open_inband(std::string_view name, const DeviceOpenOptions& options);
+
+// replay:FILE — a recorded session played back (ReplayTransport.cpp, docs/recording.md).
+[[nodiscard]] bool replay_matches(std::string_view name, const DeviceOpenOptions& options);
+[[nodiscard]] Result<Device> open_replay(std::string_view name, const DeviceOpenOptions& options);
+
+// Recording (RecordingTransport.cpp): a decorator, not a row. The "open" record of `device` (its
+// catalog record and the transport properties a replay must answer alike), and putting the
+// recorder over `device`'s transport after writing that record to `log`.
+[[nodiscard]] std::string open_record(Device& device);
+[[nodiscard]] Result<void> record_session(Device& device, SessionLog& log);
 
 }  // namespace openflint::transports

@@ -1,0 +1,120 @@
+// Recording and replay (fwops/SessionRecording.h) over the simulator's transport: flint q, v, a burn,
+// mst dump and mst config query recorded with OPENFLINT_RECORD replay into the same unmodified
+// tools with byte-identical output, and a recording that no longer matches the tool fails loudly.
+#include <gtest/gtest.h>
+
+#include "fwops/SessionRecording.h"
+#include "tests/devcli/SampleDevice.h"
+#include "tests/house/ReplayCheck.h"
+
+namespace openflint::test {
+namespace {
+
+class ReplaySim : public SampleDeviceTest {};
+
+TEST_F(ReplaySim, QueryVerifyDumpAndConfigQueryReplayByteForByte) {
+  create_sample("connectx4", "old");
+  ReplayCheck check(dir_.path());
+  for (const std::vector<std::string>& command :
+       std::vector<std::vector<std::string>>{{"flint", "-d", "{dev}", "q"},
+                                             {"flint", "-d", "{dev}", "--json", "q"},
+                                             {"flint", "-d", "{dev}", "v"},
+                                             {"mst", "dump", "{dev}"},
+                                             {"mst", "config", "{dev}", "query"}}) {
+    SCOPED_TRACE(command[0] + " " + command[1] + " " + command.back());
+    check.expect_replays(command, dev());
+  }
+}
+
+TEST_F(ReplaySim, ABurnReplaysWithoutTheDevice) {
+  create_sample("connectx4", "old");
+  const std::string image = sample("connectx4", "new");
+  ReplayCheck check(dir_.path());
+  const Recorded burn = check.expect_replays({"flint", "-d", "{dev}", "-i", image, "-y", "burn"}, dev());
+  EXPECT_EQ(burn.exit_code, 0) << burn.err;
+  // The replay touched nothing: the device (burned by the recording run) is released and intact.
+  const CommandResult q = flint({"-d", dev(), "q"});
+  EXPECT_EQ(q.exit_code, 0) << q.err;
+}
+
+TEST_F(ReplaySim, AnFs2DeviceAndItsI2cFreeGatewayReplay) {
+  create("connectx3", fs2_image());
+  ReplayCheck check(dir_.path());
+  check.expect_replays({"flint", "-d", "{dev}", "q"}, dev());
+  check.expect_replays({"flint", "-d", "{dev}", "v"}, dev());
+}
+
+// A tool whose accesses changed: replaying `flint q`'s session into `flint v`, and a session one
+// of whose requests was altered, stop at the first divergence with exit 3 and say where.
+TEST_F(ReplaySim, ADifferentAccessSequenceIsCaughtAtItsFirstDivergence) {
+  create_sample("connectx4", "old");
+  ReplayCheck check(dir_.path());
+  const Recorded q = check.record({"flint", "-d", "{dev}", "q"}, dev());
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+
+  const CommandResult other = run_command({bin("flint").string(), "-d", "replay:" + q.session.string(), "v"});
+  EXPECT_EQ(other.exit_code, 3) << other.out << other.err;
+  EXPECT_NE(other.err.find("diverged at record"), std::string::npos) << other.err;
+
+  // The same tool, but the recording says the tool read another address at its first read.
+  std::vector<std::string> records = session_records_of(q.session);
+  bool altered = false;
+  for (std::string& record : records) {
+    if (!record.starts_with("r ")) continue;
+    record.replace(2, 1, record[2] == '1' ? "2" : "1");
+    altered = true;
+    break;
+  }
+  ASSERT_TRUE(altered) << "no CR-space read in the session";
+  const auto changed = write_session(dir_ / "altered.session.gz", records);
+  const CommandResult replayed = run_command({bin("flint").string(), "-d", "replay:" + changed.string(), "q"});
+  EXPECT_EQ(replayed.exit_code, 3) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.err.find("diverged at record"), std::string::npos) << replayed.err;
+  EXPECT_NE(replayed.err.find("the tool asked 'r "), std::string::npos) << replayed.err;
+
+  // A session cut short: the tool asks past its end.
+  records = session_records_of(q.session);
+  records.resize(records.size() / 2);
+  const auto cut = write_session(dir_ / "cut.session.gz", records);
+  const CommandResult short_replay = run_command({bin("flint").string(), "-d", "replay:" + cut.string(), "q"});
+  EXPECT_NE(short_replay.exit_code, 0) << short_replay.out;
+  EXPECT_NE(short_replay.err.find("the recording has 'its end'"), std::string::npos) << short_replay.err;
+}
+
+TEST_F(ReplaySim, BadFilesAndNamesAreOneErrorLine) {
+  write_file(dir_ / "text.gz", {'h', 'e', 'l', 'l', 'o', '\n'});
+  for (const auto& [name, code, words] :
+       std::vector<std::tuple<std::string, int, std::string>>{
+           {"replay:" + (dir_ / "missing.gz").string(), 4, "cannot open the session recording"},
+           {"replay:" + (dir_ / "text.gz").string(), 3, "not an openflint session recording"},
+           {"replay:", 2, "lacks a FILE"}}) {
+    const CommandResult r = run_command({bin("flint").string(), "-d", name, "q"});
+    EXPECT_EQ(r.exit_code, code) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(words), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // A recording that cannot be created is refused before the device is touched.
+  create_sample("connectx4", "old");
+  const CommandResult r = run_command({bin("flint").string(), "--record", (dir_ / "no" / "such" / "dir.gz").string(),
+                                       "-d", dev(), "q"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("cannot create the session recording"), std::string::npos) << r.err;
+}
+
+// --record FILE is the option form of OPENFLINT_RECORD, on every tool.
+TEST_F(ReplaySim, TheRecordOptionRecordsLikeTheVariable) {
+  create_sample("connectx4", "old");
+  const std::string session = (dir_ / "option.session.gz").string();
+  const CommandResult recorded = run_command({bin("mst").string(), "--record", session, "dump", dev()});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  const CommandResult replayed = run_command({bin("mst").string(), "dump", "replay:" + session});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+  EXPECT_EQ(replayed.out, recorded.out);
+  for (const char* tool : {"flint", "mst", "ibfwmgr", "hcasim"}) {
+    const CommandResult help = run_command({bin(tool).string(), "--help"});
+    EXPECT_NE(help.out.find("--record"), std::string::npos) << tool;
+  }
+}
+
+}  // namespace
+}  // namespace openflint::test
