@@ -51,7 +51,7 @@ Result<void> FlashDriver::program_differences(std::uint32_t address, std::span<c
     if (first < end) {
       std::size_t last = end;
       while (desired[last - 1] == base[last - 1]) --last;
-      OF_TRY(program_page(address + static_cast<std::uint32_t>(first), desired.subspan(first, last - first)));
+      OF_TRY(bus_->program(address + static_cast<std::uint32_t>(first), desired.subspan(first, last - first)));
       ++stats.pages_programmed;
       stats.bytes_programmed += last - first;
     }

@@ -12,19 +12,8 @@
 namespace openflint {
 namespace {
 
-Result<AccessRegisterTlv> write_register(RegisterPort& port, std::uint16_t id, std::vector<std::uint8_t> data) {
-  AccessRegisterTlv request;
-  request.register_id = id;
-  request.method = AccessRegisterTlv::kMethodWrite;
-  request.data = std::move(data);
-  return port.transact(request);
-}
-
 Result<std::uint32_t> sector_size_reported(RegisterPort& port) {
-  AccessRegisterTlv request;
-  request.register_id = flash_reg::kMfpa;
-  request.data.assign(flash_reg::kMfpaBytes, 0);
-  OF_ASSIGN(const AccessRegisterTlv mfpa, port.transact(request));
+  OF_ASSIGN(const AccessRegisterTlv mfpa, port.query(flash_reg::kMfpa, std::vector<std::uint8_t>(flash_reg::kMfpaBytes, 0)));
   if (mfpa.status != 0 || mfpa.data.size() < flash_reg::kMfpaBytes)
     return make_error(ErrorCode::NotSupported, "the firmware offers no flash access (MFPA status " +
                                                    hex_string(mfpa.status) + ")");
@@ -54,7 +43,7 @@ Result<void> FirmwareFlashBus::read(std::uint32_t address, std::span<std::uint8_
 Result<void> FirmwareFlashBus::erase(std::uint32_t address) {
   std::vector<std::uint8_t> data(flash_reg::kMfbeBytes, 0);
   mad::put32(data.data(), 0x08, address);
-  OF_ASSIGN(const AccessRegisterTlv answer, write_register(*port_, flash_reg::kMfbe, std::move(data)));
+  OF_ASSIGN(const AccessRegisterTlv answer, port_->write(flash_reg::kMfbe, std::move(data)));
   if (answer.status != 0)
     return make_error(ErrorCode::Io, "the firmware did not erase the flash sector at " + hex_string(address) +
                                          " (MFBE status " + hex_string(answer.status) + ")");
@@ -70,7 +59,7 @@ Result<void> FirmwareFlashBus::program(std::uint32_t address, std::span<const st
     mad::put32(data.data(), 0x04, static_cast<std::uint32_t>(n));
     mad::put32(data.data(), 0x08, at);
     flash_reg::flash_bytes_to_wire(bytes.subspan(done, n), std::span(data).subspan(flash_reg::kMfbaHeaderBytes));
-    OF_ASSIGN(const AccessRegisterTlv answer, write_register(*port_, flash_reg::kMfba, std::move(data)));
+    OF_ASSIGN(const AccessRegisterTlv answer, port_->write(flash_reg::kMfba, std::move(data)));
     if (answer.status != 0)
       return make_error(ErrorCode::Io, "the firmware did not program the flash at " + hex_string(at) +
                                            " (MFBA status " + hex_string(answer.status) + ")");

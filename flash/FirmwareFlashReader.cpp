@@ -16,21 +16,13 @@ namespace {
 constexpr std::size_t kMfpaBytes = 0x20;
 constexpr std::size_t kMinBlock = 4;
 
-Result<AccessRegisterTlv> query(RegisterPort& port, std::uint16_t id, std::vector<std::uint8_t> data) {
-  AccessRegisterTlv request;
-  request.register_id = id;
-  request.method = AccessRegisterTlv::kMethodQuery;
-  request.data = std::move(data);
-  return port.transact(request);
-}
-
 }  // namespace
 
 Result<FirmwareFlashReader> FirmwareFlashReader::open(RegisterPort& port) {
   const std::size_t room = port.max_register_bytes();
   if (room < flash_reg::kMfbaHeaderBytes + kMinBlock || room < kMfpaBytes)
     return make_error(ErrorCode::NotSupported, "the register channel is too small for firmware flash access");
-  OF_ASSIGN(const AccessRegisterTlv mfpa, query(port, flash_reg::kMfpa, std::vector<std::uint8_t>(kMfpaBytes, 0)));
+  OF_ASSIGN(const AccessRegisterTlv mfpa, port.query(flash_reg::kMfpa, std::vector<std::uint8_t>(kMfpaBytes, 0)));
   if (mfpa.status != 0 || mfpa.data.size() < kMfpaBytes)
     return make_error(ErrorCode::NotSupported, "the firmware offers no flash access (MFPA status " +
                                                    hex_string(mfpa.status) + ")");
@@ -57,7 +49,7 @@ Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std
     std::vector<std::uint8_t> data(flash_reg::kMfbaHeaderBytes + (n + 3) / 4 * 4, 0);
     mad::put32(data.data(), 0x04, static_cast<std::uint32_t>(n));
     mad::put32(data.data(), 0x08, static_cast<std::uint32_t>(at));
-    OF_ASSIGN(const AccessRegisterTlv answer, query(*port_, flash_reg::kMfba, std::move(data)));
+    OF_ASSIGN(const AccessRegisterTlv answer, port_->query(flash_reg::kMfba, std::move(data)));
     if (answer.status != 0 || answer.data.size() < flash_reg::kMfbaHeaderBytes + n)
       return make_error(ErrorCode::Io, "the firmware did not read the flash at " + hex_string(at) +
                                            " (MFBA status " + hex_string(answer.status) + ")");

@@ -1,4 +1,4 @@
-// FlashBus: the primitive operations of one kind of flash behind a gateway (the parallel CFI driver implements it).
+// FlashBus: the primitive operations of one kind of flash (SPI gateway, parallel CFI, I2C EEPROMs, the running firmware).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,8 @@
 namespace openflint {
 
 // What FlashDriver needs of a flash beyond the lock, range checks, differential writes and
-// verification, which it keeps for every kind. The SPI gateway path still lives inside
-// FlashDriver itself; a parallel part (flash/ParallelFlash) comes through this interface.
+// verification, which it keeps for every kind: flash/SpiGatewayBus, flash/ParallelFlash,
+// flash/EepromFlash and flash/FirmwareFlashBus implement it.
 class FlashBus {
  public:
   virtual ~FlashBus() = default;
@@ -19,6 +19,8 @@ class FlashBus {
   FlashBus& operator=(const FlashBus&) = delete;
 
   [[nodiscard]] virtual const FlashChip& chip() const = 0;
+  // The id the part answered; default: the catalog's (EEPROMs: none, 0).
+  [[nodiscard]] virtual std::uint32_t jedec_id() const { return chip().jedec_id; }
   [[nodiscard]] virtual Result<void> read(std::uint32_t address, std::span<std::uint8_t> out) = 0;
   // Erases the chip().min_erase_size() unit at `address` (aligned); returns when it is done.
   [[nodiscard]] virtual Result<void> erase(std::uint32_t address) = 0;

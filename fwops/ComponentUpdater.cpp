@@ -30,14 +30,6 @@ constexpr std::size_t kMcamMaskAt = 0x08;
 constexpr std::size_t kMcqiHeader = 0x18;
 constexpr std::size_t kMcqiCapabilities = 0x14;
 
-Result<AccessRegisterTlv> access(RegisterPort& port, std::uint16_t id, std::uint8_t method, std::vector<std::uint8_t> data) {
-  AccessRegisterTlv request;
-  request.register_id = id;
-  request.method = method;
-  request.data = std::move(data);
-  return port.transact(request);
-}
-
 std::string register_error(std::string_view what, std::uint8_t status) {
   return std::string(what) + " refused by the firmware (register status " + hex_string(status) + ")";
 }
@@ -76,7 +68,7 @@ Result<AccessRegisterTlv> mcc_access(RegisterPort& port, std::uint8_t instructio
   put32(d.data(), 0x08, handle);
   put32(d.data(), 0x10, size);
   const std::uint8_t method = instruction == 0 ? AccessRegisterTlv::kMethodQuery : AccessRegisterTlv::kMethodWrite;
-  return access(port, flash_reg::kMcc, method, std::move(d));
+  return port.access(flash_reg::kMcc, method, std::move(d));
 }
 
 }  // namespace
@@ -105,7 +97,7 @@ Result<bool> ComponentUpdater::offered(RegisterPort& port) {
   const std::size_t bytes = std::min(kMcamBytes, port.max_register_bytes() / 4 * 4);
   if (bytes < kMcamMaskAt + 16) return false;
   OF_ASSIGN(const AccessRegisterTlv mcam,
-            access(port, flash_reg::kMcam, AccessRegisterTlv::kMethodQuery, std::vector<std::uint8_t>(bytes, 0)));
+            port.query(flash_reg::kMcam, std::vector<std::uint8_t>(bytes, 0)));
   if (mcam.status != 0 || mcam.data.size() < kMcamMaskAt + 16) return false;
   const auto listed = [&](std::uint16_t id) {
     const unsigned n = id & 0x7f;
@@ -119,7 +111,7 @@ Result<ComponentUpdater> ComponentUpdater::open(RegisterPort& port, ComponentUpd
   put32(q.data(), 0x14, kMcqiCapabilities);
   if (q.size() > port.max_register_bytes())
     return make_error(ErrorCode::NotSupported, "the register channel is too small for the component update");
-  OF_ASSIGN(const AccessRegisterTlv mcqi, access(port, flash_reg::kMcqi, AccessRegisterTlv::kMethodQuery, q));
+  OF_ASSIGN(const AccessRegisterTlv mcqi, port.query(flash_reg::kMcqi, q));
   if (mcqi.status != 0 || mcqi.data.size() < q.size())
     return make_error(ErrorCode::NotSupported, register_error("reading the boot image's capabilities (MCQI)", mcqi.status));
   const std::uint32_t max_component = get32(mcqi.data.data(), kMcqiHeader + 0x08);
@@ -200,11 +192,7 @@ Result<void> ComponentUpdater::download(std::span<const std::uint8_t> component,
       put32(d.data(), 0x04, static_cast<std::uint32_t>(at));
       put32(d.data(), 0x08, static_cast<std::uint32_t>(n));
       flash_reg::flash_bytes_to_wire(component.subspan(at, n), std::span(d).subspan(flash_reg::kMcdaHeaderBytes));
-      AccessRegisterTlv request;
-      request.register_id = flash_reg::kMcda;
-      request.method = AccessRegisterTlv::kMethodWrite;
-      request.data = std::move(d);
-      batch.push_back(std::move(request));
+      batch.push_back(AccessRegisterTlv::request(flash_reg::kMcda, AccessRegisterTlv::kMethodWrite, std::move(d)));
       offsets.push_back(at);
       at += n;
     }

@@ -11,11 +11,7 @@ namespace {
 
 // One MFRL access, the TLV status turned into an error.
 Result<MfrlRegister> access_mfrl(RegisterPort& port, std::uint8_t method, const MfrlRegister& value) {
-  AccessRegisterTlv request;
-  request.register_id = MfrlRegister::kId;
-  request.method = method;
-  request.data = value.encode();
-  OF_ASSIGN(const auto answer, port.transact(request));
+  OF_ASSIGN(const auto answer, port.access(MfrlRegister::kId, method, value.encode()));
   if (answer.status == AccessRegisterTlv::kStatusRegisterNotSupported)
     return make_error(ErrorCode::NotSupported, "the running firmware has no reset register (MFRL not supported)");
   if (answer.status == AccessRegisterTlv::kStatusBadParameter)

@@ -6,14 +6,6 @@
 namespace openflint {
 namespace {
 
-AccessRegisterTlv mgir_request() {
-  AccessRegisterTlv request;
-  request.register_id = MgirRegister::kId;
-  request.method = AccessRegisterTlv::kMethodQuery;
-  request.data.assign(MgirRegister::kSize, 0);
-  return request;
-}
-
 std::optional<RunningFirmware> decode(const Result<AccessRegisterTlv>& answer, const DeviceInfo& info) {
   if (!answer || answer->status != 0) return std::nullopt;
   auto mgir = MgirRegister::decode(answer->data);
@@ -22,7 +14,7 @@ std::optional<RunningFirmware> decode(const Result<AccessRegisterTlv>& answer, c
   running.recovery = !mgir->has_firmware();
   if (running.recovery) return running;
   ImageQuery image;
-  image.format = static_cast<ImageFormat>(static_cast<int>(info.image_format));  // same order
+  image.format = info.image_format;
   image.fw_version = FwVersion{mgir->major, mgir->minor, mgir->subminor};
   image.psid = mgir->psid;
   running.image = std::move(image);
@@ -32,7 +24,7 @@ std::optional<RunningFirmware> decode(const Result<AccessRegisterTlv>& answer, c
 }  // namespace
 
 std::optional<RunningFirmware> query_running(RegisterPort& port, const DeviceInfo& info) {
-  return decode(port.transact(mgir_request()), info);
+  return decode(port.query(MgirRegister::kId, std::vector<std::uint8_t>(MgirRegister::kSize, 0)), info);
 }
 
 }  // namespace openflint

@@ -47,10 +47,8 @@ std::string setting_name(const NvItem& item, const NvParameter& p, std::uint8_t 
 // An MNVDA request for item `type` of `size` data bytes (GET: in `mode`; SET: the data follows).
 AccessRegisterTlv mnvda_request(std::uint8_t method, std::uint32_t type, std::uint16_t size, nv_reg::NvReadMode mode,
                                 std::uint8_t writer_id = 0) {
-  AccessRegisterTlv request;
-  request.register_id = nv_reg::kMnvda;
-  request.method = method;
-  request.data.assign(nv_reg::kHeaderBytes + (size + 3u) / 4 * 4, 0);
+  AccessRegisterTlv request = AccessRegisterTlv::request(
+      nv_reg::kMnvda, method, std::vector<std::uint8_t>(nv_reg::kHeaderBytes + (size + 3u) / 4 * 4, 0));
   nv_reg::NvItemHeader header;
   header.length = size;
   header.mode = mode;
@@ -64,11 +62,9 @@ AccessRegisterTlv mnvda_request(std::uint8_t method, std::uint32_t type, std::ui
 // SET: `data` follows).
 AccessRegisterTlv mnva_request(std::uint8_t method, const NvItem& item, std::uint8_t port,
                                std::span<const std::uint8_t> data = {}) {
-  AccessRegisterTlv request;
-  request.register_id = nv_reg::kMnva;
-  request.method = method;
   const std::uint16_t dwords = static_cast<std::uint16_t>((item.size + 3u) / 4);
-  request.data.assign(nv_reg::kGen4HeaderBytes + std::size_t{dwords} * 4, 0);
+  AccessRegisterTlv request = AccessRegisterTlv::request(
+      nv_reg::kMnva, method, std::vector<std::uint8_t>(nv_reg::kGen4HeaderBytes + std::size_t{dwords} * 4, 0));
   nv_reg::put_gen4_header(request.data, {.type = static_cast<std::uint16_t>(item.index),
                                          .length_dwords = dwords, .type_mod = port});
   std::copy(data.begin(), data.end(), request.data.begin() + nv_reg::kGen4HeaderBytes);
@@ -121,11 +117,7 @@ Result<NvConfig> NvConfig::open(Device& device) {
       for (const NvParameter& param : item.parameters)
         config.settings_.push_back({setting_name(item, param, port_number), &item, &param, port_number});
   }
-  AccessRegisterTlv gc;
-  gc.register_id = nv_reg::kMnvgc;
-  gc.method = Tlv::kMethodQuery;
-  gc.data.assign(nv_reg::kMnvgcBytes, 0);
-  OF_ASSIGN(const auto answer, config.port_->transact(gc));
+  OF_ASSIGN(const auto answer, config.port_->query(nv_reg::kMnvgc, std::vector<std::uint8_t>(nv_reg::kMnvgcBytes, 0)));
   if (answer.status == 0 && answer.data.size() >= 4) {
     const std::uint32_t d0 = nv_reg::get_be32(answer.data, 0);
     config.reads_factory_ = (d0 & 1) != 0;
@@ -160,12 +152,9 @@ Result<void> NvConfig::open_gen4(const std::string& name) {
 }
 
 Result<std::optional<std::uint32_t>> NvConfig::item_caps(std::uint32_t type) {
-  AccessRegisterTlv request;
-  request.register_id = nv_reg::kMnvqc;
-  request.method = Tlv::kMethodQuery;
-  request.data.assign(nv_reg::kMnvqcBytes, 0);
-  nv_reg::put_be32(request.data, 0, type);
-  OF_ASSIGN(const auto answer, port_->transact(request));
+  std::vector<std::uint8_t> bytes(nv_reg::kMnvqcBytes, 0);
+  nv_reg::put_be32(bytes, 0, type);
+  OF_ASSIGN(const auto answer, port_->query(nv_reg::kMnvqc, std::move(bytes)));
   if (answer.status != 0 || answer.data.size() < nv_reg::kMnvqcBytes) return std::optional<std::uint32_t>{};
   return std::optional<std::uint32_t>(nv_reg::get_be32(answer.data, 4));
 }
@@ -304,11 +293,9 @@ Result<void> NvConfig::set(std::span<const NvAssignment> assignments) {
 }
 
 Result<void> NvConfig::reset_to_defaults() {
-  AccessRegisterTlv request;
-  request.register_id = is_gen4(*table_) ? nv_reg::kGen4Mnvia : nv_reg::kMnvia;
-  request.method = Tlv::kMethodWrite;
-  request.data.assign(is_gen4(*table_) ? nv_reg::kGen4MnviaBytes : nv_reg::kMnviaBytes, 0);  // every item
-  OF_ASSIGN(const auto answer, port_->transact(request));
+  const bool gen4 = is_gen4(*table_);
+  OF_ASSIGN(const auto answer, port_->write(gen4 ? nv_reg::kGen4Mnvia : nv_reg::kMnvia,  // every item
+                                            std::vector<std::uint8_t>(gen4 ? nv_reg::kGen4MnviaBytes : nv_reg::kMnviaBytes, 0)));
   if (answer.status != 0) return make_error(ErrorCode::Io, "resetting the configuration: " + status_text(answer.status));
   return {};
 }

@@ -36,11 +36,7 @@ const AccessRegisterField* field_named(const RegisterLayout& layout, const std::
 
 Result<std::vector<std::uint8_t>> transact(RegisterPort& port, const RegisterLayout& layout, std::uint8_t method,
                                            std::vector<std::uint8_t> data) {
-  Tlv request;
-  request.register_id = layout.id;
-  request.method = method;
-  request.data = std::move(data);
-  OF_ASSIGN(const auto answer, port.transact(request));
+  OF_ASSIGN(const auto answer, port.access(layout.id, method, std::move(data)));
   if (answer.status == Tlv::kStatusRegisterNotSupported)
     return make_error(ErrorCode::NotSupported, "the firmware does not support register " + std::string(layout.name));
   if (answer.status != 0)

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/Result.h"
@@ -29,6 +30,15 @@ struct AccessRegisterTlv {
   std::uint8_t status = 0;  // device's answer: 0 ok, else a register-access status
   std::uint64_t tid = 0;
   std::vector<std::uint8_t> data;  // register bytes (a multiple of 4)
+
+  // A request: register `id` by `method`, with the register's bytes (its index fields set).
+  [[nodiscard]] static AccessRegisterTlv request(std::uint16_t id, std::uint8_t method, std::vector<std::uint8_t> bytes) {
+    AccessRegisterTlv t;
+    t.register_id = id;
+    t.method = method;
+    t.data = std::move(bytes);
+    return t;
+  }
 
   // The payload; InvalidArgument when it does not fit `capacity` bytes.
   [[nodiscard]] Result<std::vector<std::uint8_t>> encode(std::size_t capacity) const;

@@ -36,6 +36,18 @@ class RegisterPort {
     }
     return answers;
   }
+  // One access of register `id` by `method` with the register's bytes, and its two usual forms:
+  // the answer keeps the register status for the caller to act on.
+  [[nodiscard]] Result<AccessRegisterTlv> access(std::uint16_t id, std::uint8_t method, std::vector<std::uint8_t> bytes) {
+    return transact(AccessRegisterTlv::request(id, method, std::move(bytes)));
+  }
+  [[nodiscard]] Result<AccessRegisterTlv> query(std::uint16_t id, std::vector<std::uint8_t> bytes) {
+    return access(id, AccessRegisterTlv::kMethodQuery, std::move(bytes));
+  }
+  [[nodiscard]] Result<AccessRegisterTlv> write(std::uint16_t id, std::vector<std::uint8_t> bytes) {
+    return access(id, AccessRegisterTlv::kMethodWrite, std::move(bytes));
+  }
+
   // The largest register (bytes after the TLV headers) one access carries both ways.
   [[nodiscard]] virtual std::size_t max_register_bytes() const = 0;
   // Accesses sent so far (each a round trip).

@@ -250,11 +250,7 @@ std::string BusSession::access_register(const BusRequest& request) {
       audit("G " + device_->name() + " register " + hex_string(request.register_id) + " " + std::to_string(request.size) +
             " bytes (first register write)");
   }
-  AccessRegisterTlv tlv;
-  tlv.register_id = request.register_id;
-  tlv.method = request.method;
-  tlv.data = register_bytes(request.data);
-  auto answer = (*port)->transact(tlv);
+  auto answer = (*port)->access(request.register_id, request.method, register_bytes(request.data));
   if (!answer) return error_reply(answer.error());
   BusRegisterReply reply;
   reply.status = static_cast<std::uint8_t>(answer->status & 0x7f);

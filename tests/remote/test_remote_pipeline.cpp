@@ -22,7 +22,7 @@ std::unique_ptr<RemoteBusAccess> open_remote(FakeBusServer& server, std::chrono:
   return access ? std::move(access).value() : nullptr;
 }
 
-// A flash gateway transaction as FlashDriver::run sends it: ADDR, two DATA, CMD, then CMD..DATA.
+// A flash gateway transaction as SpiGatewayBus::run sends it: ADDR, two DATA, CMD, then CMD..DATA.
 const std::vector<RegisterWrite> kTransaction{{0xf0100, 0x3}, {0xf0104, 0x11}, {0xf0108, 0x22}, {0xf00f0, 0x80000000}};
 
 TEST(RemotePipeline, AGatewayTransactionIsOneRoundTrip) {
