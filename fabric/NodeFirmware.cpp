@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "flash/FlashDriver.h"
+#include "fabric/NodeDevice.h"
 #include "fwops/Device.h"
 #include "fwops/DeviceFlash.h"
 #include "fwops/FlashImageReader.h"
@@ -39,15 +40,9 @@ void from_flash(Device& device, NodeFirmware& out) {
 NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel, FlashQuery flash) {
   NodeFirmware out;
   out.node = node;
-  if (node.lid == 0) {
-    out.note = "no LID (run an SM)";
-    return out;
-  }
-  DeviceOpenOptions options;
-  options.channel = channel;
-  auto device = open_device(node.device_name(), options);
+  auto device = open_node_device(node, channel);
   if (!device) {
-    out.note = "no vendor access: " + device.error().message();
+    out.note = device.error().message();
     return out;
   }
   out.vendor_access = true;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "devices/CrRegisterMap.h"
+#include "fabric/NodeDevice.h"
 #include "fwops/Device.h"
 
 namespace openflint {
@@ -50,15 +51,9 @@ NodeRegisterValues read_one(const FabricNode& node, const std::shared_ptr<MadCha
                             const RegisterSelector& s) {
   NodeRegisterValues out;
   out.node = node;
-  if (node.lid == 0) {
-    out.note = "no LID (run an SM)";
-    return out;
-  }
-  DeviceOpenOptions options;
-  options.channel = channel;
-  auto device = open_device(node.device_name(), options);
+  auto device = open_node_device(node, channel);
   if (!device) {
-    out.note = "no vendor access: " + device.error().message();
+    out.note = device.error().message();
     return out;
   }
   out.vendor_access = true;

@@ -11,7 +11,7 @@
 #include "flint/Report.h"
 #include "image/MfaArchive.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 Result<MfaArchive> open_archive(const Options& options) {
@@ -44,7 +44,7 @@ int run_archive_list(const Options& options) {
   } else {
     print_boards(std::cout, *archive);
   }
-  return kOk;
+  return cli::kOk;
 }
 
 int run_archive_extract(const Options& options, const std::string& out_path) {
@@ -67,7 +67,7 @@ int run_archive_extract(const Options& options, const std::string& out_path) {
   } else {
     std::cout << "Extracted " << options.psid << " to " << out_path << '\n';
   }
-  return kOk;
+  return cli::kOk;
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -18,7 +18,7 @@
 #include "flint/UidText.h"
 #include "fwops/FailsafeBurner.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 std::string version_text(const std::optional<ImageQuery>& q) {
@@ -56,7 +56,7 @@ bool confirm_burn(const Options& options, const BurnPreflight& pre) {
                (pre.version_order == 0 ? "the same as" : "older than") + " the flash's " +
                version_text(pre.current) + ". Burn anyway?";
   }
-  return confirm(question, ConfirmPolicy{options.yes, options.no});
+  return cli::confirm(question, cli::ConfirmPolicy{options.yes, options.no});
 }
 
 Result<std::vector<std::uint64_t>> parse_uids(const std::vector<std::string>& texts, int bits, const char* what) {
@@ -179,8 +179,8 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   auto report = burn_device(device, image, b);
   if (!report && report.error().code() == ErrorCode::Cancelled) {
     log.line("declined");
-    if (options.json) cli::print_json(error_json(report.error()));
-    return kDeclined;
+    if (options.json) cli::print_json(cli::error_json(report.error()));
+    return cli::kDeclined;
   }
   if (!report) {
     log.line("failed: " + report.error().message());
@@ -197,7 +197,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
               << (report->through_firmware ? "through the running firmware, " : "") << "at "
               << hex(report->new_copy_address) << "; it runs after 'flint -d " << device.name() << " reset'\n";
   }
-  return kOk;
+  return cli::kOk;
 }
 
 }  // namespace
@@ -218,4 +218,4 @@ int run_burn(const Options& options) {
   return finish(options, *device, burn_opened(options, *device, source->bytes(), *log));
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <ctime>
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 Result<BurnLog> BurnLog::open(const std::string& path) {
   BurnLog log;
@@ -26,4 +26,4 @@ void BurnLog::line(const std::string& text) {
   std::fflush(file_.get());
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

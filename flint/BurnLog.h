@@ -7,7 +7,7 @@
 
 #include "core/Result.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 class BurnLog {
  public:
@@ -22,4 +22,4 @@ class BurnLog {
   std::unique_ptr<std::FILE, Close> file_;
 };
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

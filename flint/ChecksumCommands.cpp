@@ -8,11 +8,11 @@
 #include "flint/DeviceAccess.h"
 #include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
-#include "flint/MoreCommands.h"
+#include "flint/Commands.h"
 #include "flint/Report.h"
 #include "image/ImageChecksum.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 int print_checksum(const Options& options, Bytes image, const std::string& label) {
@@ -24,7 +24,7 @@ int print_checksum(const Options& options, Bytes image, const std::string& label
   } else {
     std::cout << "Checksum: " << text << '\n';
   }
-  return kOk;
+  return cli::kOk;
 }
 
 // The first region that differs (by name, place or bytes); nullopt when all are equal.
@@ -44,7 +44,7 @@ int compare(const Options& options, const std::vector<ChecksumRegion>& device,
   if (!diff) {
     if (options.json) cli::print_json(nlohmann::json{{"ok", true}, {"equal", true}});
     else std::cout << "-I- Binary comparison success: the device's firmware equals " << options.image << '\n';
-    return kOk;
+    return cli::kOk;
   }
   const ChecksumRegion& r = *diff < image.size() ? image[*diff] : device[*diff];
   if (options.json) {
@@ -54,7 +54,7 @@ int compare(const Options& options, const std::vector<ChecksumRegion>& device,
     std::cout << "-W- Binary comparison failed: section " << r.name << " (at " << hex(r.offset)
               << " in the image) differs between the device and " << options.image << '\n';
   }
-  return kFailed;
+  return cli::kFailed;
 }
 
 }  // namespace
@@ -89,4 +89,4 @@ int run_binary_compare(const Options& options) {
   });
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -7,7 +7,7 @@
 #include "core/Error.h"
 #include "flint/Options.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 int run_query(const Options& options);
 int run_verify(const Options& options);
@@ -34,8 +34,24 @@ int run_set_guids(const Options& options, const std::string& guid, const std::st
                   const std::vector<std::string>& params = {});
 int run_set_vsd(const Options& options, const std::string& vsd);
 
+// ChecksumCommands.cpp: on -d DEVICE when given, else on -i IMAGE.
+int run_checksum(const Options& options);
+// -d DEVICE against -i IMAGE: 0 equal, 1 differ.
+int run_binary_compare(const Options& options);
+
+// MaintenanceCommands.cpp, on -d DEVICE.
+int run_swreset(const Options& options);
+int run_hw_query(const Options& options);
+int run_device_dump_config(const Options& options, const std::string& out_path);
+int run_wbne(const Options& options, const std::string& address, const std::string& size,
+             const std::vector<std::string>& data);
+int run_clear_semaphore(const Options& options);
+// Burns -i IMAGE in place at 0 without failsafe, after a y/N question.
+int run_burn_block(const Options& options);
+
+
 // Prints an error ("-E- ..." on stderr, or a JSON document on stdout with --json) and
 // returns the exit code that goes with it.
 int report_error(const Options& options, const Error& error);
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

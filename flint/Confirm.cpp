@@ -3,10 +3,10 @@
 
 #include "cli/Confirm.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 bool confirm(const Options& options, const std::string& warning) {
-  return confirm(warning + ". Continue?", ConfirmPolicy{options.yes, options.no});
+  return confirm(warning + ". Continue?", cli::ConfirmPolicy{options.yes, options.no});
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

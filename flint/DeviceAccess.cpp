@@ -12,7 +12,7 @@
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 Result<Device> open_cli_device(const Options& options, bool clear_gateway_semaphore) {
   if (options.device.empty()) {
@@ -62,4 +62,4 @@ Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path) {
   return read_input_file(path, largest_flash_size(), "file");
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

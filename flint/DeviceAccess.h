@@ -14,7 +14,7 @@
 #include "fwops/FlashImageReader.h"
 #include "image/ImageQuery.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 // Opens options.device (InvalidArgument when -d is missing), waiting up to --lock-timeout.
 // `clear_gateway_semaphore`: clear_semaphore's opening (DeviceOpenOptions).
@@ -34,8 +34,8 @@ namespace openflint::cli {
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options, Device& device,
                                                                        FlashDriver& flash);
 
-// parse_number: cli/TextArgs.h
+// cli::parse_number: cli/TextArgs.h
 
 [[nodiscard]] Result<std::vector<std::uint8_t>> read_whole_file(const std::string& path);
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -13,14 +13,14 @@
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 // The device half of a query: printed (or put into JSON) even when the flash holds no image.
 nlohmann::json device_part_json(Device& device, const FlashReader& flash) {
   return {{"device", device_json(device.info())},
           {"flash", flash_json(flash)},
-          {"running", running_firmware_json(device.running_firmware())}};
+          {"running", cli::running_firmware_json(device.running_firmware())}};
 }
 
 int query_opened(const Options& options, Device& device) {
@@ -35,7 +35,7 @@ int query_opened(const Options& options, Device& device) {
   if (!query) {
     const Error error = query.error().with_context(device.name() + ": flash holds no valid firmware image");
     if (options.json) {
-      nlohmann::json doc = error_json(error);
+      nlohmann::json doc = cli::error_json(error);
       doc.update(device_part_json(device, **flash));
       cli::print_json(doc);
     } else {
@@ -43,7 +43,7 @@ int query_opened(const Options& options, Device& device) {
       print_device(std::cout, device.info(), **flash);
     }
     std::cerr << "-E- " << error.message() << '\n';
-    return exit_code_for(error.code());
+    return cli::exit_code_for(error.code());
   }
   if (options.json) {
     nlohmann::json doc = query_json(*query);
@@ -55,7 +55,7 @@ int query_opened(const Options& options, Device& device) {
     print_running(std::cout, device.running_firmware());
     print_device(std::cout, device.info(), **flash);
   }
-  return kOk;
+  return cli::kOk;
 }
 
 int verify_opened(const Options& options, Device& device) {
@@ -76,7 +76,7 @@ int verify_opened(const Options& options, Device& device) {
   } else {
     print_verify(std::cout, *report);
   }
-  return ok ? kOk : kFailed;
+  return ok ? cli::kOk : cli::kFailed;
 }
 
 }  // namespace
@@ -106,12 +106,12 @@ int run_device_reset(const Options& options) {
   }
   const auto& running = reset->running_after;
   if (options.json) {
-    cli::print_json(nlohmann::json{{"ok", true}, {"running", running_firmware_json(running)}});
+    cli::print_json(nlohmann::json{{"ok", true}, {"running", cli::running_firmware_json(running)}});
   } else {
     std::cout << "-I- " << device->name() << " was reset\n";
     print_running(std::cout, running);
   }
-  return finish(options, *device, kOk);
+  return finish(options, *device, cli::kOk);
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

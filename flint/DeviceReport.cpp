@@ -6,7 +6,7 @@
 
 #include "flint/Report.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 void field(std::ostream& out, const char* name, const std::string& value) {
@@ -58,4 +58,4 @@ nlohmann::json flash_json(const FlashReader& flash) {
           {"sector_size", flash.sector_size()}};
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -11,7 +11,7 @@
 #include "flash/FlashReader.h"
 #include "fwops/RunningFirmware.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 // "FW Version(Running)" line (only when the transport knows what runs).
 void print_running(std::ostream& out, const std::optional<RunningFirmware>& running);
@@ -20,4 +20,4 @@ void print_device(std::ostream& out, const DeviceInfo& info, const FlashReader& 
 [[nodiscard]] nlohmann::json device_json(const DeviceInfo& info);
 [[nodiscard]] nlohmann::json flash_json(const FlashReader& flash);
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -19,7 +19,7 @@
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 Result<void> write_and_commit(OutputFile& out, Bytes bytes) {
@@ -37,7 +37,7 @@ void print_ok(const Options& options, nlohmann::json doc, const std::string& tex
 }
 
 Result<std::uint32_t> parse_dword_address(const std::string& text) {
-  OF_ASSIGN(std::uint64_t address, parse_number(text, "address"));
+  OF_ASSIGN(std::uint64_t address, cli::parse_number(text, "address"));
   if (address % 4 != 0 || address > 0xffffffffu) {
     return make_error(ErrorCode::InvalidArgument, "address " + text + " must be a dword-aligned 32-bit offset");
   }
@@ -62,18 +62,18 @@ nlohmann::json report_json(const SafeWriteReport& r) {
           {"sectors_forced", r.sectors_forced}};
 }
 
-// Check before asking: kOk when `edits` leave the device booting (or it boots nothing now);
-// otherwise asks (Confirm.h) and returns kDeclined on no.
+// Check before asking: cli::kOk when `edits` leave the device booting (or it boots nothing now);
+// otherwise asks (Confirm.h) and returns cli::kDeclined on no.
 int guard_boot(const Options& options, Device& device, FlashDriver& flash, std::span<const FlashEdit> edits,
                const std::string& what) {
   auto impact = boot_impact(device.access(), device.info(), flash, edits);
   if (!impact) return report_error(options, impact.error().with_context(what));
-  if (!impact->loses_last_copy()) return kOk;
+  if (!impact->loses_last_copy()) return cli::kOk;
   if (confirm(options, what + " leaves the device with no bootable copy (the copy at " + hex(*impact->boots_now) +
                            " would not boot)"))
-    return kOk;
+    return cli::kOk;
   if (options.json) cli::print_json(nlohmann::json{{"ok", false}, {"declined", true}});
-  return kDeclined;
+  return cli::kDeclined;
 }
 
 // Writes through the power-cut-safe path (docs/flash-writes.md): every sector is planned (and
@@ -84,20 +84,20 @@ int safe_write(const Options& options, Device& device, FlashDriver& flash, std::
   const std::span<const FlashEdit> edits(&edit, 1);
   auto plan = plan_preserving_write(flash, edits, options.force);
   if (!plan) return report_error(options, plan.error().with_context(what));
-  if (int rc = guard_boot(options, device, flash, edits, what); rc != kOk) return rc;
+  if (int rc = guard_boot(options, device, flash, edits, what); rc != cli::kOk) return rc;
   auto report = apply_write_plan(flash, *plan);
   if (!report) return report_error(options, report.error().with_context(what));
   nlohmann::json doc = report_json(*report);
   doc["address"] = hex(address);
   doc["size"] = bytes.size();
   print_ok(options, doc, "");
-  return kOk;
+  return cli::kOk;
 }
 
 }  // namespace
 
 int run_erase(const Options& options, const std::string& address_text) {
-  auto address = parse_number(address_text, "address");
+  auto address = cli::parse_number(address_text, "address");
   if (!address) return report_error(options, address.error());
   return with_flash(options, [&](Device& device, FlashDriver& flash) {
     const std::uint64_t sector = *address - *address % flash.sector_size();
@@ -106,11 +106,11 @@ int run_erase(const Options& options, const std::string& address_text) {
       return report_error(options, Error(ErrorCode::InvalidArgument, what + ": past the end of the " +
                                                                          hex(flash.size()) + "-byte flash"));
     const FlashEdit blank{sector, std::vector<std::uint8_t>(flash.sector_size(), 0xff)};
-    if (int rc = guard_boot(options, device, flash, std::span<const FlashEdit>(&blank, 1), what); rc != kOk) return rc;
+    if (int rc = guard_boot(options, device, flash, std::span<const FlashEdit>(&blank, 1), what); rc != cli::kOk) return rc;
     if (auto r = flash.erase_sector(sector); !r) return report_error(options, r.error().with_context(device.name()));
     print_ok(options, {{"sector", hex(sector)}, {"size", flash.sector_size()}},
              "-I- Erased sector " + hex(sector) + " (" + std::to_string(flash.sector_size()) + " bytes)");
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
@@ -123,14 +123,14 @@ int run_rw(const Options& options, const std::string& address_text) {
     const std::uint32_t v = (std::uint32_t{(*bytes)[0]} << 24) | (std::uint32_t{(*bytes)[1]} << 16) |
                             (std::uint32_t{(*bytes)[2]} << 8) | (*bytes)[3];
     print_ok(options, {{"address", hex(*address)}, {"value", dword_text(v)}}, dword_text(v));
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
 int run_ww(const Options& options, const std::string& address_text, const std::string& data_text) {
   auto address = parse_dword_address(address_text);
   if (!address) return report_error(options, address.error());
-  auto data = parse_number(data_text, "data");
+  auto data = cli::parse_number(data_text, "data");
   if (!data || *data > 0xffffffffu) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "data '" + data_text + "' is not a 32-bit value"));
   }
@@ -143,7 +143,7 @@ int run_ww(const Options& options, const std::string& address_text, const std::s
 int run_wwne(const Options& options, const std::string& address_text, const std::string& data_text) {
   auto address = parse_dword_address(address_text);
   if (!address) return report_error(options, address.error());
-  auto data = parse_number(data_text, "data");
+  auto data = cli::parse_number(data_text, "data");
   if (!data || *data > 0xffffffffu) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "data '" + data_text + "' is not a 32-bit value"));
   }
@@ -166,22 +166,22 @@ int run_wwne(const Options& options, const std::string& address_text, const std:
                                                ": without an erase bits can only go from 1 to 0 (use ww)"));
     }
     const FlashEdit edit{*address, std::vector<std::uint8_t>(bytes.begin(), bytes.end())};
-    if (int rc = guard_boot(options, device, flash, std::span<const FlashEdit>(&edit, 1), what); rc != kOk) return rc;
+    if (int rc = guard_boot(options, device, flash, std::span<const FlashEdit>(&edit, 1), what); rc != cli::kOk) return rc;
     if (auto r = flash.program(*address, bytes); !r) return report_error(options, r.error().with_context(what));
     auto back = flash.read(*address, 4);
     if (!back) return report_error(options, back.error().with_context(what));
     if (!std::equal(back->begin(), back->end(), bytes.begin()))
       return report_error(options, Error(ErrorCode::Mismatch, what + ": flash reads back " + hex_bytes(*back)));
     print_ok(options, {{"address", hex(*address)}, {"value", dword_text(static_cast<std::uint32_t>(*data))}}, "");
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
 int run_rb(const Options& options, const std::string& address_text, const std::string& size_text,
            const std::string& out_path) {
-  auto address = parse_number(address_text, "address");
+  auto address = cli::parse_number(address_text, "address");
   if (!address) return report_error(options, address.error());
-  auto size = parse_number(size_text, "size");
+  auto size = cli::parse_number(size_text, "size");
   if (!size) return report_error(options, size.error());
   auto out = OutputFile::create(out_path);  // a refused output is refused before the flash is read
   if (!out) return report_error(options, out.error());
@@ -190,12 +190,12 @@ int run_rb(const Options& options, const std::string& address_text, const std::s
     if (!bytes) return report_error(options, bytes.error().with_context(device.name()));
     if (auto w = write_and_commit(*out, *bytes); !w) return report_error(options, w.error());
     print_ok(options, {{"address", hex(*address)}, {"size", *size}, {"output", out_path}}, "");
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
 int run_wb(const Options& options, const std::string& in_path, const std::string& address_text) {
-  auto address = parse_number(address_text, "address");
+  auto address = cli::parse_number(address_text, "address");
   if (!address) return report_error(options, address.error());
   auto bytes = read_whole_file(in_path);
   if (!bytes) return report_error(options, bytes.error());
@@ -222,8 +222,8 @@ int run_ri(const Options& options, const std::string& out_path) {
     const std::uint64_t start = found->query ? found->query->image_start : 0;
     if (auto w = write_and_commit(*out, image); !w) return report_error(options, w.error());
     print_ok(options, {{"image_start", hex(start)}, {"size", size}, {"output", out_path}}, "");
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -6,13 +6,13 @@
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
 #include "flint/ImageSource.h"
-#include "flint/MoreCommands.h"
+#include "flint/Commands.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
-int report_error(const Options& options, const Error& error) { return report_error(error, options.json); }
+int report_error(const Options& options, const Error& error) { return cli::report_error(error, options.json); }
 
 int run_query(const Options& options) {
   auto source = ImageSource::open(options);
@@ -26,7 +26,7 @@ int run_query(const Options& options) {
   } else {
     print_query(std::cout, *query);
   }
-  return kOk;
+  return cli::kOk;
 }
 
 int run_verify(const Options& options) {
@@ -42,7 +42,7 @@ int run_verify(const Options& options) {
   } else {
     print_verify(std::cout, *report);
   }
-  return ok ? kOk : kFailed;
+  return ok ? cli::kOk : cli::kFailed;
 }
 
 int run_dump_config(const Options& options, const std::string& out_path) {
@@ -58,11 +58,11 @@ int run_dump_config(const Options& options, const std::string& out_path) {
   }
   if (out_path.empty()) {
     std::cout << *ini;
-    return kOk;
+    return cli::kOk;
   }
   const Bytes text(reinterpret_cast<const std::uint8_t*>(ini->data()), ini->size());
   if (auto w = write_output_file(out_path, text); !w) return report_error(options, w.error());
-  return kOk;
+  return cli::kOk;
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

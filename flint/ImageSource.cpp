@@ -10,7 +10,7 @@
 #include "devices/FlashChip.h"
 #include "image/MfaArchive.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 bool is_mfa_archive(const std::string& path) {
   // Special files are not archives; opening them here must not block (a FIFO) or read (a tty).
@@ -56,4 +56,4 @@ Bytes ImageSource::bytes() const {
   return extracted_;
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -11,7 +11,7 @@
 #include "core/Result.h"
 #include "flint/Options.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 class ImageSource {
  public:
@@ -31,4 +31,4 @@ class ImageSource {
 // True when the file starts with the MFA magic "MFAR".
 [[nodiscard]] bool is_mfa_archive(const std::string& path);
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -13,14 +13,14 @@
 #include "fwops/DeviceFlash.h"
 #include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
-#include "flint/MoreCommands.h"
+#include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "fwops/FailsafeBurner.h"
 #include "fwops/StaleLocks.h"
 #include "image/FirmwareImage.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 // SPI NOR status register: block-protect bits BP0..BP2 (bits 4:2) — nonzero protects part of the array.
@@ -31,14 +31,14 @@ void print_field(const std::string& name, const std::string& value) {
 }
 
 Result<std::vector<std::uint8_t>> parse_words(const std::string& size_text, const std::vector<std::string>& words) {
-  OF_ASSIGN(const std::uint64_t size, parse_number(size_text, "size"));
+  OF_ASSIGN(const std::uint64_t size, cli::parse_number(size_text, "size"));
   if (size == 0 || size % 4 != 0 || size / 4 != words.size()) {
     return make_error(ErrorCode::InvalidArgument, "size " + size_text + " must be 4 bytes per DATA word (" +
                                                       std::to_string(words.size()) + " given)");
   }
   std::vector<std::uint8_t> bytes;
   for (const std::string& w : words) {
-    auto v = parse_number(w, "data");
+    auto v = cli::parse_number(w, "data");
     if (!v || *v > 0xffffffffu) return make_error(ErrorCode::InvalidArgument, "data '" + w + "' is not a 32-bit value");
     for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<std::uint8_t>(*v >> shift));
   }
@@ -80,7 +80,7 @@ int run_hw_query(const Options& options) {
                            {"status_register", hex(*status, 2)},
                            {"write_protected", protected_}}}};
       cli::print_json(doc);
-      return int{kOk};
+      return int{cli::kOk};
     }
     std::cout << "HW Info:\n";
     print_field("HwDevId", std::to_string(info.hw_id));
@@ -94,7 +94,7 @@ int run_hw_query(const Options& options) {
     print_field("WriteBlockSize", hex(flash.chip().page_size));
     print_field("Flash0.WriteProtected",
                 protected_ ? "Enabled (status register " + hex(*status, 2) + ")" : std::string("Disabled"));
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
@@ -106,18 +106,18 @@ int run_device_dump_config(const Options& options, const std::string& out_path) 
     if (!ini) return report_error(options, ini.error().with_context(device.name()));
     if (out_path.empty()) {
       std::cout << *ini;
-      return int{kOk};
+      return int{cli::kOk};
     }
     // The same output rules as `-i IMG dc OUT` (core/OutputFile: atomic, no link followed).
     const Bytes text(reinterpret_cast<const std::uint8_t*>(ini->data()), ini->size());
     if (auto w = write_output_file(out_path, text); !w) return report_error(options, w.error());
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
 int run_wbne(const Options& options, const std::string& address_text, const std::string& size_text,
              const std::vector<std::string>& data) {
-  auto address = parse_number(address_text, "address");
+  auto address = cli::parse_number(address_text, "address");
   if (!address) return report_error(options, address.error());
   if (*address % 4 != 0 || *address > 0xffffffffu) {
     return report_error(options, Error(ErrorCode::InvalidArgument,
@@ -140,7 +140,7 @@ int run_wbne(const Options& options, const std::string& address_text, const std:
     if (options.json) {
       cli::print_json(nlohmann::json{{"ok", true}, {"address", hex(*address)}, {"size", bytes->size()}});
     }
-    return int{kOk};
+    return int{cli::kOk};
   });
 }
 
@@ -166,7 +166,7 @@ int run_clear_semaphore(const Options& options) {
     if (report->freed.empty()) std::cout << "-I- Nothing was held on " << device->name() << '\n';
     for (const std::string& n : report->not_checked) std::cerr << "-W- Not checked on " << device->name() << ": " << n << '\n';
   }
-  return finish(options, *device, kOk);
+  return finish(options, *device, cli::kOk);
 }
 
 int run_burn_block(const Options& options) {
@@ -180,8 +180,8 @@ int run_burn_block(const Options& options) {
   }
   if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
                             "'s flash in place, without failsafe: a power cut leaves no bootable image")) {
-    if (options.json) cli::print_json(error_json(Error(ErrorCode::Cancelled, "bb declined")));
-    return finish(options, *device, kDeclined);
+    if (options.json) cli::print_json(cli::error_json(Error(ErrorCode::Cancelled, "bb declined")));
+    return finish(options, *device, cli::kDeclined);
   }
   BurnOptions b;
   b.failsafe = false;
@@ -202,7 +202,7 @@ int run_burn_block(const Options& options) {
     std::cout << "-I- Burned " << source->label() << " in place; it runs after 'flint -d " << device->name()
               << " reset'\n";
   }
-  return finish(options, *device, kOk);
+  return finish(options, *device, cli::kOk);
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

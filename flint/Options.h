@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 struct Options {
   std::string image;   // -i FILE (an image, or an .mfa archive with --psid)
@@ -36,4 +36,4 @@ struct Options {
   std::string log;                 // --log FILE: append what a burn did
 };
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

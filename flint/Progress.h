@@ -10,7 +10,7 @@
 
 #include "flint/Options.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 // Empty (no output) with --json, --silent or when stderr is not a terminal, so scripts and logs stay quiet.
 inline std::function<void(std::uint64_t, std::uint64_t)> progress_line(const Options& options, std::string label) {
@@ -24,4 +24,4 @@ inline std::function<void(std::uint64_t, std::uint64_t)> progress_line(const Opt
   };
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <vector>
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 void field(std::ostream& out, const char* name, const std::string& value) {
@@ -190,4 +190,4 @@ nlohmann::json boards_json(const MfaArchive& archive) {
 }
 
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -13,7 +13,7 @@
 #include "image/MfaArchive.h"
 #include "image/VerifyReport.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 void print_query(std::ostream& out, const ImageQuery& query);
 [[nodiscard]] nlohmann::json query_json(const ImageQuery& query);
@@ -26,4 +26,4 @@ void print_boards(std::ostream& out, const MfaArchive& archive);
 
 [[nodiscard]] std::string hex(std::uint64_t value, int width = 0);
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

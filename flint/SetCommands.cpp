@@ -20,7 +20,7 @@
 #include "image/FlashImage.h"
 #include "image/ImagePatch.h"
 
-namespace openflint::cli {
+namespace openflint::flint {
 namespace {
 
 using Patch = FlashPatch;
@@ -37,8 +37,8 @@ Result<void> parse_sg_params(const std::vector<std::string>& params, UidAllocati
     const std::string value = p.substr(eq + 1);
     const std::string first = value.substr(0, value.find(','));
     const std::string second = value.find(',') == std::string::npos ? first : value.substr(value.find(',') + 1);
-    OF_ASSIGN(const std::uint64_t v1, parse_number(first, tag));
-    OF_ASSIGN(const std::uint64_t v2, parse_number(second, tag));
+    OF_ASSIGN(const std::uint64_t v1, cli::parse_number(first, tag));
+    OF_ASSIGN(const std::uint64_t v2, cli::parse_number(second, tag));
     if (v1 > 0xff || v2 > 0xff)
       return make_error(ErrorCode::InvalidArgument, "sg parameter '" + p + "': at most 255 (an 8-bit field)");
     (tag == "guids_num" ? s.guids_num : s.step_size) = static_cast<std::uint8_t>(v1);
@@ -82,7 +82,7 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
   // Through a temp file and a rename: a failure leaves the image as it was.
   if (auto w = write_output_file(options.image, *patched, "image"); !w) return report_error(options, w.error());
   print_done(options, what + " in " + options.image, *query, {{"image", options.image}});
-  return kOk;
+  return cli::kOk;
 }
 
 // FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
@@ -140,7 +140,7 @@ int set_on_device(const Options& options, const Patch& patch, const std::string&
     return finish(options, *device, report_error(options, query.error().with_context(device->name() + " after " + what)));
   print_done(options, what + " on " + device->name() + " (" + *method + ")", *query,
              {{"device", device->name()}, {"method", *method}});
-  return finish(options, *device, kOk);
+  return finish(options, *device, cli::kOk);
 }
 
 int set_any(const Options& options, const Patch& patch, const std::string& what) {
@@ -178,4 +178,4 @@ int run_set_vsd(const Options& options, const std::string& vsd) {
   return set_any(options, [&](Bytes data) { return set_vsd(data, vsd); }, "set VSD");
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace openflint::cli {
+namespace openflint::flint {
 
 Result<std::uint64_t> parse_uid(std::string text, int bits, const std::string& what) {
   const std::string original = text;
@@ -21,4 +21,4 @@ Result<std::uint64_t> parse_uid(std::string text, int bits, const std::string& w
   return value;
 }
 
-}  // namespace openflint::cli
+}  // namespace openflint::flint

@@ -11,15 +11,14 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "flint/Commands.h"
-#include "flint/MoreCommands.h"
+#include "flint/Subcommands.h"
 #include "flint/Options.h"
 
 namespace {
 
-using openflint::cli::Options;
-using Runner = std::function<int()>;
+using openflint::flint::Options;
 namespace cli = openflint::cli;
+namespace flint = openflint::flint;
 
 // After the generated list of device-name forms (cli/DeviceForms.h).
 constexpr const char* kFooter = R"(
@@ -53,112 +52,6 @@ Examples:
   flint -d sim:/tmp/cx4 -i fw.bin bc            exit 0 when the device holds fw.bin's firmware
   flint -d sim:/tmp/cx4 hw query                flash chip, JEDEC id, sizes, write protection)";
 
-// query/verify work on -d DEVICE when given, else on -i IMAGE.
-void add_query_verify(CLI::App& app, Options& options, Runner& run) {
-  auto* query = app.add_subcommand("query", "show firmware version, PSID, GUIDs and more (of -d DEVICE or -i IMAGE)")
-                    ->alias("q");
-  query->callback([&] {
-    run = [&] { return options.device.empty() ? cli::run_query(options) : cli::run_device_query(options); };
-  });
-  auto* verify = app.add_subcommand("verify", "check every section; exit 0 only if bootable")->alias("v");
-  verify->callback([&] {
-    run = [&] { return options.device.empty() ? cli::run_verify(options) : cli::run_device_verify(options); };
-  });
-}
-
-void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
-  std::string& dc_out = a[2];
-  auto* dc = app.add_subcommand("dc", "dump the image's INI configuration (to OUT or stdout)");
-  dc->add_option("OUT", dc_out, "output file");
-  dc->callback([&] { run = [&] { return cli::run_dump_config(options, dc_out); }; });
-
-  auto* archive = app.add_subcommand("archive", "MFA archive commands: list, extract");
-  archive->require_subcommand(1);
-  auto* list = archive->add_subcommand("list", "one line per board: PSID, part number, FW version, description");
-  list->callback([&] { run = [&] { return cli::run_archive_list(options); }; });
-  std::string& extract_out = a[2];
-  auto* extract = archive->add_subcommand("extract", "write one board's firmware image to a file");
-  extract->add_option("--psid", options.psid, "board PSID")->required();
-  extract->add_option("-o,--output", extract_out, "output image file")->required();
-  extract->callback([&] { run = [&] { return cli::run_archive_extract(options, extract_out); }; });
-}
-
-// Raw flash commands on -d DEVICE; positional arguments land in `a` (sized 3 by main).
-void add_flash_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
-  auto sub = [&](const char* name, const char* help) { return app.add_subcommand(name, help); };
-  auto* erase = sub("erase", "erase the flash sector holding ADDR")->alias("e");
-  erase->add_option("ADDR", a[0], "flash address")->required();
-  erase->callback([&] { run = [&] { return cli::run_erase(options, a[0]); }; });
-  auto* rw = sub("rw", "read one dword of flash at ADDR");
-  rw->add_option("ADDR", a[0], "dword-aligned flash address")->required();
-  rw->callback([&] { run = [&] { return cli::run_rw(options, a[0]); }; });
-  auto* ww = sub("ww", "write one dword at ADDR, keeping the rest of its sector even if power is cut");
-  ww->add_option("ADDR", a[0], "dword-aligned flash address")->required();
-  ww->add_option("DATA", a[1], "32-bit value (stored big-endian)")->required();
-  ww->callback([&] { run = [&] { return cli::run_ww(options, a[0], a[1]); }; });
-  auto* wwne = sub("wwne", "write one dword at ADDR without erasing (bits can only go 1 -> 0)");
-  wwne->add_option("ADDR", a[0], "dword-aligned flash address")->required();
-  wwne->add_option("DATA", a[1], "32-bit value (stored big-endian)")->required();
-  wwne->callback([&] { run = [&] { return cli::run_wwne(options, a[0], a[1]); }; });
-  auto* rb = sub("rb", "read SIZE bytes of flash at ADDR into file OUT");
-  rb->add_option("ADDR", a[0], "flash address")->required();
-  rb->add_option("SIZE", a[1], "bytes")->required();
-  rb->add_option("OUT", a[2], "output file")->required();
-  rb->callback([&] { run = [&] { return cli::run_rb(options, a[0], a[1], a[2]); }; });
-  auto* wb = sub("wb", "write FILE to flash at ADDR (power-cut safe like ww)");
-  wb->add_option("FILE", a[2], "input file")->required();
-  wb->add_option("ADDR", a[0], "flash address")->required();
-  wb->callback([&] { run = [&] { return cli::run_wb(options, a[2], a[0]); }; });
-  auto* ri = sub("ri", "read the firmware image from flash into file OUT");
-  ri->add_option("OUT", a[2], "output file")->required();
-  ri->callback([&] { run = [&] { return cli::run_ri(options, a[2]); }; });
-  auto* reset = sub("reset", "reboot the device; 'query' then shows the new running FW");
-  reset->callback([&] { run = [&] { return cli::run_device_reset(options); }; });
-}
-
-void add_burn(CLI::App& app, Options& options, Runner& run) {
-  auto* burn = app.add_subcommand("burn", "burn -i IMAGE into -d DEVICE (failsafe unless --nofs; the board keeps "
-                                          "its GUIDs, MACs, VSD and device data)")->alias("b");
-  burn->add_flag("--allow_psid_change", options.allow_psid_change, "allow an image with another PSID");
-  burn->callback([&] { run = [&] { return cli::run_burn(options); }; });
-}
-
-// mstflint's burn flags for the board's identity; global, so they may stand before the command.
-void add_identity_flags(CLI::App& app, Options& options) {
-  const char* group = "Burn identity (default: keep the device's)";
-  app.add_flag("--use_image_guids", options.use_image_guids, "burn the image's GUIDs/MACs (FS3/FS4: its device data)")
-      ->group(group);
-  app.add_flag("--use_image_ps", options.use_image_ps, "burn the image's VSD instead of the device's")->group(group);
-  app.add_flag("--blank_guids", options.blank_guids, "burn all-ones GUIDs/MACs (set them later with sg)")->group(group);
-  app.add_flag("--ignore_dev_data", options.ignore_dev_data, "FS3/FS4: the image file's device data replaces the board's")
-      ->group(group);
-  app.add_option("--guid", options.guid, "base GUID: node, port1, port2, system image count up from it")->group(group);
-  app.add_option("--guids", options.guids, "the 4 GUIDs: node port1 port2 system-image")->expected(4)->group(group);
-  app.add_option("--mac", options.mac, "base MAC: port1, port2 count up from it")->group(group);
-  app.add_option("--macs", options.macs, "the 2 MACs: port1 port2")->expected(2)->group(group);
-  app.add_option("--uid", options.uid, "FS3/FS4 base GUID")->group(group);
-  app.add_option("--vsd", options.vsd, "burn this VSD (at most 208 bytes)")->group(group)
-      ->each([&](const std::string&) { options.vsd_given = true; });
-  app.add_flag("-s,--silent", options.silent, "no progress or information lines");
-  app.add_option("--log", options.log, "burn: append timestamped lines of what was done to FILE");
-}
-
-void add_set_commands(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a,
-                      std::vector<std::string>& words) {
-  auto* sg = app.add_subcommand("sg", "set the base GUID (and base MAC) of -i IMAGE (in place) or -d DEVICE");
-  sg->add_option("GUID", a[0], "base GUID, hex (node, port and system GUIDs count up from it)")->required();
-  sg->add_option("MAC", a[1], "base MAC, hex, 48 bits (omitted: the MACs stay)");
-  sg->add_option("PARAMS", words, "FS3: guids_num=N[,N2] step_size=S[,S2] (GUIDs per port, step between them)");
-  sg->callback([&] { run = [&] { return cli::run_set_guids(options, a[0], a[1], words); }; });
-  auto* sv = app.add_subcommand("sv", "set the VSD (at most 208 bytes) of -i IMAGE (in place) or -d DEVICE");
-  sv->add_option("VSD", a[2], "vendor specific data text")->required();
-  sv->callback([&] { run = [&] { return cli::run_set_vsd(options, a[2]); }; });
-}
-
-}  // namespace
-
-namespace {
-
 int tool_main(int argc, char** argv) {
   CLI::App app{"flint: query, verify and burn InfiniBand/Ethernet adapter and switch firmware", "flint"};
   app.footer("\n" + cli::device_forms_paragraph("Devices (-d):") + "\n" + kFooter);
@@ -184,16 +77,10 @@ int tool_main(int argc, char** argv) {
   app.add_option("--lock-timeout", options.lock_timeout_ms, "milliseconds to wait for a busy device (default 5000)")
       ->check(CLI::NonNegativeNumber);
 
-  Runner run;
+  std::function<int()> run;
   std::vector<std::string> args(3);  // positional arguments; only one subcommand runs
-  add_query_verify(app, options, run);
-  add_archive(app, options, run, args);
-  add_flash_commands(app, options, run, args);
-  add_burn(app, options, run);
-  add_identity_flags(app, options);
-  std::vector<std::string> words;  // wbne DATA..., sg guids_num=.. step_size=..
-  add_set_commands(app, options, run, args, words);
-  cli::add_more_commands(app, options, run, args, words);
+  std::vector<std::string> words;    // wbne DATA..., sg guids_num=.. step_size=..
+  flint::add_subcommands(app, options, run, args, words);
   // Global options (--json, -d, -y, ...) may also follow the subcommand, as with mstflint.
   std::function<void(CLI::App*)> fall_through = [&](CLI::App* parent) {
     for (CLI::App* sub : parent->get_subcommands({})) {

@@ -117,17 +117,7 @@ Result<void> RemoteBusAccess::read_piece(std::uint32_t address, std::span<std::u
   if (block_read_.value_or(true)) {
     const auto size = static_cast<std::uint32_t>(4 * out.size());
     OF_ASSIGN(const std::string reply, exchange(bus_request(BusCommand::ReadBlock, address, 0, size)));
-    if (!is_invalid_command_reply(reply)) {
-      auto values = parse_block_reply(reply, size);
-      if (!values) {
-        note_failed_reply(reply);
-        return make_error(std::move(values).error().with_context("reading " + std::to_string(size) + " bytes at " +
-                                                                 hex_string(address)));
-      }
-      block_read_ = true;
-      std::copy(values->begin(), values->end(), out.begin());
-      return {};
-    }
+    if (!is_invalid_command_reply(reply)) return take_block_reply(reply, address, out);
     block_read_ = false;
   }
   return RegisterAccess::read_block(address, out);
@@ -224,6 +214,11 @@ Result<void> RemoteBusAccess::write_then_read(std::span<const RegisterWrite> wri
     block_read_ = false;
     return RegisterAccess::read_block(address, out);
   }
+  return take_block_reply(reply, address, out);
+}
+
+Result<void> RemoteBusAccess::take_block_reply(const std::string& reply, std::uint32_t address, std::span<std::uint32_t> out) {
+  const auto size = static_cast<std::uint32_t>(4 * out.size());
   auto values = parse_block_reply(reply, size);
   if (!values) {
     note_failed_reply(reply);

@@ -94,6 +94,8 @@ class RemoteBusAccess final : public RegisterAccess {
   // After a reply that did not parse: unless it was an "E" reply, the stream is out of step.
   void note_failed_reply(std::string_view reply);
   [[nodiscard]] Result<void> read_piece(std::uint32_t address, std::span<std::uint32_t> out);
+  // A block-read reply for out.size() dwords at `address` into `out` (and block reads are known to work).
+  [[nodiscard]] Result<void> take_block_reply(const std::string& reply, std::uint32_t address, std::span<std::uint32_t> out);
   [[nodiscard]] Result<void> write_piece(std::uint32_t address, std::span<const std::uint32_t> values);
 
   BusConnection connection_;

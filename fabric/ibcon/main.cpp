@@ -136,8 +136,7 @@ int tool_main(int argc, char** argv) {
   app.add_option("-n,--name", a.names, "only the system with this name (repeatable)")->allow_extra_args(false);
   app.add_option("--index", a.index, "index fields of an access register: f1=v1,f2=v2 (default 0)");
   fabriccli::add_system_name_options(app, a.files, {.topology = false});
-  app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
-  app.add_option("--port", a.port, "local port (default: the first active)");
+  fabriccli::add_local_port_options(app, a.ca, a.port);
   app.add_flag("--json", a.json, "JSON output");
   app.set_version_flag("--version", openflint::cli::version_line("ibcon"), "print the version and exit");
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;

@@ -125,8 +125,7 @@ int tool_main(int argc, char** argv) {
   Args a;
   app.add_option("-g,--guid", a.guid, "only the node with this GUID (and its cables)");
   app.add_option("-n,--name", a.name, "only the system with this name (and its cables)");
-  app.add_option("-i,--ca", a.ca, "local CA (umad device) to sweep from (default: the first)");
-  app.add_option("--port", a.port, "local port (default: the first active)");
+  fabriccli::add_local_port_options(app, a.ca, a.port);
   fabriccli::add_system_name_options(app, a.files);
   app.add_flag("-e,--check", a.check, "compare the cabling with the topology file: exit 1 when anything differs");
   app.add_flag("--no-fw", a.no_fw, "do not ask the nodes' running firmware (vendor MADs)");

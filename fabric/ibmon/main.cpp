@@ -207,8 +207,7 @@ int run(const Args& a) {
 int tool_main(int argc, char** argv) {
   CLI::App app{"ibmon: fabric health — port states, error counters (PerfMgt) and device temperature against thresholds"};
   Args a;
-  app.add_option("-i,--ca", a.ca, "local CA (umad device) (default: the first)");
-  app.add_option("--port", a.port, "local port (default: the first active)");
+  fabriccli::add_local_port_options(app, a.ca, a.port);
   app.add_option("-T,--thresholds", a.thresholds_file, "threshold file: 'NAME VALUE' per line");
   app.add_option("--threshold", a.thresholds, "NAME=VALUE over the file's (repeatable; VALUE a number or off)")
       ->allow_extra_args(false);

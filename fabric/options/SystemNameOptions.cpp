@@ -12,4 +12,9 @@ void add_system_name_options(CLI::App& app, SystemNamingFiles& files, SystemName
     app.add_option("-t,--topology", files.topology, "topology file (IBDM): system types, and names the check uses");
 }
 
+void add_local_port_options(CLI::App& app, std::string& ca, int& port, bool short_ca) {
+  app.add_option(short_ca ? "-i,--ca" : "--ca", ca, "local CA (umad device) (default: the first)");
+  app.add_option("--port", port, "local port (default: the first active)");
+}
+
 }  // namespace openflint::fabriccli

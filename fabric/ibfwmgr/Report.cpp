@@ -1,6 +1,6 @@
 // Report: fixed-width tables (one row per node) and the matching JSON.
 #include "cli/TextArgs.h"
-#include "fabric/tool/Report.h"
+#include "fabric/ibfwmgr/Report.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -19,7 +19,7 @@
 #include "fabric/NodeFirmware.h"
 #include "fabric/OutOfBand.h"
 #include "fabric/options/SystemNameOptions.h"
-#include "fabric/tool/Report.h"
+#include "fabric/ibfwmgr/Report.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 
@@ -189,8 +189,7 @@ namespace {
 int tool_main(int argc, char** argv) {
   CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (out-of-band through --hosts first, else in-band)"};
   Args a;
-  app.add_option("--ca", a.ca, "local CA to use (default: the first)");
-  app.add_option("--port", a.port, "local port (default: the first active)");
+  fabriccli::add_local_port_options(app, a.ca, a.port, /*short_ca=*/false);
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("ibfwmgr"), "print the version and exit");
   const std::string hosts_help =
