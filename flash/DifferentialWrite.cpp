@@ -81,7 +81,7 @@ Result<void> FlashDriver::write_sector(const SectorWrite& w, FlashWriteStats& st
   const auto range = std::span(current).subspan(w.from, w.bytes.size());
   const std::uint32_t at = w.sector + w.from;
   std::size_t have = 0;  // bytes of the range read so far
-  if (!chip_->erase_before_program()) {  // EEPROM: write what differs in place, never erase
+  if (!chip().erase_before_program()) {  // EEPROM: write what differs in place, never erase
     OF_TRY(read_into(at, range));
     if (std::equal(w.bytes.begin(), w.bytes.end(), range.begin())) {
       ++stats.sectors_unchanged;

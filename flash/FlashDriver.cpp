@@ -57,8 +57,7 @@ constexpr BusOpener kBusOpeners[] = {
 }  // namespace
 
 FlashDriver::FlashDriver(std::unique_ptr<FlashBus> bus, bool costly_reads, std::optional<FlashLock> lock)
-    : lock_(std::move(lock)), bus_(std::move(bus)), chip_(&bus_->chip()), jedec_id_(bus_->jedec_id()),
-      costly_(costly_reads), through_gateway_(lock_.has_value()) {}
+    : lock_(std::move(lock)), bus_(std::move(bus)), costly_(costly_reads) {}
 
 FlashDriver FlashDriver::over_bus(std::unique_ptr<FlashBus> bus, bool costly_reads) {
   return FlashDriver(std::move(bus), costly_reads, std::nullopt);
@@ -84,10 +83,10 @@ Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGateway
 Result<std::uint8_t> FlashDriver::read_status() { return bus_->read_status(); }
 
 Result<void> FlashDriver::check_range(std::uint64_t address, std::uint64_t length) const {
-  if (address > chip_->size || length > chip_->size - address) {
+  if (address > chip().size || length > chip().size - address) {
     return make_error(ErrorCode::InvalidArgument,
                       "range " + hex_string(address) + "+" + hex_string(length) + " is outside the " +
-                          std::to_string(chip_->size) + "-byte flash");
+                          std::to_string(chip().size) + "-byte flash");
   }
   return {};
 }

@@ -50,11 +50,11 @@ class FlashDriver final : public FlashReader {
   // firmware, orders the work). `costly_reads`: each read block is a round trip.
   [[nodiscard]] static FlashDriver over_bus(std::unique_ptr<FlashBus> bus, bool costly_reads);
 
-  [[nodiscard]] const FlashChip& chip() const override { return *chip_; }
-  [[nodiscard]] std::uint32_t jedec_id() const override { return jedec_id_; }
+  [[nodiscard]] const FlashChip& chip() const override { return bus_->chip(); }
+  [[nodiscard]] std::uint32_t jedec_id() const override { return bus_->jedec_id(); }
   [[nodiscard]] bool costly_reads() const override { return costly_; }
   // Whether the flash is driven through the CR-space gateway (false: over_bus).
-  [[nodiscard]] bool through_gateway() const { return through_gateway_; }
+  [[nodiscard]] bool through_gateway() const { return lock_.has_value(); }
   // The bus the flash is driven through (flash/SpiGatewayBus, ParallelFlash, EepromFlash,
   // FirmwareFlashBus).
   [[nodiscard]] FlashBus* bus() { return bus_.get(); }
@@ -93,10 +93,7 @@ class FlashDriver final : public FlashReader {
 
   std::optional<FlashLock> lock_;  // the gateway's; none over_bus
   std::unique_ptr<FlashBus> bus_;  // declared after lock_, so released before it
-  const FlashChip* chip_ = nullptr;
-  std::uint32_t jedec_id_ = 0;
   bool costly_ = false;
-  bool through_gateway_ = false;
 };
 
 }  // namespace openflint

@@ -2,7 +2,6 @@
 // replays into its tool with the stdout and exit code it had when it was recorded.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 
 #include "tests/support/TestSupport.h"
@@ -11,10 +10,8 @@ namespace openflint::test {
 namespace {
 
 std::string text_of(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+  const std::vector<std::uint8_t> bytes = read_file(file);
+  return {bytes.begin(), bytes.end()};
 }
 
 TEST(RecordedSessions, EachReplaysWithItsRecordedOutput) {
