@@ -27,9 +27,7 @@ Result<ImageSet> ImageSet::from_archive(const MfaArchive& archive, const std::st
       return {};
     });
     if (!extracted) return make_error(std::move(extracted).error().with_context("extracting board " + psid));
-    auto query = query_image(file.bytes);
-    if (!query) return make_error(std::move(query).error().with_context(file.label));
-    file.query = std::move(*query);
+    OF_ASSIGN_CTX(file.query, query_image(file.bytes), file.label);
     set.by_psid_.emplace(psid, std::move(file));
   }
   return set;

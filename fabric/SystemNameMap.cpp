@@ -46,7 +46,7 @@ Result<SystemNameMap> SystemNameMap::parse_hosts(std::string_view text) {
     const auto [ptr, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), guid, 16);
     if (hex.empty() || ec != std::errc{} || ptr != hex.data() + hex.size())
       return make_error(ErrorCode::InvalidArgument, where + "bad GUID " + guid_text);
-    if (auto added = map.add(name, guid, within); !added) return make_error(added.error().with_context(where + name));
+    OF_TRY_CTX(map.add(name, guid, within), where + name);
   }
   return map;
 }

@@ -30,10 +30,9 @@ Result<FirmwareFlashReader> FirmwareFlashReader::open(RegisterPort& port) {
   if (flashes == 0) return make_error(ErrorCode::NotFound, "the firmware reports no flash (MFPA flash_num 0)");
   const std::uint32_t raw = mad::get32(mfpa.data.data(), 0x14) & 0xffffff;  // capacity, type, manufacturer
   const std::uint32_t jedec = (raw & 0xff) << 16 | (raw >> 8 & 0xff) << 8 | (raw >> 16 & 0xff);
-  auto chip = find_flash_chip_by_jedec(jedec);
-  if (!chip) return make_error(std::move(chip).error().with_context("the flash the firmware reports (MFPA)"));
+  OF_ASSIGN_CTX(const FlashChip* chip, find_flash_chip_by_jedec(jedec), "the flash the firmware reports (MFPA)");
   const std::size_t fits = std::min(room - flash_reg::kMfbaHeaderBytes, flash_reg::kMfbaMaxData);
-  return FirmwareFlashReader(port, **chip, std::bit_floor(fits));
+  return FirmwareFlashReader(port, *chip, std::bit_floor(fits));
 }
 
 Result<void> FirmwareFlashReader::read_into(std::uint64_t address, std::span<std::uint8_t> out,

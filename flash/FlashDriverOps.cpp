@@ -22,9 +22,7 @@ Result<void> FlashDriver::read_into(std::uint64_t address, std::span<std::uint8_
     OF_TRY(check_interrupted());  // a safe point between page reads
     const auto here = static_cast<std::uint32_t>(address + done);
     const std::size_t n = std::min<std::size_t>(out.size() - done, kPageSize - (here % kPageSize));
-    if (auto r = bus_->read(here, out.subspan(done, n)); !r) {
-      return make_error(std::move(r).error().with_context("reading flash at " + hex_string(here)));
-    }
+    OF_TRY_CTX(bus_->read(here, out.subspan(done, n)), "reading flash at " + hex_string(here));
     done += n;
     if (progress) progress(done, out.size());
   }

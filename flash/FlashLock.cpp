@@ -36,9 +36,8 @@ Result<FlashLock> FlashLock::acquire(RegisterAccess& access, const FlashGatewayI
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + timeout;
   for (;;) {
-    auto got = try_acquire(access, gateway);
-    if (!got) return make_error(std::move(got).error().with_context("acquiring the flash lock"));
-    if (*got) return FlashLock(&access, gateway);
+    OF_ASSIGN_CTX(const bool got, try_acquire(access, gateway), "acquiring the flash lock");
+    if (got) return FlashLock(&access, gateway);
     OF_TRY_CTX(check_interrupted(), "waiting for the flash lock");
     if (const auto now = std::chrono::steady_clock::now(); now >= deadline) {
       const std::uint32_t where =

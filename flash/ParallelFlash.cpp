@@ -213,8 +213,7 @@ Result<std::uint8_t> ParallelFlash::read_status() {
 
 Result<void> ParallelFlash::erase(std::uint32_t address) {
   const std::string what = "erasing flash block " + hex_string(address);
-  auto r = intel() ? intel_erase(address) : amd_erase(address);
-  if (!r) return make_error(std::move(r).error().with_context(what));
+  OF_TRY_CTX(intel() ? intel_erase(address) : amd_erase(address), what);
   return {};
 }
 

@@ -94,23 +94,15 @@ Result<void> check_cache_replacement(RegisterAccess& access, const CacheReplacem
 Result<std::unique_ptr<SpiGatewayBus>> SpiGatewayBus::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                                            FlashTimeouts timeouts, CacheReplacement cache) {
   std::unique_ptr<SpiGatewayBus> bus(new SpiGatewayBus(access, gateway, timeouts));
-  if (auto guard = check_cache_replacement(access, gateway.cache_guard, cache); !guard) {
-    return make_error(std::move(guard).error().with_context("checking the cache-replacement guard"));
-  }
+  OF_TRY_CTX(check_cache_replacement(access, gateway.cache_guard, cache), "checking the cache-replacement guard");
   if (gateway.chip_select_support_addr != 0) {  // the chip selects the board wires
     const std::uint32_t mask = (1u << gateway.flash_banks) - 1;
-    if (auto r = access.write32(gateway.chip_select_support_addr, mask); !r) {
-      return make_error(std::move(r).error().with_context("enabling the flash chip selects"));
-    }
+    OF_TRY_CTX(access.write32(gateway.chip_select_support_addr, mask), "enabling the flash chip selects");
   }
   if (gateway.bank_select_addr != 0) {  // one chip: bank 0
-    if (auto r = access.write32(gateway.bank_select_addr, 0); !r) {
-      return make_error(std::move(r).error().with_context("selecting flash bank 0"));
-    }
+    OF_TRY_CTX(access.write32(gateway.bank_select_addr, 0), "selecting flash bank 0");
   }
-  if (auto probed = bus->probe(); !probed) {
-    return make_error(std::move(probed).error().with_context("probing the flash"));
-  }
+  OF_TRY_CTX(bus->probe(), "probing the flash");
   return bus;
 }
 

@@ -94,15 +94,14 @@ Result<void> query_image_info(Bytes image, ImageQuery& q) {
     return make_error(ErrorCode::InvalidImage, "info section pointer " + hex_string(info_ptr) + ": bad checksum");
   if ((info_ptr & 0xffffff) == 0) return {};
   OF_ASSIGN(const Bytes payload, pointed_payload(image, info_ptr & 0xffffff, "image info section"));
-  auto info = gph::parse_image_info(payload);
-  if (!info) return make_error(std::move(info).error().with_context("image info section"));
-  q.fw_version = info->fw_version;
-  q.release_date = info->release_date;
-  q.product_version = info->product_version;
-  q.supported_hw_ids = info->hw_ids;
-  q.pci_device_id = info->device_id;
-  if (q.psid.empty()) q.psid = info->psid;
-  if (q.image_vsd.empty()) q.image_vsd = info->vsd;
+  OF_ASSIGN_CTX(const gph::ImageInfo info, gph::parse_image_info(payload), "image info section");
+  q.fw_version = info.fw_version;
+  q.release_date = info.release_date;
+  q.product_version = info.product_version;
+  q.supported_hw_ids = info.hw_ids;
+  q.pci_device_id = info.device_id;
+  if (q.psid.empty()) q.psid = info.psid;
+  if (q.image_vsd.empty()) q.image_vsd = info.vsd;
   return {};
 }
 
@@ -169,8 +168,8 @@ Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   const gph::WalkedSection* conf = walk.find(gph::kFwConf);
   if (!conf) return make_error(ErrorCode::NotFound, "FS1 image has no FW_CONF section");
   if (!conf->crc_ok) return make_error(ErrorCode::InvalidImage, "FW_CONF section has a wrong CRC");
-  auto ini = gph::inflate_config(c->image.subspan(conf->data, conf->data_size));
-  if (!ini) return make_error(std::move(ini).error().with_context("dumping FS1 configuration"));
+  OF_ASSIGN_CTX(std::string ini, gph::inflate_config(c->image.subspan(conf->data, conf->data_size)),
+                "dumping FS1 configuration");
   return ini;
 }
 

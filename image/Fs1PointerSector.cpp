@@ -27,17 +27,16 @@ std::string unswapped_text(Bytes field) {
 
 Result<PointerSector> read_pointer_sector(Bytes data, std::uint64_t at) {
   const ByteReader r(data);
-  auto raw = r.slice(at, kPsSize);
-  if (!raw) return make_error(std::move(raw).error().with_context("pointer sector"));
-  const std::uint8_t* p = raw->data();
+  OF_ASSIGN_CTX(const Bytes raw, r.slice(at, kPsSize), "pointer sector");
+  const std::uint8_t* p = raw.data();
   PointerSector ps;
   ps.fi_addr = ByteReader::load_be32(p);
   ps.fi_size = ByteReader::load_be32(p + 4);
   ps.signature = ByteReader::load_be32(p + 8);
-  ps.vsd = unswapped_text(raw->subspan(kPsVsdOffset, kPsPsidOffset - kPsVsdOffset));
-  ps.psid = unswapped_text(raw->subspan(kPsPsidOffset, kPsBranchOffset - kPsPsidOffset));
+  ps.vsd = unswapped_text(raw.subspan(kPsVsdOffset, kPsPsidOffset - kPsVsdOffset));
+  ps.psid = unswapped_text(raw.subspan(kPsPsidOffset, kPsBranchOffset - kPsPsidOffset));
   ps.stored_crc = ByteReader::load_be32(p + kPsCrcOffset);
-  ps.computed_crc = crc16(raw->first(kPsCrcOffset));
+  ps.computed_crc = crc16(raw.first(kPsCrcOffset));
   return ps;
 }
 

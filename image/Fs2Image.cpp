@@ -138,15 +138,14 @@ Result<ImageQuery> query_copy(Bytes image, const Header& h, std::uint64_t offset
     return make_error(ErrorCode::InvalidImage, "info section pointer " + hex_string(h.info_ptr) + ": bad checksum");
   if ((h.info_ptr & 0xffffff) != 0) {
     OF_ASSIGN(const Bytes payload, pointed_payload(image, h.info_ptr & 0xffffff, "image info section"));
-    auto info = gph::parse_image_info(payload);
-    if (!info) return make_error(std::move(info).error().with_context("image info section"));
-    q.fw_version = info->fw_version;
-    q.release_date = info->release_date;
-    q.psid = info->psid;
-    q.image_vsd = info->vsd;
-    q.product_version = info->product_version;
-    q.supported_hw_ids = info->hw_ids;
-    q.pci_device_id = info->device_id;
+    OF_ASSIGN_CTX(const gph::ImageInfo info, gph::parse_image_info(payload), "image info section");
+    q.fw_version = info.fw_version;
+    q.release_date = info.release_date;
+    q.psid = info.psid;
+    q.image_vsd = info.vsd;
+    q.product_version = info.product_version;
+    q.supported_hw_ids = info.hw_ids;
+    q.pci_device_id = info.device_id;
   }
   OF_TRY(query_guids(image, h, q));
   return q;
@@ -205,8 +204,8 @@ Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   const gph::WalkedSection* conf = view.walk.find(gph::kFwConf);
   if (!conf) return make_error(ErrorCode::NotFound, "FS2 image has no FW_CONF section");
   if (!conf->crc_ok) return make_error(ErrorCode::InvalidImage, "FW_CONF section has a wrong CRC");
-  auto ini = gph::inflate_config(view.image.subspan(conf->data, conf->data_size));
-  if (!ini) return make_error(std::move(ini).error().with_context("dumping FS2 configuration"));
+  OF_ASSIGN_CTX(std::string ini, gph::inflate_config(view.image.subspan(conf->data, conf->data_size)),
+                "dumping FS2 configuration");
   return ini;
 }
 

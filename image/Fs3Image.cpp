@@ -123,8 +123,7 @@ Result<std::string> dump_config(Bytes data, std::uint64_t offset) {
   OF_TRY(scan_error(s));
   const TocSection* ini = s.toc.find_good(section_type::kDbgFwIni);
   if (ini == nullptr) return make_error(ErrorCode::NotFound, "FS3 image has no DBG_FW_INI section");
-  auto text = inflate_zlib_section(ini->data);
-  if (!text) return make_error(std::move(text).error().with_context("DBG_FW_INI at " + hex_string(ini->address)));
+  OF_ASSIGN_CTX(std::string text, inflate_zlib_section(ini->data), "DBG_FW_INI at " + hex_string(ini->address));
   return text;
 }
 

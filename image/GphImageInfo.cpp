@@ -154,8 +154,7 @@ std::vector<std::uint8_t> build_image_info(const ImageInfo& info) {
 
 Result<std::string> inflate_config(Bytes payload) {
   // The zero padding after the stream is ignored; the same bound on the inflated size as FS3/FS4.
-  auto ini = inflate_zlib_section(payload);
-  if (!ini) return make_error(std::move(ini).error().with_context("FW_CONF section"));
+  OF_ASSIGN_CTX(std::string ini, inflate_zlib_section(payload), "FW_CONF section");
   return ini;
 }
 

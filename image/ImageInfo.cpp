@@ -92,12 +92,10 @@ Result<void> parse_image_info(Bytes section, ImageQuery& q) {
 
 Result<void> parse_dev_info(Bytes section, ImageQuery& q) {
   const ByteReader r(section);
-  auto guids = read_uid(r, kDevInfoGuids);
-  if (!guids) return make_error(std::move(guids).error().with_context("DEV_INFO guids"));
-  auto macs = read_uid(r, kDevInfoMacs);
-  if (!macs) return make_error(std::move(macs).error().with_context("DEV_INFO macs"));
-  q.base_guid = *guids;
-  q.base_mac = *macs;
+  OF_ASSIGN_CTX(const std::optional<UidRange> guids, read_uid(r, kDevInfoGuids), "DEV_INFO guids");
+  OF_ASSIGN_CTX(const std::optional<UidRange> macs, read_uid(r, kDevInfoMacs), "DEV_INFO macs");
+  q.base_guid = guids;
+  q.base_mac = macs;
   if (section.size() >= kDevInfoVsd + 208) {
     OF_ASSIGN(q.device_vsd, r.fixed_string(kDevInfoVsd, 208));
   }

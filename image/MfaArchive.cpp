@@ -80,8 +80,7 @@ Result<std::vector<std::uint8_t>> table_payload(const ByteSource& file, const Se
                                                    "-byte limit for a table");
   OF_ASSIGN(std::vector<std::uint8_t> raw, file.read_range(section.offset, section.size));
   if ((section.flags & mfa::kSectionFlagXz) == 0) return raw;
-  auto unpacked = xz_decompress(raw, mfa::kMaxTableSize);
-  if (!unpacked) return make_error(std::move(unpacked).error().with_context(what));
+  OF_ASSIGN_CTX(std::vector<std::uint8_t> unpacked, xz_decompress(raw, mfa::kMaxTableSize), what);
   return unpacked;
 }
 
@@ -155,11 +154,9 @@ Result<void> parse_toc_entry(const ByteReader& toc, MfaImageRef& image) {
                                                    std::to_string(nver) + " version fields (max 4)");
   image.data_offset = (std::uint64_t{offset_msb} << 32) | offset_lsb;
   image.version = version_of(fields, nver);
-  auto md = toc.slice(at + mfa::kTocEntryHeaderSize, md_size);
-  if (!md) return make_error(std::move(md).error().with_context("TOC entry at " + hex_string(at) + " metadata"));
-  auto metadata = parse_metadata(*md);
-  if (!metadata) return make_error(std::move(metadata).error().with_context("TOC entry at " + hex_string(at)));
-  image.metadata = std::move(*metadata);
+  OF_ASSIGN_CTX(const Bytes md, toc.slice(at + mfa::kTocEntryHeaderSize, md_size),
+                "TOC entry at " + hex_string(at) + " metadata");
+  OF_ASSIGN_CTX(image.metadata, parse_metadata(md), "TOC entry at " + hex_string(at));
   return {};
 }
 
@@ -181,8 +178,7 @@ Result<MfaBoard> parse_map_entry(const ByteReader& map, const ByteReader& toc, s
     OF_ASSIGN(image.image_type, map.be16(pos + 4));
     OF_ASSIGN(image.group_id, map.u8(pos + 7));
     OF_ASSIGN(image.select_tag, map.fixed_string(pos + 8, mfa::kSelectTagSize));
-    auto toc_ok = parse_toc_entry(toc, image);
-    if (!toc_ok) return make_error(std::move(toc_ok).error().with_context("image " + std::to_string(i)));
+    OF_TRY_CTX(parse_toc_entry(toc, image), "image " + std::to_string(i));
     board.images.push_back(std::move(image));
   }
   if (const MfaImageRef* fw = board.firmware()) board.fw_version = fw->version;
@@ -199,8 +195,7 @@ const MfaImageRef* MfaBoard::firmware() const {
 
 Result<MfaArchive> MfaArchive::open(const std::string& path) {
   OF_ASSIGN(InputFile file, InputFile::open(path, kMaxArchiveSize, "MFA archive"));
-  auto archive = from_source(std::make_shared<const InputFile>(std::move(file)));
-  if (!archive) return make_error(std::move(archive).error().with_context(path));
+  OF_ASSIGN_CTX(MfaArchive archive, from_source(std::make_shared<const InputFile>(std::move(file))), path);
   return archive;
 }
 
@@ -247,9 +242,8 @@ Result<void> MfaArchive::parse() {
   data_xz_ = (data.flags & mfa::kSectionFlagXz) != 0;
   data_unpacked_size_ = data_size_;
   if (data_xz_) {
-    auto unpacked = xz_uncompressed_size(file, data_offset_, data_size_);
-    if (!unpacked) return make_error(std::move(unpacked).error().with_context("section DATA at " + hex_string(data_offset_)));
-    data_unpacked_size_ = *unpacked;
+    OF_ASSIGN_CTX(data_unpacked_size_, xz_uncompressed_size(file, data_offset_, data_size_),
+                  "section DATA at " + hex_string(data_offset_));
     if (data_unpacked_size_ > kMaxDataUnpackedSize)
       return make_error(ErrorCode::InvalidImage,
                         "section DATA at " + hex_string(data_offset_) + " unpacks to " +
@@ -265,19 +259,17 @@ Result<void> MfaArchive::parse_boards(Bytes map_bytes, Bytes toc_bytes) {
   std::uint64_t pos = 0;
   while (pos < map.size()) {
     const std::uint64_t entry_at = pos;
-    auto board = parse_map_entry(map, toc, pos);
-    if (!board)
-      return make_error(std::move(board).error().with_context(
-          "MAP entry " + std::to_string(boards_.size()) + " at " + hex_string(entry_at)));
-    for (const auto& image : board->images) {
+    OF_ASSIGN_CTX(MfaBoard board, parse_map_entry(map, toc, pos),
+                  "MAP entry " + std::to_string(boards_.size()) + " at " + hex_string(entry_at));
+    for (const auto& image : board.images) {
       if (image.data_offset > data_unpacked_size_ ||
           image.data_size > data_unpacked_size_ - image.data_offset)
         return make_error(ErrorCode::InvalidImage,
-                          "board " + board->psid + ": image at DATA offset " + hex_string(image.data_offset) +
+                          "board " + board.psid + ": image at DATA offset " + hex_string(image.data_offset) +
                               " + " + hex_string(image.data_size) + " bytes is past the end of DATA (" +
                               hex_string(data_unpacked_size_) + " bytes unpacked)");
     }
-    boards_.push_back(std::move(*board));
+    boards_.push_back(std::move(board));
   }
   return check_data_coverage();
 }

@@ -28,8 +28,7 @@ Result<void> deliver(const std::vector<Wanted>& wanted, const std::vector<MfaArc
     const std::uint64_t from = std::max(w.begin, pos);
     const std::uint64_t to = std::min(w.end, chunk_end);
     if (from >= to) continue;
-    auto sent = sinks[w.sink](chunk.subspan(from - pos, to - from));
-    if (!sent) return make_error(std::move(sent).error().with_context("board " + w.psid));
+    OF_TRY_CTX(sinks[w.sink](chunk.subspan(from - pos, to - from)), "board " + w.psid);
   }
   return {};
 }
@@ -109,9 +108,9 @@ Result<void> MfaArchive::extract_many(const std::vector<const MfaBoard*>& boards
     wanted.push_back({fw->data_offset, fw->data_offset + fw->data_size, i, boards[i]->psid});
     if (fw->data_size > 0) stop = std::max(stop, fw->data_offset + fw->data_size);
   }
-  auto done = stream_data(*source_, data_offset_, data_size_, data_xz_, data_unpacked_size_, wanted,
-                          sinks, stop, progress);
-  if (!done) return make_error(std::move(done).error().with_context("extracting from DATA"));
+  OF_TRY_CTX(stream_data(*source_, data_offset_, data_size_, data_xz_, data_unpacked_size_, wanted, sinks, stop,
+                         progress),
+             "extracting from DATA");
   return {};
 }
 

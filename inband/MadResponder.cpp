@@ -16,8 +16,7 @@ Result<MadResponder> MadResponder::attach(CrSpaceBackend& backend, ResponderHook
   // Without being the SM client of the port, ibsim forwards nothing to this process.
   OF_TRY(umad.become_sm());
   for (std::uint8_t cls : {mad::kClassSmpLid, mad::kClassSmpDirected, mad::kClassVendor9, mad::kClassVendorA}) {
-    auto agent = umad.register_class(cls, true);
-    if (!agent) return make_error(std::move(agent).error().with_context("responder"));
+    OF_TRY_CTX(umad.register_class(cls, true), "responder");
   }
   return MadResponder(std::move(umad), backend, std::move(hooks));
 }

@@ -13,9 +13,8 @@ SimDeviceResponder::SimDeviceResponder(std::unique_ptr<sim::SimDevice> device, s
     : device_(std::move(device)), dir_(std::move(dir)), backend_(*device_) {}
 
 Result<std::unique_ptr<SimDeviceResponder>> SimDeviceResponder::load(const std::filesystem::path& dir) {
-  auto device = sim::SimDevice::load_state(dir);
-  if (!device) return make_error(std::move(device).error().with_context("serving simulated device"));
-  return wrap(std::move(*device), dir);
+  OF_ASSIGN_CTX(std::unique_ptr<sim::SimDevice> device, sim::SimDevice::load_state(dir), "serving simulated device");
+  return wrap(std::move(device), dir);
 }
 
 std::unique_ptr<SimDeviceResponder> SimDeviceResponder::wrap(std::unique_ptr<sim::SimDevice> device,

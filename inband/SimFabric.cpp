@@ -63,8 +63,7 @@ Result<std::unique_ptr<SimFabric>> SimFabric::start(const Options& options) {
     fabric->own_dir_ = false;
   }
   fabric->socket_ = unique_name();
-  auto booted = fabric->boot();
-  if (!booted) return make_error(std::move(booted).error().with_context("sim fabric in " + fabric->dir_.string()));
+  OF_TRY_CTX(fabric->boot(), "sim fabric in " + fabric->dir_.string());
   return fabric;
 }
 

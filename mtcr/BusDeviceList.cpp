@@ -24,14 +24,12 @@ Result<std::vector<std::string>> list_bus_devices(BusConnection& connection, std
   std::vector<std::string> names;
   names.reserve(count);
   for (std::uint32_t i = 0; i < count; ++i) {
-    auto name = connection.receive_reply(kBusMaxDeviceNameBytes + 1, timeout);
-    if (!name)
-      return make_error(std::move(name).error().with_context("device name " + std::to_string(i + 1) + " of " +
-                                                             std::to_string(count)));
-    if (name->empty() || name->size() > kBusMaxDeviceNameBytes || !printable_without_spaces(*name))
+    OF_ASSIGN_CTX(std::string name, connection.receive_reply(kBusMaxDeviceNameBytes + 1, timeout),
+                  "device name " + std::to_string(i + 1) + " of " + std::to_string(count));
+    if (name.empty() || name.size() > kBusMaxDeviceNameBytes || !printable_without_spaces(name))
       return make_error(ErrorCode::Io, "device name " + std::to_string(i + 1) + " of " + std::to_string(count) +
                                            " is empty, too long or not printable without spaces");
-    names.push_back(std::move(*name));
+    names.push_back(std::move(name));
   }
   return names;
 }

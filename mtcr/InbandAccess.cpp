@@ -50,9 +50,9 @@ Result<InbandAccess> InbandAccess::open(std::string_view device, Options options
 
 Result<InbandAccess> InbandAccess::open(InbandDeviceName device, Options options) {
   OF_ASSIGN(options, checked(options));
-  auto channel = MadChannel::open(device.ca, device.port);
-  if (!channel) return make_error(std::move(channel).error().with_context("opening " + device.to_string()));
-  return InbandAccess(std::move(*channel), std::move(device), options);
+  OF_ASSIGN_CTX(std::shared_ptr<MadChannel> channel, MadChannel::open(device.ca, device.port),
+                "opening " + device.to_string());
+  return InbandAccess(std::move(channel), std::move(device), options);
 }
 
 Result<InbandAccess> InbandAccess::open(std::string_view device, Options options,
@@ -122,8 +122,7 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
   const std::uint32_t tid = static_cast<std::uint32_t>(mad::get64(mad.data(), mad::kOffTid));
   std::string last_failure = "no answer within " + std::to_string(options_.timeout_ms) + " ms";
   for (int attempt = 0; attempt <= options_.retries; ++attempt) {
-    auto sent = channel_->send(agent, mad, dlid, dqp, qkey);
-    if (!sent) return make_error(std::move(sent).error().with_context(describe(req)));
+    OF_TRY_CTX(channel_->send(agent, mad, dlid, dqp, qkey), describe(req));
     ++mads_sent_;
     const auto deadline = Clock::now() + std::chrono::milliseconds(options_.timeout_ms);
     while (true) {
@@ -135,10 +134,9 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
           return make_error(ErrorCode::Timeout, describe(req) + ": " + last_failure + " (a write is not re-sent)");
         break;
       }
-      auto kind = classify_reply(in->mad, in->umad_status, tid, req.mgmt_class);
-      if (!kind) return make_error(std::move(kind).error().with_context(describe(req)));
-      if (*kind == ReplyKind::NotOurs) continue;
-      if (*kind == ReplyKind::Bounced) {
+      OF_ASSIGN_CTX(const ReplyKind kind, classify_reply(in->mad, in->umad_status, tid, req.mgmt_class), describe(req));
+      if (kind == ReplyKind::NotOurs) continue;
+      if (kind == ReplyKind::Bounced) {
         last_failure = "request bounced (umad status " + std::to_string(in->umad_status) + ")";
         break;
       }
@@ -191,9 +189,8 @@ Result<void> InbandAccess::cr_access(std::uint8_t method, std::uint32_t address,
         n = std::min(n, max_mode2_records());
       }
     }
-    auto r = cr_chunk(method, at, data.subspan(done, n), mode2);
-    if (!r) return make_error(std::move(r).error().with_context(std::string(method == mad::kMethodGet ? "reading" : "writing") +
-                                                                 " cr-space " + hex_string(at)));
+    OF_TRY_CTX(cr_chunk(method, at, data.subspan(done, n), mode2),
+               std::string(method == mad::kMethodGet ? "reading" : "writing") + " cr-space " + hex_string(at));
     done += n;
   }
   return {};
@@ -241,9 +238,8 @@ Result<void> InbandAccess::write_sequence(std::span<const RegisterWrite> writes)
       mad::put32(m.data(), rec + 4, writes[done + i].value);
       mad::put32(m.data(), rec + 8, 0xffffffffu);
     }
-    auto r = transact(req, m);
-    if (!r) return make_error(std::move(r).error().with_context("writing " + std::to_string(n) + " cr-space records from " +
-                                                                 hex_string(writes[done].address)));
+    OF_TRY_CTX(transact(req, m),
+               "writing " + std::to_string(n) + " cr-space records from " + hex_string(writes[done].address));
     done += n;
   }
   return {};
@@ -319,8 +315,7 @@ Result<AccessRegisterTlv> InbandAccess::exchange_register(const AccessRegisterTl
     OF_ASSIGN(const Mad reply, transact(req, m));
     OF_ASSIGN(answer, reply_payload(reply, mad::kOffVendorData, capacity));
   }
-  auto decoded = AccessRegisterTlv::decode(answer);
-  if (!decoded) return make_error(std::move(decoded).error().with_context(device_.to_string()));
+  OF_ASSIGN_CTX(AccessRegisterTlv decoded, AccessRegisterTlv::decode(answer), device_.to_string());
   return decoded;
 }
 

@@ -48,14 +48,11 @@ Result<InbandDeviceName> parse_inband_device_name(std::string_view name) {
   const std::string_view target = rest.substr(0, comma);
   auto context = "device '" + std::string(name) + "'";
   if (dev.route == InbandDeviceName::Route::SmpDirected) {
-    auto path = parse_path(target);
-    if (!path) return make_error(std::move(path).error().with_context(context));
-    dev.path = std::move(*path);
+    OF_ASSIGN_CTX(dev.path, parse_path(target), context);
   } else {
-    auto lid = parse_unsigned(target, 0xbfff, "lid");
-    if (!lid) return make_error(std::move(lid).error().with_context(context));
-    if (*lid == 0) return make_error(ErrorCode::InvalidArgument, context + ": lid 0 is not a valid unicast lid");
-    dev.lid = static_cast<std::uint16_t>(*lid);
+    OF_ASSIGN_CTX(const std::uint64_t lid, parse_unsigned(target, 0xbfff, "lid"), context);
+    if (lid == 0) return make_error(ErrorCode::InvalidArgument, context + ": lid 0 is not a valid unicast lid");
+    dev.lid = static_cast<std::uint16_t>(lid);
   }
   if (comma == std::string_view::npos) return dev;
   const std::string_view tail = rest.substr(comma + 1);
@@ -63,9 +60,8 @@ Result<InbandDeviceName> parse_inband_device_name(std::string_view name) {
   dev.ca = std::string(tail.substr(0, comma2));
   if (dev.ca.empty()) return make_error(ErrorCode::InvalidArgument, context + ": empty ca name");
   if (comma2 != std::string_view::npos) {
-    auto port = parse_unsigned(tail.substr(comma2 + 1), 254, "port");
-    if (!port) return make_error(std::move(port).error().with_context(context));
-    dev.port = static_cast<int>(*port);
+    OF_ASSIGN_CTX(const std::uint64_t port, parse_unsigned(tail.substr(comma2 + 1), 254, "port"), context);
+    dev.port = static_cast<int>(port);
   }
   return dev;
 }

@@ -42,15 +42,13 @@ Result<std::vector<std::uint8_t>> InbandI2cAccess::transaction(std::uint8_t meth
   mad::put32(request.data(), kDeviceAt, device);
   mad::put32(request.data(), kMemoryAt, offset);
   std::copy(data.begin(), data.end(), request.begin() + static_cast<std::ptrdiff_t>(kDataAt));
-  auto answer = exchange_(method, mad::kExtPortI2c1, request);
-  if (!answer)
-    return make_error(std::move(answer).error().with_context((method == mad::kMethodGet ? "reading " : "writing ") +
-                                                              where(device, offset, size)));
-  if (answer->size() < kDataAt + size)
+  OF_ASSIGN_CTX(std::vector<std::uint8_t> answer, exchange_(method, mad::kExtPortI2c1, request),
+                (method == mad::kMethodGet ? "reading " : "writing ") + where(device, offset, size));
+  if (answer.size() < kDataAt + size)
     return make_error(ErrorCode::InvalidImage, where(device, offset, size) + ": the answer ends before its data");
   // A device answering another transaction's header is not answering ours.
-  if (mad::get32(answer->data(), kSizeAt) != size || mad::get32(answer->data(), kDeviceAt) != device ||
-      mad::get32(answer->data(), kMemoryAt) != offset)
+  if (mad::get32(answer.data(), kSizeAt) != size || mad::get32(answer.data(), kDeviceAt) != device ||
+      mad::get32(answer.data(), kMemoryAt) != offset)
     return make_error(ErrorCode::Io, where(device, offset, size) + ": the answer names another transaction");
   return answer;
 }

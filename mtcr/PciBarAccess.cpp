@@ -72,30 +72,27 @@ Result<std::uint64_t> bar0_size(const std::filesystem::path& resource) {
 
 Result<PciBarAccess> PciBarAccess::open(const std::filesystem::path& device_dir) {
   const std::string where = "BAR0 of " + device_dir.string();
-  auto size = bar0_size(device_dir / "resource");
-  if (!size) return make_error(std::move(size).error().with_context(where));
+  OF_ASSIGN_CTX(const std::uint64_t size, bar0_size(device_dir / "resource"), where);
   const std::filesystem::path file = device_dir / "resource0";
   const int fd = ::open(file.c_str(), O_RDWR | O_SYNC | O_CLOEXEC);
   if (fd < 0) return make_error(errno_error(errno, "opening " + file.string()).error.with_context(where));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < *size) {
+  if (::fstat(fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) < size) {
     const auto have = static_cast<std::uint64_t>(st.st_size);
     ::close(fd);
     return make_error(ErrorCode::Io, where + ": " + file.string() + " holds " + hex_string(have) +
-                                         " bytes, less than the BAR size " + hex_string(*size) +
+                                         " bytes, less than the BAR size " + hex_string(size) +
                                          " in resource (an access past its end would raise SIGBUS)");
   }
-  void* map = ::mmap(nullptr, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* map = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (map == MAP_FAILED) {
     const int err = errno;
     ::close(fd);
-    return make_error(errno_error(err, "mapping " + hex_string(*size) + " bytes of " + file.string())
+    return make_error(errno_error(err, "mapping " + hex_string(size) + " bytes of " + file.string())
                           .error.with_context(where));
   }
-  PciBarAccess bar(device_dir, fd, static_cast<volatile std::uint32_t*>(map), *size);
-  if (auto in_range = bar.check_range(kHwIdAddr, 1); !in_range) {
-    return make_error(std::move(in_range).error().with_context(where + ": reading the hw id"));
-  }
+  PciBarAccess bar(device_dir, fd, static_cast<volatile std::uint32_t*>(map), size);
+  OF_TRY_CTX(bar.check_range(kHwIdAddr, 1), where + ": reading the hw id");
   bar.hw_id_word_ = bar.load(kHwIdAddr);
   if (bar.hw_id_word_ == kBarUnusableAllOnes || bar.hw_id_word_ == kBarUnusable) {
     return make_error(ErrorCode::NotSupported, where + ": BAR is unusable (hw id reads " +

@@ -25,9 +25,7 @@ Result<std::unique_ptr<RemoteBusAccess>> RemoteBusAccess::open(BusConnection con
   std::unique_ptr<RemoteBusAccess> access(new RemoteBusAccess(std::move(connection), reply_timeout));
   {
     OF_ASSIGN(const std::string reply, access->exchange(bus_request(BusCommand::Version)));
-    auto version = parse_ok_reply(reply);
-    if (!version) return make_error(std::move(version).error().with_context("asking the server's version"));
-    access->version_ = std::move(version).value();
+    OF_ASSIGN_CTX(access->version_, parse_ok_reply(reply), "asking the server's version");
   }
   const auto start = std::chrono::steady_clock::now();
   for (;;) {

@@ -211,9 +211,8 @@ Result<AccessRegisterTlv> ToolsHcrRegisterPort::transact(const AccessRegisterTlv
     OF_TRY(execute(Command{.opcode = kToolsHcrRegisterAccess, .input_modifier = kRegisterAccessCrMailbox}));
     OF_TRY(read_dwords(layout_.mailbox, out_words));
   }
-  auto answer = AccessRegisterTlv::decode(to_bytes(out_words));
-  if (!answer)
-    return make_error(std::move(answer).error().with_context(command_name(kToolsHcrRegisterAccess) + " answer"));
+  OF_ASSIGN_CTX(AccessRegisterTlv answer, AccessRegisterTlv::decode(to_bytes(out_words)),
+                command_name(kToolsHcrRegisterAccess) + " answer");
   return answer;
 }
 

@@ -36,12 +36,9 @@ Result<std::unique_ptr<BarServer>> BarServer::start(SimDevice& device, BarServer
   if (!device.info().flash_gateway.is_spi_gateway()) {
     return make_error(ErrorCode::NotSupported, what + ": no SPI flash gateway to serve");
   }
-  auto file = SharedBarFile::create(options.directory, options.bar_size);
-  if (!file) return make_error(std::move(file).error().with_context(what));
-  std::unique_ptr<BarServer> server(new BarServer(device, std::move(file).value(), std::move(options)));
-  if (auto watched = server->build_watch_list(); !watched) {
-    return make_error(std::move(watched).error().with_context(what));
-  }
+  OF_ASSIGN_CTX(SharedBarFile file, SharedBarFile::create(options.directory, options.bar_size), what);
+  std::unique_ptr<BarServer> server(new BarServer(device, std::move(file), std::move(options)));
+  OF_TRY_CTX(server->build_watch_list(), what);
   server->fill();
   try {
     server->thread_ = std::thread([s = server.get()] { s->serve(); });

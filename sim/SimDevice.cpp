@@ -104,9 +104,7 @@ Result<std::unique_ptr<SimDevice>> SimDevice::create(const DeviceInfo& info, con
                                                    ": no flash part is known for it, so it is not simulated");
   }
   if (chip == nullptr) {
-    auto found = find_flash_chip_by_name(info.default_flash_chip);
-    if (!found) return make_error(std::move(found).error().with_context("simulating " + std::string(info.name)));
-    chip = *found;
+    OF_ASSIGN_CTX(chip, find_flash_chip_by_name(info.default_flash_chip), "simulating " + std::string(info.name));
   }
   const FlashInterface wanted = info.flash_gateway.is_parallel_gateway() ? FlashInterface::ParallelCfi
                                 : info.flash_gateway.is_i2c_eeprom()     ? FlashInterface::I2cEeprom

@@ -58,54 +58,48 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
 
 Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   const std::string context = "loading simulator state " + dir.string();
-  auto text = read_text(dir / "state.json", SimStateFile::kMaxBytes);
-  if (!text) return make_error(std::move(text).error().with_context(context));
-  auto state = SimStateFile::parse(*text);
-  if (!state) return make_error(std::move(state).error().with_context(context + ": state.json"));
-  auto info = find_device_by_sim_model(state->model);
-  if (!info) return make_error(std::move(info).error().with_context(context));
-  auto chip = find_flash_chip_by_name(state->flash_chip);
-  if (!chip) return make_error(std::move(chip).error().with_context(context));
-  OF_ASSIGN(std::unique_ptr<SimDevice> dev, create(**info, *chip));
+  OF_ASSIGN_CTX(const std::string text, read_text(dir / "state.json", SimStateFile::kMaxBytes), context);
+  OF_ASSIGN_CTX(const SimStateFile state, SimStateFile::parse(text), context + ": state.json");
+  OF_ASSIGN_CTX(const DeviceInfo* info, find_device_by_sim_model(state.model), context);
+  OF_ASSIGN_CTX(const FlashChip* chip, find_flash_chip_by_name(state.flash_chip), context);
+  OF_ASSIGN(std::unique_ptr<SimDevice> dev, create(*info, chip));
 
   // flash.bin goes into the cell array a megabyte at a time: no whole-flash buffer per load
   // (every sim:PATH command loads the device; 16-32 MiB of fresh pages each were most of an
   // ASan test's wall time).
   const std::size_t flash_size = dev->flash_.contents().size();
-  auto flash = InputFile::open((dir / "flash.bin").string(), flash_size, "flash.bin");
-  if (!flash) return make_error(std::move(flash).error().with_context(context));
-  if (flash->size() != flash_size)
-    return make_error(ErrorCode::InvalidImage, context + ": flash.bin of " + std::to_string(flash->size()) +
-                                                   " bytes does not fit chip " + state->flash_chip + " of " +
+  OF_ASSIGN_CTX(const InputFile flash, InputFile::open((dir / "flash.bin").string(), flash_size, "flash.bin"), context);
+  if (flash.size() != flash_size)
+    return make_error(ErrorCode::InvalidImage, context + ": flash.bin of " + std::to_string(flash.size()) +
+                                                   " bytes does not fit chip " + state.flash_chip + " of " +
                                                    std::to_string(flash_size) + " bytes");
   // The new chip is erased (all 0xFF), so programming its cells with the file's bytes leaves
   // exactly those bytes; the counters this bumps are restored from the state below.
   std::vector<std::uint8_t> chunk(std::min<std::size_t>(flash_size, kLoadChunk));
   for (std::size_t at = 0; at < flash_size; at += chunk.size()) {
     const std::span<std::uint8_t> part(chunk.data(), std::min(chunk.size(), flash_size - at));
-    auto read = flash->read(at, part);
-    if (!read) return make_error(std::move(read).error().with_context(context));
+    OF_TRY_CTX(flash.read(at, part), context);
     if (!dev->flash_.program_cells(static_cast<std::uint32_t>(at), part))
       return make_error(ErrorCode::Internal, context + ": the new chip refused its contents");
   }
 
-  for (const auto& [address, value] : state->registers) dev->cr_.poke(address, value);
-  const SimCounters& c = state->counters;
+  for (const auto& [address, value] : state.registers) dev->cr_.poke(address, value);
+  const SimCounters& c = state.counters;
   dev->register_reads_ = c.register_reads;
   dev->register_writes_ = c.register_writes;
   dev->gateway_.set_commands(c.gateway_commands);
   dev->flash_.set_counters(c.flash);
   dev->firmware_counters_ = c.firmware;
   if (dev->i2c_master_ != nullptr) dev->i2c_master_->set_counters(c.i2c);
-  dev->set_faults(state->faults);
-  dev->gateway_.set_locked(state->flash_locked);
-  dev->powered_ = state->powered;
-  dev->temperature_c_ = state->temperature_c;
-  dev->nv_config_.restore(state->nv_stored, state->nv_current);
+  dev->set_faults(state.faults);
+  dev->gateway_.set_locked(state.flash_locked);
+  dev->powered_ = state.powered;
+  dev->temperature_c_ = state.temperature_c;
+  dev->nv_config_.restore(state.nv_stored, state.nv_current);
   // The running firmware is what booted before the save (the flash may hold a newer burn);
   // a state without it (older files) boots now.
-  if (state->boot) {
-    dev->boot_ = *state->boot;
+  if (state.boot) {
+    dev->boot_ = *state.boot;
   } else {
     dev->run_boot_rom();
   }
