@@ -6,33 +6,23 @@
 #include "flash/FlashDriver.h"
 #include "fabric/NodeDevice.h"
 #include "fwops/Device.h"
-#include "fwops/DeviceFlash.h"
-#include "fwops/FlashImageReader.h"
+#include "fwops/DeviceQuery.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint {
 namespace {
 
 void from_flash(Device& device, NodeFirmware& out) {
-  auto reader = open_device_flash_reader(device);  // reads only: through the firmware where it owns the flash
-  if (!reader) {
-    out.note = "flash not readable: " + reader.error().message();
+  auto image = listed_flash_image(device);
+  if (!image) {
+    out.note = image.error().message();
     return;
   }
-  auto sparse = read_current_image(device.access(), device.info(), **reader, CopyScope::Query);
-  if (!sparse) {
-    out.note = "flash image unreadable: " + sparse.error().message();
-    return;
-  }
-  if (!sparse->query) {
-    out.note = "no valid image on flash";
-    return;
-  }
-  out.flash_fw_version = sparse->query->fw_version;
+  out.flash_fw_version = image->fw_version;
   if (!out.psid.empty()) return;  // the running firmware said which board this is
-  out.psid = sparse->query->psid;
+  out.psid = image->psid;
   out.psid_source = "flash";
-  out.fw_version = sparse->query->fw_version;
+  out.fw_version = image->fw_version;
 }
 
 }  // namespace

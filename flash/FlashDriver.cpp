@@ -20,30 +20,30 @@ struct OpenedBus {
 
 struct BusOpener {
   bool (*matches)(const FlashGatewayInfo& gateway);
-  Result<OpenedBus> (*open)(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
-                            CacheReplacement cache);
+  // `i2c`: the device's I2C bus (FlashDriver::open), EEPROM gateways only.
+  Result<OpenedBus> (*open)(RegisterAccess& access, I2cAccess* i2c, const FlashGatewayInfo& gateway,
+                            FlashTimeouts timeouts, CacheReplacement cache);
 };
 
-Result<OpenedBus> open_parallel(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
-                                CacheReplacement /*cache*/) {
-  auto bus = ParallelFlash::open(access, gateway, timeouts);
-  if (!bus) return make_error(std::move(bus).error().with_context("probing the parallel flash"));
-  return OpenedBus{std::move(bus).value(), access.costly_access()};
+Result<OpenedBus> open_parallel(RegisterAccess& access, I2cAccess* /*i2c*/, const FlashGatewayInfo& gateway,
+                                FlashTimeouts timeouts, CacheReplacement /*cache*/) {
+  OF_ASSIGN_CTX(std::unique_ptr<ParallelFlash> bus, ParallelFlash::open(access, gateway, timeouts),
+                "probing the parallel flash");
+  return OpenedBus{std::move(bus), access.costly_access()};
 }
 
-Result<OpenedBus> open_eeproms(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
-                               CacheReplacement /*cache*/) {
-  I2cAccess* i2c = access.i2c();
+Result<OpenedBus> open_eeproms(RegisterAccess& access, I2cAccess* i2c, const FlashGatewayInfo& gateway,
+                               FlashTimeouts timeouts, CacheReplacement /*cache*/) {
   if (i2c == nullptr)
     return make_error(ErrorCode::NotSupported, "the firmware EEPROMs sit on the device's I2C bus, which this "
                                                "transport does not reach");
-  auto bus = EepromFlash::open(*i2c, gateway.eeprom, timeouts);
-  if (!bus) return make_error(std::move(bus).error().with_context("opening the firmware EEPROMs"));
-  return OpenedBus{std::move(bus).value(), access.costly_access() || i2c->costly_access()};
+  OF_ASSIGN_CTX(std::unique_ptr<EepromFlash> bus, EepromFlash::open(*i2c, gateway.eeprom, timeouts),
+                "opening the firmware EEPROMs");
+  return OpenedBus{std::move(bus), access.costly_access() || i2c->costly_access()};
 }
 
-Result<OpenedBus> open_spi(RegisterAccess& access, const FlashGatewayInfo& gateway, FlashTimeouts timeouts,
-                           CacheReplacement cache) {
+Result<OpenedBus> open_spi(RegisterAccess& access, I2cAccess* /*i2c*/, const FlashGatewayInfo& gateway,
+                           FlashTimeouts timeouts, CacheReplacement cache) {
   OF_ASSIGN(std::unique_ptr<SpiGatewayBus> bus, SpiGatewayBus::open(access, gateway, timeouts, cache));
   return OpenedBus{std::move(bus), access.costly_access()};
 }
@@ -64,7 +64,7 @@ FlashDriver FlashDriver::over_bus(std::unique_ptr<FlashBus> bus, bool costly_rea
 }
 
 Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGatewayInfo& gateway,
-                                      FlashTimeouts timeouts, CacheReplacement cache) {
+                                      FlashTimeouts timeouts, CacheReplacement cache, I2cAccess* i2c) {
   if (!gateway.is_driven()) {
     return make_error(ErrorCode::NotSupported, "flash gateway generation '" +
                                                    std::string(to_string(gateway.generation)) +
@@ -73,7 +73,7 @@ Result<FlashDriver> FlashDriver::open(RegisterAccess& access, const FlashGateway
   OF_ASSIGN(FlashLock lock, FlashLock::acquire(access, gateway, timeouts.lock));
   for (const BusOpener& opener : kBusOpeners) {
     if (!opener.matches(gateway)) continue;
-    OF_ASSIGN(OpenedBus opened, opener.open(access, gateway, timeouts, cache));
+    OF_ASSIGN(OpenedBus opened, opener.open(access, i2c != nullptr ? i2c : access.i2c(), gateway, timeouts, cache));
     return FlashDriver(std::move(opened.bus), opened.costly, std::move(lock));
   }
   return make_error(ErrorCode::Internal, "no opener for flash gateway generation '" +

@@ -32,7 +32,7 @@ enum class WriteCheck { ReadBack, None };
 // command per aligned block on Special-style ones, as mstflint's mflash does there); the
 // InfiniHost parallel gateway (GatewayGeneration::ParallelFlash) through flash/ParallelFlash;
 // InfiniScale I2C EEPROMs (GatewayGeneration::I2cEeprom) through flash/EepromFlash over the
-// access's I2C bus (RegisterAccess::i2c()). Locking, range checks, page splitting, differential
+// device's I2C bus (open's `i2c`). Locking, range checks, page splitting, differential
 // writes and verification are shared; parts that need no erase before a program (EEPROMs) are
 // never erased by a differential write, only the bytes that differ are written.
 // A flash the running firmware drives for the tool (flash/FirmwareFlashBus) comes as a bus too,
@@ -43,9 +43,12 @@ class FlashDriver final : public FlashReader {
   // cache-replacement guard (Busy while the firmware replaces a cache line, unless
   // CacheReplacement::Override), enables the chip selects and probes the part
   // (flash/SpiGatewayBus.h); parallel flash and EEPROMs are probed through their own buses.
+  // `i2c`: the device's I2C bus for a gateway of I2C EEPROMs (a Device's transport gives it:
+  // ExtPortAccess MADs in-band); null: the access's own (RegisterAccess::i2c(), a simulated device).
   [[nodiscard]] static Result<FlashDriver> open(RegisterAccess& access, const FlashGatewayInfo& gateway,
                                                 FlashTimeouts timeouts = {},
-                                                CacheReplacement cache = CacheReplacement::Refuse);
+                                                CacheReplacement cache = CacheReplacement::Refuse,
+                                                I2cAccess* i2c = nullptr);
   // The flash behind `bus` alone: no gateway, no gateway lock (the bus's owner, e.g. a running
   // firmware, orders the work). `costly_reads`: each read block is a round trip.
   [[nodiscard]] static FlashDriver over_bus(std::unique_ptr<FlashBus> bus, bool costly_reads);

@@ -11,40 +11,17 @@
 #include "flint/BurnLog.h"
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceBurn.h"
-#include "fwops/DeviceFlash.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "flint/UidText.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/BurnTypes.h"
 
 namespace openflint::flint {
 namespace {
 
 std::string version_text(const std::optional<ImageQuery>& q) {
   return q && q->fw_version ? q->fw_version->to_string() : "N/A";
-}
-
-std::string hw_ids_text(const ImageQuery& q) {
-  std::string ids;
-  for (auto id : q.supported_hw_ids) ids += (ids.empty() ? "" : ", ") + hex_string(id);
-  return ids.empty() ? "none listed" : ids;
-}
-
-// The refusals that need no question: wrong device, PSID change without the flag.
-Result<void> check_refusals(const Options& options, const Device& device, const BurnPreflight& pre) {
-  if (!pre.hw_id_supported) {
-    return make_error(ErrorCode::Mismatch, "the image is for other devices (hw ids " + hw_ids_text(pre.incoming) +
-                                               "); " + device.name() + " is a " + std::string(device.info().name) +
-                                               " (hw id " + hex_string(device.info().hw_id) + ")");
-  }
-  if (pre.psid_changes && !options.allow_psid_change) {
-    return make_error(ErrorCode::InvalidArgument,
-                      "the image's PSID " + pre.incoming.psid + " differs from the device's " +
-                          (pre.current ? pre.current->psid : std::string("(none)")) +
-                          ": rerun with --allow_psid_change if this board really should take it");
-  }
-  return {};
 }
 
 // Every burn is a question (as in mstflint): -y answers it, and without a terminal the answer
@@ -154,24 +131,14 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   auto parsed = burn_options(options);
   if (!parsed) return report_error(options, parsed.error());
   BurnOptions b = std::move(*parsed);
-  auto path = burn_path(device, b.override_firmware);  // refused when the firmware cannot be asked
-  if (!path) return report_error(options, path.error());
-  if (*path == BurnPath::FlashGateway) {
-    auto flash = open_device_flash(device, b.override_firmware);  // finishes an interrupted ww/wb first; released before the burn
-    if (!flash) return report_error(options, flash.error());
-  }
-  // One pass: the burner reads and compares the flash, asks through `decide`, then burns.
+  // One library call: it reads and compares the flash, refuses what no answer overrides, asks
+  // through `decide`, then burns (fwops/DeviceBurn.h; the walk: docs/architecture.md).
   std::optional<BurnPreflight> pre;
-  bool refused = false;
   b.decide = [&](const BurnPreflight& p) -> Result<bool> {
     pre = p;
     log.line("burning FW " + version_text(p.incoming) + " (flash has " + version_text(p.current) + ") into " +
              device.name() + "; " + identity_text(p.identity));
     if (!options.json && !options.silent) std::cerr << "-I- " << identity_text(p.identity) << '\n';
-    if (auto r = check_refusals(options, device, p); !r) {
-      refused = true;
-      return make_error(std::move(r).error().with_context("burn refused"));
-    }
     if (confirm_burn(options, p)) return true;
     OF_TRY(check_interrupted());  // Ctrl-C at the question: a stop, not an answer
     return false;                 // the library refuses it: ErrorCode::Cancelled
@@ -184,9 +151,7 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
   }
   if (!report) {
     log.line("failed: " + report.error().message());
-    if (refused) return report_error(options, report.error());
-    if (!pre) return report_error(options, report.error().with_context(device.name()));
-    return report_error(options, report.error().with_context("burning " + device.name()));
+    return report_error(options, report.error());  // it names the device
   }
   log.line("done: FW " + version_text(pre->incoming) + " at " + hex(report->new_copy_address) + ", " +
            std::to_string(report->sectors_erased) + " sectors erased");

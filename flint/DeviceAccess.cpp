@@ -50,10 +50,11 @@ Result<std::vector<std::uint8_t>> read_device_image_file(const Options& options,
   OF_ASSIGN(const SparseFlash found,
             openflint::read_device_flash(device, flash, true, progress_line(options, "Reading flash")));
   // The copy the boot ROM starts, as ri saves it (image/FlashImage.h).
-  auto file = found.image_found
-                  ? image_file_from_copy(found.bytes, BootCopy{found.format, found.copy_start, 0, *found.query})
-                  : image_file_from_flash(found.bytes);
-  if (!file) return make_error(std::move(file).error().with_context(device.name() + ": no image on flash"));
+  OF_ASSIGN_CTX(std::vector<std::uint8_t> file,
+                found.image_found
+                    ? image_file_from_copy(found.bytes, BootCopy{found.format, found.copy_start, 0, *found.query})
+                    : image_file_from_flash(found.bytes),
+                device.name() + ": no image on flash");
   return file;
 }
 

@@ -9,6 +9,7 @@
 #include "fwops/DeviceFlash.h"
 #include "flint/DeviceReport.h"
 #include "fwops/AdapterReset.h"
+#include "fwops/DeviceQuery.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "image/FirmwareImage.h"
@@ -17,43 +18,37 @@ namespace openflint::flint {
 namespace {
 
 // The device half of a query: printed (or put into JSON) even when the flash holds no image.
-nlohmann::json device_part_json(Device& device, const FlashReader& flash) {
+nlohmann::json device_part_json(const Device& device, const DeviceQuery& q) {
   return {{"device", device_json(device.info())},
-          {"flash", flash_json(flash)},
-          {"running", cli::running_firmware_json(device.running_firmware())}};
+          {"flash", flash_json(q.chip, q.jedec_id)},
+          {"running", cli::running_firmware_json(q.running)}};
 }
 
 int query_opened(const Options& options, Device& device) {
-  auto flash = open_device_flash_reader(device, options.ocr);
-  if (!flash) return report_error(options, flash.error());
-  auto query = openflint::query_device_image(device, **flash);
-  const auto no_image = [](ErrorCode c) {
-    return c == ErrorCode::InvalidImage || c == ErrorCode::Mismatch || c == ErrorCode::NotFound;
-  };
-  if (!query && !no_image(query.error().code()))  // the flash could not be read
-    return report_error(options, query.error().with_context(device.name()));
-  if (!query) {
-    const Error error = query.error().with_context(device.name() + ": flash holds no valid firmware image");
+  auto query = query_device(device, options.ocr);  // errors name the device
+  if (!query) return report_error(options, query.error());
+  if (!query->image) {
+    const Error error = query->no_image->with_context(device.name() + ": flash holds no valid firmware image");
     if (options.json) {
       nlohmann::json doc = cli::error_json(error);
-      doc.update(device_part_json(device, **flash));
+      doc.update(device_part_json(device, *query));
       cli::print_json(doc);
     } else {
-      print_running(std::cout, device.running_firmware());
-      print_device(std::cout, device.info(), **flash);
+      print_running(std::cout, query->running);
+      print_device(std::cout, device.info(), query->chip, query->jedec_id);
     }
     std::cerr << "-E- " << error.message() << '\n';
     return cli::exit_code_for(error.code());
   }
   if (options.json) {
-    nlohmann::json doc = query_json(*query);
-    doc.update(device_part_json(device, **flash));
+    nlohmann::json doc = query_json(*query->image);
+    doc.update(device_part_json(device, *query));
     doc["ok"] = true;
     cli::print_json(doc);
   } else {
-    print_query(std::cout, *query);
-    print_running(std::cout, device.running_firmware());
-    print_device(std::cout, device.info(), **flash);
+    print_query(std::cout, *query->image);
+    print_running(std::cout, query->running);
+    print_device(std::cout, device.info(), query->chip, query->jedec_id);
   }
   return cli::kOk;
 }

@@ -33,13 +33,13 @@ void print_running(std::ostream& out, const std::optional<RunningFirmware>& runn
   if (running->booted_copy) field(out, "Running Copy", hex(*running->booted_copy));
 }
 
-void print_device(std::ostream& out, const DeviceInfo& info, const FlashReader& flash) {
+void print_device(std::ostream& out, const DeviceInfo& info, const FlashChip& chip, std::uint32_t jedec_id) {
   field(out, "Device", std::string(info.name) + " (" + std::string(info.part_number) + ", " +
                            std::string(to_string(info.kind)) + ")");
   field(out, "HW ID", hex(info.hw_id));
   field(out, "PCI Device ID", std::to_string(info.pci_device_id));
-  field(out, "Flash", std::string(flash.chip().name) + " (jedec " + hex(flash.jedec_id(), 6) + ", " +
-                          size_text(flash.size()) + ", " + size_text(flash.sector_size()) + " sectors)");
+  field(out, "Flash", std::string(chip.name) + " (jedec " + hex(jedec_id, 6) + ", " + size_text(chip.size) + ", " +
+                          size_text(chip.min_erase_size()) + " sectors)");
 }
 
 nlohmann::json device_json(const DeviceInfo& info) {
@@ -51,11 +51,11 @@ nlohmann::json device_json(const DeviceInfo& info) {
           {"image_format", std::string(to_string(info.image_format))}};
 }
 
-nlohmann::json flash_json(const FlashReader& flash) {
-  return {{"chip", std::string(flash.chip().name)},
-          {"jedec_id", hex(flash.jedec_id(), 6)},
-          {"size", flash.size()},
-          {"sector_size", flash.sector_size()}};
+nlohmann::json flash_json(const FlashChip& chip, std::uint32_t jedec_id) {
+  return {{"chip", std::string(chip.name)},
+          {"jedec_id", hex(jedec_id, 6)},
+          {"size", chip.size},
+          {"sector_size", chip.min_erase_size()}};
 }
 
 }  // namespace openflint::flint

@@ -39,9 +39,7 @@ Result<ImageSource> ImageSource::open(const Options& options) {
                           std::to_string(archive.boards().size()) +
                           " boards: pick one with --psid PSID (see 'archive list')");
   // An entry claiming more than any flash holds is refused before anything is inflated.
-  auto found = archive.find_board(options.psid, largest_flash_size());
-  if (!found) return make_error(std::move(found).error().with_context(options.image));
-  const MfaBoard* board = *found;
+  OF_ASSIGN_CTX(const MfaBoard* board, archive.find_board(options.psid, largest_flash_size()), options.image);
   std::vector<std::uint8_t>& out = source.extracted_;
   OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
     out.insert(out.end(), chunk.begin(), chunk.end());

@@ -16,7 +16,8 @@
 #include "flint/Commands.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
-#include "fwops/FailsafeBurner.h"
+#include "core/Interrupt.h"
+#include "fwops/BurnTypes.h"
 #include "fwops/StaleLocks.h"
 #include "image/FirmwareImage.h"
 
@@ -174,15 +175,6 @@ int run_burn_block(const Options& options) {
   if (!source) return report_error(options, source.error());
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  {
-    auto flash = open_device_flash(*device, options.ocr);  // finishes an interrupted ww/wb first; released before the burn
-    if (!flash) return finish(options, *device, report_error(options, flash.error()));
-  }
-  if (!confirm(options, "bb writes " + source->label() + " over " + device->name() +
-                            "'s flash in place, without failsafe: a power cut leaves no bootable image")) {
-    if (options.json) cli::print_json(cli::error_json(Error(ErrorCode::Cancelled, "bb declined")));
-    return finish(options, *device, cli::kDeclined);
-  }
   BurnOptions b;
   b.failsafe = false;
   b.verify_writes = !options.no_flash_verify;
@@ -190,9 +182,20 @@ int run_burn_block(const Options& options) {
   b.override_firmware = options.ocr;  // else through the firmware when it owns the flash
   auto line = progress_line(options, "Burning");
   if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
-  b.decide = [](const BurnPreflight&) -> Result<bool> { return true; };
+  // Asked once the flash is open (an interrupted ww/wb finished) and read, before any write.
+  b.decide = [&](const BurnPreflight&) -> Result<bool> {
+    if (confirm(options, "bb writes " + source->label() + " over " + device->name() +
+                             "'s flash in place, without failsafe: a power cut leaves no bootable image"))
+      return true;
+    OF_TRY(check_interrupted());  // Ctrl-C at the question: a stop, not an answer
+    return false;
+  };
   auto report = burn_device_flash(*device, source->bytes(), b);
-  if (!report) return finish(options, *device, report_error(options, report.error().with_context("bb " + device->name())));
+  if (!report && report.error().code() == ErrorCode::Cancelled) {
+    if (options.json) cli::print_json(cli::error_json(Error(ErrorCode::Cancelled, "bb declined")));
+    return finish(options, *device, cli::kDeclined);
+  }
+  if (!report) return finish(options, *device, report_error(options, report.error().with_context("bb")));
   if (options.json) {
     cli::print_json(nlohmann::json{{"ok", true},
                                 {"sectors_erased", report->sectors_erased},

@@ -14,7 +14,7 @@
 #include "flint/Progress.h"
 #include "flint/Report.h"
 #include "flint/UidText.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/BurnTypes.h"
 #include "fwops/DeviceDataEdit.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
@@ -86,11 +86,8 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
 }
 
 // FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
-// questions). Returns the method used for the report.
+// questions; an image for other devices is refused there). Returns the method used for the report.
 Result<std::string> burn_patched(const Options& options, Device& device, Bytes image) {
-  OF_ASSIGN(const BurnPreflight pre, preflight_burn(device.access(), device.info(), image));
-  if (!pre.hw_id_supported)
-    return make_error(ErrorCode::Mismatch, "the patched image does not list this device's hw id");
   BurnOptions b;
   b.failsafe = !options.nofs;
   b.verify_writes = !options.no_flash_verify;

@@ -95,9 +95,7 @@ Result<IdentityPlan> plan_in_copy(Bytes image, const ImageQuery& incoming, const
   if (plan.uids.size() > entries) plan.uids.resize(entries);  // the image's section is what it is
   if (plan.uids != std::vector<std::uint64_t>(incoming.uids.begin(), incoming.uids.begin() +
                                                   static_cast<std::ptrdiff_t>(plan.uids.size()))) {
-    auto patched = set_uid_entries(image, plan.uids);
-    if (!patched) return make_error(std::move(patched).error().with_context("writing the board's GUIDs into the image"));
-    plan.image = std::move(*patched);
+    OF_ASSIGN_CTX(plan.image, set_uid_entries(image, plan.uids), "writing the board's GUIDs into the image");
   } else {
     plan.image.assign(image.begin(), image.end());
   }
@@ -112,9 +110,7 @@ Result<IdentityPlan> plan_in_copy(Bytes image, const ImageQuery& incoming, const
     plan.vsd_from = IdentitySource::Device;
   }
   if (plan.vsd != incoming.image_vsd) {
-    auto patched = set_vsd(plan.image, plan.vsd);
-    if (!patched) return make_error(std::move(patched).error().with_context("writing the board's VSD into the image"));
-    plan.image = std::move(*patched);
+    OF_ASSIGN_CTX(plan.image, set_vsd(plan.image, plan.vsd), "writing the board's VSD into the image");
   }
   return plan;
 }

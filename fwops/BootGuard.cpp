@@ -1,7 +1,7 @@
 // BootGuard: the boot rule on the flash before and after a raw write (see BootGuard.h).
 #include "fwops/BootGuard.h"
 
-#include "fwops/BurnSession.h"
+#include "fwops/FlashSession.h"
 #include "fwops/FlashImageReader.h"
 #include "image/BootCopy.h"
 
@@ -27,7 +27,7 @@ Result<BootImpact> boot_impact(RegisterAccess& access, const DeviceInfo& info, F
   }
   if (driver.costly_reads()) return impact;  // the other candidates were not read
   const BurnOptions options;
-  BurnSession session(access, info, driver, options);
+  FlashSession session(access, info, driver, options);
   OF_ASSIGN(const std::optional<std::uint64_t> boot_address, session.boot_address());
   if (auto copy = find_boot_copy(found.format, after, boot_address)) impact.boots_after = copy->start;
   return impact;

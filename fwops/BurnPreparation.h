@@ -7,9 +7,9 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
-#include "fwops/BurnSession.h"
-#include "fwops/FailsafeBurner.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashSession.h"
+#include "fwops/BurnTypes.h"
+#include "fwops/FlashFormat.h"
 
 namespace openflint {
 
@@ -23,7 +23,7 @@ struct PreparedBurn {
 // image), calls `path_check` (what the burn path cannot do: Error) and then options().decide,
 // and refuses an image whose hw ids exclude the device (Mismatch) or a PSID change not allowed
 // (InvalidArgument). Nothing is written.
-[[nodiscard]] Result<PreparedBurn> prepare_burn(BurnSession& session, const FormatBurner& burner, Bytes image,
+[[nodiscard]] Result<PreparedBurn> prepare_burn(FlashSession& session, const FlashFormat& burner, Bytes image,
                                                 const std::function<Result<void>(const BurnPreflight&)>& path_check);
 
 }  // namespace openflint

@@ -33,22 +33,21 @@ Result<void> load_toc(FlashView& view, std::uint64_t toc, std::uint64_t base, To
   for (int i = 1; i <= kMaxTocEntries; ++i) {
     const std::uint64_t at = toc + static_cast<std::uint64_t>(i) * kTocEntrySize;
     OF_TRY(view.ensure(at, kTocEntrySize));
-    auto entry = parse_toc_entry(view.bytes(), at);
-    if (!entry) return make_error(std::move(entry).error().with_context("TOC entry at " + hex_string(at)));
-    if (entry->type == 0xff) return {};
-    const bool relative = role == TocRole::Fs4Itoc || (role == TocRole::Fs3Itoc && entry->relative_addr);
-    const std::uint64_t address = relative ? base + entry->flash_addr : entry->flash_addr;
-    const bool board = role == TocRole::Dtoc || (role == TocRole::Fs3Itoc && (entry->fs3_device_data() || !relative));
+    OF_ASSIGN_CTX(const TocEntry entry, parse_toc_entry(view.bytes(), at), "TOC entry at " + hex_string(at));
+    if (entry.type == 0xff) return {};
+    const bool relative = role == TocRole::Fs4Itoc || (role == TocRole::Fs3Itoc && entry.relative_addr);
+    const std::uint64_t address = relative ? base + entry.flash_addr : entry.flash_addr;
+    const bool board = role == TocRole::Dtoc || (role == TocRole::Fs3Itoc && (entry.fs3_device_data() || !relative));
     // Board data without a CRC (NV_DATA: 2 x 64 KiB) is neither checked nor rewritten by a
     // burn: reading it would only cost time (seconds over MADs). Whoever needs its bytes
     // ensure()s the range from layout.device_data.
-    const bool no_crc = role == TocRole::Fs3Itoc ? entry->fs3_no_crc() : entry->crc_field == 1;
-    const bool wanted = scope == CopyScope::Whole || section_type::is_query_section(entry->type);
-    if ((!board || !no_crc) && wanted) OF_TRY(view.ensure(address, entry->size));
+    const bool no_crc = role == TocRole::Fs3Itoc ? entry.fs3_no_crc() : entry.crc_field == 1;
+    const bool wanted = scope == CopyScope::Whole || section_type::is_query_section(entry.type);
+    if ((!board || !no_crc) && wanted) OF_TRY(view.ensure(address, entry.size));
     if (board) {
-      layout.device_data.push_back({address, entry->size});
+      layout.device_data.push_back({address, entry.size});
     } else if (relative) {
-      layout.length = std::max<std::uint64_t>(layout.length, address + entry->size - base);
+      layout.length = std::max<std::uint64_t>(layout.length, address + entry.size - base);
     }
   }
   return make_error(ErrorCode::InvalidImage, "TOC at " + hex_string(toc) + " has no END entry");

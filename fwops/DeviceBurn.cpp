@@ -1,81 +1,46 @@
-// DeviceBurn: chooses the burn path from the device's catalog record and its firmware's answers.
+// DeviceBurn: one verify, one path decision, one flash open, then the firmware's or the tool's burn.
 #include "fwops/DeviceBurn.h"
 
-#include "fwops/ComponentUpdater.h"
+#include "fwops/BootableImage.h"
 #include "fwops/DeviceFlash.h"
+#include "fwops/FailsafeBurner.h"
 #include "fwops/FirmwareBurn.h"
+#include "fwops/FlashPath.h"
 #include "fwops/StaleLocks.h"
 
 namespace openflint {
 namespace {
 
-constexpr std::string_view kOcrRisk =
-    "; --ocr writes through the flash gateway instead, which hangs a running firmware that uses the flash";
+// A burn step's error, named after the device, with stale-lock advice where a lock is held.
+Error burn_error(const Device& device, Error error) {
+  if (error.code() != ErrorCode::Cancelled) error = std::move(error).with_context(device.name());
+  return with_stale_lock_advice(device, std::move(error));
+}
 
-// Whether the device shows, without asking its firmware, that none runs: the simulator's boot
-// state, or a PCI function showing its flash-recovery ("livefish") id. False when it cannot be
-// told that way: the firmware is asked.
-bool shows_no_firmware(Device& device) { return device.transport().shows_no_firmware(device); }
-
-// Why the firmware path cannot be decided, and what to do. Never "use the gateway": a running
-// firmware that owns the flash hangs when a tool writes through the gateway under it.
-Error firmware_unreachable(const Device& device, const Error& why) {
-  const std::string name = device.name();
-  const std::string family = std::string(device.info().name);
-  switch (why.code()) {
-    case ErrorCode::Busy: {
-      Error busy(ErrorCode::Busy, name + ": the flash of this " + family +
-                                      " may belong to its running firmware, which cannot be asked: " + why.message());
-      busy = with_stale_lock_advice(device, std::move(busy));
-      return Error(ErrorCode::Busy, busy.message() + std::string(kOcrRisk));
-    }
-    case ErrorCode::Timeout:
-      return Error(ErrorCode::Timeout, name + ": the running firmware does not answer (" + why.message() +
-                                           "): reset the device ('flint -d " + name + " reset') and try again" +
-                                           std::string(kOcrRisk));
-    case ErrorCode::NotSupported:
-      return Error(ErrorCode::NotSupported, name + ": the flash of this " + family +
-                                                " may belong to its running firmware, and it cannot be asked here (" +
-                                                why.message() + "): burn with --ocr to write through the flash "
-                                                "gateway (it hangs a running firmware that uses the flash)");
-    default:
-      return why.with_context(name + ": asking the running firmware whether it owns the flash");
-  }
+// The tool's burn on the flash `path` opens (its errors already name the device).
+Result<BurnReport> burn_on_flash(Device& device, FlashPath path, const BootableImage& image, const BurnOptions& options) {
+  OF_ASSIGN(FlashDriver flash, open_device_flash(device, path));
+  auto report = burn_image(device.access(), device.info(), flash, image, options);
+  if (!report) return make_error(burn_error(device, std::move(report).error()));
+  return report;
 }
 
 }  // namespace
 
-Result<BurnPath> burn_path(Device& device, bool override_firmware) {
-  if (override_firmware || !device.info().firmware_flash.component_update) return BurnPath::FlashGateway;
-  if (shows_no_firmware(device)) return BurnPath::FlashGateway;
-  auto port = device.register_port();
-  if (!port) return make_error(firmware_unreachable(device, port.error()));
-  // A firmware that answers MCAM without the component-update registers (or refuses MCAM: none
-  // runs, or one too old) leaves the flash to tools; a channel error is no answer.
-  auto offered = ComponentUpdater::offered(**port);
-  if (!offered) return make_error(firmware_unreachable(device, offered.error()));
-  return *offered ? BurnPath::Firmware : BurnPath::FlashGateway;
-}
-
 Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options) {
-  OF_ASSIGN(const BurnPath path, burn_path(device, options.override_firmware));
-  Result<BurnReport> report = [&]() -> Result<BurnReport> {
-    if (path == BurnPath::Firmware) {
-      OF_ASSIGN(RegisterPort* port, device.register_port());
-      return burn_through_firmware(*port, device.access(), device.info(), image, options);
-    }
-    return burn_image(device.access(), device.info(), image, options);
-  }();
-  if (!report) return make_error(with_stale_lock_advice(device, std::move(report).error()));
+  OF_ASSIGN_CTX(const BootableImage bootable, BootableImage::check(image), device.name());
+  OF_ASSIGN(const FlashPath path, flash_path(device, options.override_firmware));
+  if (path == FlashPath::FlashGateway) return burn_on_flash(device, path, bootable, options);
+  OF_ASSIGN(RegisterPort* port, device.register_port());
+  auto report = burn_through_firmware(*port, device.access(), device.info(), bootable, options);
+  if (!report) return make_error(burn_error(device, std::move(report).error()));
   return report;
 }
 
 Result<BurnReport> burn_device_flash(Device& device, Bytes image, const BurnOptions& options) {
-  OF_TRY(check_image_bootable(image));  // before the flash is touched
-  OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.override_firmware));
-  auto report = burn_image(device.access(), device.info(), flash, image, options);
-  if (!report) return make_error(with_stale_lock_advice(device, std::move(report).error()));
-  return report;
+  OF_ASSIGN_CTX(const BootableImage bootable, BootableImage::check(image), device.name());
+  OF_ASSIGN(const FlashPath path, flash_path(device, options.override_firmware));
+  return burn_on_flash(device, path, bootable, options);
 }
 
 }  // namespace openflint

@@ -110,20 +110,19 @@ Result<void> check_given_identity(FlashDriver& flash, Bytes image, const Identit
   } else {
     OF_ASSIGN(target, flash.read(0, flash.size()));
   }
-  auto patched = given_identity_patch(plan)(target);
-  if (!patched)
-    return make_error(std::move(patched).error().with_context(
-        std::string("the given GUIDs/MACs/VSD cannot be written into the ") +
-        (plan.write_image_device_data ? "image's" : "board's") + " device data"));
+  OF_TRY_CTX(given_identity_patch(plan)(target),
+             std::string("the given GUIDs/MACs/VSD cannot be written into the ") +
+                 (plan.write_image_device_data ? "image's" : "board's") + " device data");
   return {};
 }
 
 Result<SafeWriteReport> write_given_identity(FlashDriver& flash, const IdentityPlan& plan) {
   OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size()));
   OF_ASSIGN(const ImageQuery now, query_image(bytes));
-  auto r = patch_device_data(flash, bytes, now.format, now.image_start, given_identity_patch(plan), false);
-  if (!r) return make_error(std::move(r).error().with_context("the new copy is burned; writing the given identity into DEV_INFO"));
-  return r;
+  OF_ASSIGN_CTX(SafeWriteReport report,
+                patch_device_data(flash, bytes, now.format, now.image_start, given_identity_patch(plan), false),
+                "the new copy is burned; writing the given identity into DEV_INFO");
+  return report;
 }
 
 }  // namespace openflint

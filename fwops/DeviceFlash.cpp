@@ -5,17 +5,16 @@
 
 #include "flash/FirmwareFlashBus.h"
 #include "flash/FirmwareFlashReader.h"
-#include "fwops/DeviceBurn.h"
+#include "fwops/FlashPath.h"
 #include "fwops/SectorJournal.h"
 #include "fwops/StaleLocks.h"
 
 namespace openflint {
 
 Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info, std::string_view name,
-                                      CacheReplacement cache) {
-  auto flash = FlashDriver::open(access, info.flash_gateway, {}, cache);
-  if (!flash) return make_error(std::move(flash).error().with_context(std::string(name)));
-  OF_TRY_CTX(recover_interrupted_write(*flash), std::string(name) + ": finishing an interrupted write");
+                                      CacheReplacement cache, I2cAccess* i2c) {
+  OF_ASSIGN_CTX(FlashDriver flash, FlashDriver::open(access, info.flash_gateway, {}, cache, i2c), std::string(name));
+  OF_TRY_CTX(recover_interrupted_write(flash), std::string(name) + ": finishing an interrupted write");
   return flash;
 }
 
@@ -24,9 +23,8 @@ namespace {
 Result<FlashDriver> open_through_firmware(Device& device) {
   const std::string what = device.name() + ": driving the flash through the firmware";
   OF_ASSIGN(RegisterPort* port, device.register_port());
-  auto bus = FirmwareFlashBus::open(*port);
-  if (!bus) return make_error(std::move(bus).error().with_context(what));
-  FlashDriver flash = FlashDriver::over_bus(std::move(*bus), /*costly_reads=*/true);
+  OF_ASSIGN_CTX(std::unique_ptr<FirmwareFlashBus> bus, FirmwareFlashBus::open(*port), what);
+  FlashDriver flash = FlashDriver::over_bus(std::move(bus), /*costly_reads=*/true);
   OF_TRY_CTX(recover_interrupted_write(flash), what + ": finishing an interrupted write");
   return flash;
 }
@@ -34,21 +32,26 @@ Result<FlashDriver> open_through_firmware(Device& device) {
 }  // namespace
 
 Result<FlashDriver> open_device_flash(Device& device, bool override_firmware) {
-  OF_ASSIGN(const BurnPath path, burn_path(device, override_firmware));
-  auto flash = path == BurnPath::Firmware
+  OF_ASSIGN(const FlashPath path, flash_path(device, override_firmware));
+  return open_device_flash(device, path);
+}
+
+Result<FlashDriver> open_device_flash(Device& device, FlashPath path) {
+  auto flash = path == FlashPath::Firmware
                    ? open_through_firmware(device)
-                   : open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
+                   : open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement(),
+                                       device.transport().i2c());
   if (!flash) return make_error(with_stale_lock_advice(device, std::move(flash).error()));
   return flash;
 }
 
 Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware) {
-  auto path = burn_path(device, override_firmware);
+  auto path = flash_path(device, override_firmware);
   // A transport with no register channel at all (a legacy mstmtserver) cannot ask the firmware:
   // reads go through the gateway there, as before; writes need the answer (open_device_flash
   // refuses them).
   if (!path && path.error().code() != ErrorCode::NotSupported) return make_error(std::move(path).error());
-  if (path && *path == BurnPath::Firmware) {
+  if (path && *path == FlashPath::Firmware) {
     OF_ASSIGN(RegisterPort* port, device.register_port());
     auto reader = FirmwareFlashReader::open(*port);
     if (!reader)
@@ -56,7 +59,8 @@ Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bo
           device, std::move(reader).error().with_context(device.name() + ": reading the flash through the firmware")));
     return std::unique_ptr<FlashReader>(std::make_unique<FirmwareFlashReader>(std::move(*reader)));
   }
-  auto driver = open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement());
+  auto driver = open_device_flash(device.access(), device.info(), device.name(), device.cache_replacement(),
+                                  device.transport().i2c());
   if (!driver) return make_error(with_stale_lock_advice(device, std::move(driver).error()));
   return std::unique_ptr<FlashReader>(std::make_unique<FlashDriver>(std::move(*driver)));
 }

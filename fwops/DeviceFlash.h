@@ -10,6 +10,7 @@
 #include "flash/FlashReader.h"
 #include "fwops/Device.h"
 #include "fwops/FlashImageReader.h"
+#include "fwops/FlashPath.h"
 #include "image/ImageQuery.h"
 #include "mtcr/RegisterAccess.h"
 
@@ -17,18 +18,22 @@ namespace openflint {
 
 // Locks and probes the flash of `info` behind `access`, then finishes a journaled write that a
 // power cut interrupted (docs/flash-writes.md), so whatever follows (a query, a burn, an
-// identity read) sees consistent sectors. `name` goes into error context.
+// identity read) sees consistent sectors. `name` goes into error context; `i2c`: the device's
+// I2C bus for EEPROM flash (FlashDriver::open).
 [[nodiscard]] Result<FlashDriver> open_device_flash(RegisterAccess& access, const DeviceInfo& info,
                                                     std::string_view name,
-                                                    CacheReplacement cache = CacheReplacement::Refuse);
+                                                    CacheReplacement cache = CacheReplacement::Refuse,
+                                                    I2cAccess* i2c = nullptr);
 // The device's flash for every tool that reads or writes it raw (ri, rb, checksum, ww, wb, wbne,
-// erase, sg/sv, bb): on a device whose running firmware owns the flash (fwops/DeviceBurn.h
-// burn_path() is Firmware) driven through that firmware (MFBA reads and writes, MFBE erases:
+// erase, sg/sv, bb): on a device whose running firmware owns the flash (fwops/FlashPath.h
+// flash_path() is Firmware) driven through that firmware (MFBA reads and writes, MFBE erases:
 // flash/FirmwareFlashBus), never the CR-space gateway, which the firmware uses; else, or with
 // `override_firmware` (--ocr), through the gateway as above. The same journal recovery either way.
-// burn_path's error (the firmware cannot be asked) is returned: the gateway is never the fallback.
+// flash_path's error (the firmware cannot be asked) is returned: the gateway is never the fallback.
 // Busy errors carry fwops/StaleLocks.h advice.
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, bool override_firmware = false);
+// The same with the path already decided (a burn asks the firmware once).
+[[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, FlashPath path);
 
 // Whether reading the whole flash is cheap: not when reads are costly (FlashReader::costly_reads:
 // the gateway over MADs or PCI config space, or the firmware's registers); then only what is
@@ -46,9 +51,9 @@ namespace openflint {
 [[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashReader& flash);
 
 // The flash as query and verify read it: through the running firmware (MFPA/MFBA) when it takes
-// burns (fwops/DeviceBurn.h burn_path; never with `override_firmware`, --ocr), else the gateway
+// burns (fwops/FlashPath.h flash_path; never with `override_firmware`, --ocr), else the gateway
 // (open_device_flash). Either is kept for the reader's lifetime (the gateway: its lock). When the
-// firmware cannot be asked: burn_path's error, except on a transport without any register
+// firmware cannot be asked: flash_path's error, except on a transport without any register
 // channel (NotSupported: a legacy mstmtserver), where reads go through the gateway.
 [[nodiscard]] Result<std::unique_ptr<FlashReader>> open_device_flash_reader(Device& device, bool override_firmware = false);
 

@@ -101,8 +101,8 @@ Result<RegisterPort*> Device::register_port() {
 }
 
 Result<I2cAccess*> Device::i2c() {
-  // The simulator's I2C master; in-band, ExtPortAccess MADs (fwops/InbandRegisterAccess.h): the
-  // same bus the flash driver reaches through the device's RegisterAccess.
+  // The simulator's I2C master; in-band, ExtPortAccess MADs (fwops/transports/InbandTransport.cpp):
+  // the same bus the flash driver is given for EEPROM flash (fwops/DeviceFlash.cpp).
   if (I2cAccess* bus = transport_->i2c()) return bus;
   return make_error(ErrorCode::NotSupported, name_ + ": no I2C bus is reachable through this device name");
 }

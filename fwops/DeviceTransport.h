@@ -40,14 +40,16 @@ class DeviceTransport {
   // The running firmware's access registers, opened anew (Device::register_port keeps the one it
   // opens); errors name the device.
   [[nodiscard]] virtual Result<std::unique_ptr<RegisterPort>> open_register_port(Device& device) = 0;
-  // The I2C bus behind the device where its firmware lives in I2C EEPROMs; nullptr when none.
+  // The I2C bus behind the device where its firmware lives in I2C EEPROMs (InfiniScale-class
+  // switches), reached over the same transport; nullptr when none. Default: the access's own (a
+  // simulated device); in-band: ExtPortAccess MADs.
   [[nodiscard]] virtual I2cAccess* i2c() { return access().i2c(); }
   // The firmware the device runs, as the device tells it; nullopt when it does not answer.
   [[nodiscard]] virtual std::optional<RunningFirmware> running_firmware(Device& device) = 0;
   // Whether running_firmware() is cheap and always current (a simulator's boot state): Device
   // keeps the answer of the others until a reset.
   [[nodiscard]] virtual bool running_firmware_is_live() const { return false; }
-  // Whether the device shows, without asking its firmware, that none runs (fwops/DeviceBurn).
+  // Whether the device shows, without asking its firmware, that none runs (fwops/FlashPath).
   [[nodiscard]] virtual bool shows_no_firmware(Device& /*device*/) { return false; }
 
   // Reboots the device so it runs what its flash holds (Device::reset).

@@ -2,82 +2,28 @@
 // a bootable copy (the old or the new one), following the image format's burn order.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <optional>
-#include <string_view>
-
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
 #include "flash/FlashDriver.h"
-#include "fwops/BoardIdentity.h"
-#include "image/ImageQuery.h"
+#include "fwops/BootableImage.h"
+#include "fwops/BurnTypes.h"
 #include "mtcr/RegisterAccess.h"
 
 namespace openflint {
 
-// What the CLI needs to decide whether to ask, refuse or go ahead.
-struct BurnPreflight {
-  std::optional<ImageQuery> current;  // image found on flash; nullopt when the flash holds none
-  ImageQuery incoming;
-  bool hw_id_supported = true;  // the image's supported hw ids include the device's (or none listed)
-  bool psid_changes = false;    // current PSID differs from the incoming one
-  int version_order = 1;        // incoming vs current FW version: <0 older, 0 same, >0 newer
-  IdentityPlan identity;        // the GUIDs/MACs/VSD the burn will write (its `image` left empty)
-};
-
-struct BurnProgress {
-  std::string_view stage;  // "reading", "erasing", "writing", "verifying", ...
-  std::uint64_t done = 0;
-  std::uint64_t total = 0;
-};
-
-struct BurnOptions {
-  bool failsafe = true;            // false = --nofs: write the image in place at 0
-  bool allow_psid_change = false;  // otherwise a PSID change is refused (InvalidArgument)
-  bool verify_writes = true;       // false = mstflint --no_flash_verify: no read-back after each write
-  IdentityChoice identity;         // default: the board keeps its GUIDs/MACs/VSD/device data
-  // --ocr: burn through the CR-space flash gateway even when the device's running firmware
-  // offers to take the image (fwops/DeviceBurn.h), as mstflint's "override cache replacement".
-  bool override_firmware = false;
-  std::function<void(const BurnProgress&)> progress;
-  // Called once the flash was read and compared, before anything is written (so a CLI can ask
-  // its questions without a second read of the flash — in-band that read is most of the cost).
-  // false: burn_image stops with InvalidArgument "burn declined"; an error stops it too.
-  std::function<Result<bool>(const BurnPreflight&)> decide;
-};
-
-struct BurnReport {
-  std::uint64_t new_copy_address = 0;  // where the new image now lives in flash
-  std::uint64_t sectors_erased = 0;
-  std::uint64_t sectors_unchanged = 0;
-  std::uint64_t sectors_program_only = 0;  // changed by clearing bits only: programmed, not erased
-  std::uint64_t sectors_probed = 0;  // remote transports: erased after a 16-byte probe, not read whole
-  std::uint64_t pages_programmed = 0;
-  std::uint64_t bytes_programmed = 0;
-  IdentityPlan identity;  // the GUIDs/MACs/VSD the board has now (its `image` left empty)
-  bool through_firmware = false;  // the running firmware took the image (component update)
-  std::uint64_t register_accesses = 0;  // through the firmware: register accesses of the burn
-};
-
-// The acceptance rule of every burn: the image must verify as `flint v` does (every section the
-// device needs to boot parses and has its CRC). InvalidImage naming the first failing section.
-[[nodiscard]] Result<void> check_image_bootable(Bytes image);
-
-// Reads the flash image (if any) and compares it with `image`. No writes.
-[[nodiscard]] Result<BurnPreflight> preflight_burn(RegisterAccess& access, const DeviceInfo& info,
-                                                   Bytes image);
-
-// Refuses, before anything is written: an image that does not verify (InvalidImage), an image
-// whose hw ids exclude the device or a PSID change without allow_psid_change (InvalidArgument /
-// Mismatch), an identity that cannot be kept (see plan_identity). The board keeps its identity
-// unless options.identity says otherwise. Version questions are the CLI's (through `decide`).
+// Refuses, before anything is written: an image that does not verify (InvalidImage); as "burn
+// refused: ...", an image whose hw ids exclude the device (Mismatch) or a PSID change without
+// allow_psid_change (InvalidArgument); an identity that cannot be kept (see
+// plan_identity). The board keeps its identity unless options.identity says otherwise. Version
+// questions are the CLI's (through `decide`, asked only of a burn no rule refuses). Opens the
+// flash behind `access` itself (journal finished, CacheReplacement::Refuse); a Device's burn is
+// fwops/DeviceBurn.h burn_device.
 [[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info,
                                             Bytes image, const BurnOptions& options);
 // The same burn on a flash already opened (fwops/DeviceFlash.h open_device_flash: the gateway, or
 // the running firmware's MFBA/MFBE); `access` is only read (hw id, boot-address register).
 [[nodiscard]] Result<BurnReport> burn_image(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver,
-                                            Bytes image, const BurnOptions& options);
+                                            const BootableImage& image, const BurnOptions& options);
 
 }  // namespace openflint

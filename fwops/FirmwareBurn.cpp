@@ -8,8 +8,8 @@
 #include "core/Interrupt.h"
 #include "flash/FirmwareFlashReader.h"
 #include "fwops/BurnPreparation.h"
-#include "fwops/BurnSession.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashSession.h"
+#include "fwops/FlashFormat.h"
 #include "image/Fs2Header.h"
 #include "image/Fs4Image.h"
 
@@ -59,14 +59,19 @@ std::optional<std::uint64_t> new_copy_slot(FirmwareFlashReader& flash, ImageForm
 
 Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
                                          Bytes image, const BurnOptions& options, ComponentUpdateTimeouts timeouts) {
+  OF_ASSIGN(const BootableImage bootable, BootableImage::check(image));
+  return burn_through_firmware(port, access, info, bootable, options, timeouts);
+}
+
+Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
+                                         const BootableImage& bootable, const BurnOptions& options,
+                                         ComponentUpdateTimeouts timeouts) {
   const std::uint64_t accesses_before = port.accesses();
-  OF_TRY(check_image_bootable(image));
-  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
-  auto reader = FirmwareFlashReader::open(port);
-  if (!reader) return make_error(std::move(reader).error().with_context("reading the flash through the firmware"));
+  const Bytes image = bootable.bytes();
+  OF_ASSIGN(const FlashFormat* burner, flash_format(info.image_format));
+  OF_ASSIGN_CTX(FirmwareFlashReader flash, FirmwareFlashReader::open(port), "reading the flash through the firmware");
   OF_ASSIGN(ComponentUpdater updater, ComponentUpdater::open(port, timeouts));
-  FirmwareFlashReader& flash = *reader;
-  BurnSession session(access, info, flash.size(),
+  FlashSession session(access, info, flash.size(),
                       [&flash](std::uint64_t address, std::span<std::uint8_t> out) { return flash.read_into(address, out); },
                       options);
   const auto check = [&options](const BurnPreflight& p) { return firmware_can_do(options, p); };

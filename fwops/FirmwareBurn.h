@@ -4,8 +4,9 @@
 #include "core/ByteReader.h"
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "fwops/BootableImage.h"
+#include "fwops/BurnTypes.h"
 #include "fwops/ComponentUpdater.h"
-#include "fwops/FailsafeBurner.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
 
@@ -18,6 +19,10 @@ namespace openflint {
 // data stays (the firmware keeps it); what only a direct write can do is refused before any
 // question with NotSupported naming --ocr, as mstflint under controlled firmware: a burn without
 // failsafe, the image's VSD, the file's device data, --uid/--mac/--vsd edits, a PSID change.
+[[nodiscard]] Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
+                                                       const BootableImage& image, const BurnOptions& options,
+                                                       ComponentUpdateTimeouts timeouts = {});
+// The same after BootableImage::check(image).
 [[nodiscard]] Result<BurnReport> burn_through_firmware(RegisterPort& port, RegisterAccess& access, const DeviceInfo& info,
                                                        Bytes image, const BurnOptions& options,
                                                        ComponentUpdateTimeouts timeouts = {});

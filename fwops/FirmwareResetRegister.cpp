@@ -23,9 +23,8 @@ Result<MfrlRegister> access_mfrl(RegisterPort& port, std::uint8_t method, const 
 
 // ICMD of the function at `pci_dir`, opened for one call.
 Result<std::unique_ptr<IcmdRegisterPort>> icmd_port(const std::filesystem::path& pci_dir) {
-  auto port = IcmdRegisterPort::open(pci_dir);
-  if (!port) return make_error(std::move(port).error().with_context("no reset register"));
-  return std::move(*port);
+  OF_ASSIGN_CTX(std::unique_ptr<IcmdRegisterPort> port, IcmdRegisterPort::open(pci_dir), "no reset register");
+  return port;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-// FlashImageReader: the copy the device boots, from a BurnSession's lazy flash view (find_current) or the whole flash.
+// FlashImageReader: the copy the device boots, from a FlashSession's lazy flash view (find_current) or the whole flash.
 #include "fwops/FlashImageReader.h"
 
-#include "fwops/BurnSession.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashSession.h"
+#include "fwops/FlashFormat.h"
 #include "image/BootCopy.h"
 #include "image/FirmwareImage.h"
 
@@ -18,22 +18,22 @@ FlashView::Reader reads_from(FlashReader& flash) {
 
 Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo& info, FlashReader& flash,
                                       CopyScope scope, bool with_board_data) {
-  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  OF_ASSIGN(const FlashFormat* burner, flash_format(info.image_format));
   const BurnOptions options;
-  BurnSession session(access, info, flash.size(), reads_from(flash), options);
-  auto current = burner->find_current(session, scope);
-  if (!current) return make_error(std::move(current).error().with_context("reading the flash image"));
-  if (with_board_data && current->has_value()) {
-    for (const auto& r : (*current)->layout.device_data) OF_TRY(session.flash().ensure(r.start, r.length));
+  FlashSession session(access, info, flash.size(), reads_from(flash), options);
+  OF_ASSIGN_CTX(const std::optional<CurrentCopy> current, burner->find_current(session, scope),
+                "reading the flash image");
+  if (with_board_data && current.has_value()) {
+    for (const auto& r : current->layout.device_data) OF_TRY(session.flash().ensure(r.start, r.length));
   }
   SparseFlash out;
   const Bytes view = session.flash().bytes();
   out.bytes.assign(view.begin(), view.end());
-  out.image_found = current->has_value();
+  out.image_found = current.has_value();
   out.format = burner->image_format;
   if (out.image_found) {
-    out.query = (*current)->query;
-    out.copy_start = (*current)->layout.start;
+    out.query = current->query;
+    out.copy_start = current->layout.start;
   }
   out.bytes_read = session.flash().bytes_read();
   return out;
@@ -41,14 +41,14 @@ Result<SparseFlash> read_current_image(RegisterAccess& access, const DeviceInfo&
 
 Result<SparseFlash> read_whole_flash(RegisterAccess& access, const DeviceInfo& info, FlashReader& flash,
                                      const FlashProgress& progress) {
-  OF_ASSIGN(const FormatBurner* burner, format_burner(info.image_format));
+  OF_ASSIGN(const FlashFormat* burner, flash_format(info.image_format));
   SparseFlash out;
   out.bytes.resize(flash.size());
   OF_TRY(flash.read_into(0, out.bytes, progress));
   out.bytes_read = out.bytes.size();
   out.format = burner->image_format;
   const BurnOptions options;
-  BurnSession session(access, info, flash.size(), reads_from(flash), options);
+  FlashSession session(access, info, flash.size(), reads_from(flash), options);
   OF_ASSIGN(const std::optional<std::uint64_t> boot_address, session.boot_address());
   if (auto copy = find_boot_copy(out.format, out.bytes, boot_address)) {
     out.image_found = true;

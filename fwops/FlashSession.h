@@ -1,4 +1,4 @@
-// BurnSession: the state one burn shares between its steps (device, locked flash, options, report).
+// FlashSession: the state one flash operation (a query's read, a burn) shares between its steps: device, flash, options, report.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include "devices/DeviceInfo.h"
 #include "flash/FlashDriver.h"
 #include "fwops/CopyLayout.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/BurnTypes.h"
 #include "fwops/FlashView.h"
 #include "image/ImageQuery.h"
 
@@ -22,13 +22,13 @@ struct CurrentCopy {
   ImageQuery query;
 };
 
-class BurnSession {
+class FlashSession {
  public:
-  BurnSession(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver, const BurnOptions& options);
+  FlashSession(RegisterAccess& access, const DeviceInfo& info, FlashDriver& driver, const BurnOptions& options);
   // A session that reads the flash through `reader` and writes nothing (write() is Internal):
   // a burn through the running firmware reads the current copy this way, the firmware writes.
-  BurnSession(RegisterAccess& access, const DeviceInfo& info, std::uint64_t flash_size, FlashView::Reader reader,
-              const BurnOptions& options);
+  FlashSession(RegisterAccess& access, const DeviceInfo& info, std::uint64_t flash_size, FlashView::Reader reader,
+               const BurnOptions& options);
 
   [[nodiscard]] RegisterAccess& access() { return *access_; }
   [[nodiscard]] const DeviceInfo& info() const { return *info_; }

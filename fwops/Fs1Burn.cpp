@@ -8,7 +8,7 @@
 #include "core/HexString.h"
 #include "core/UninterruptibleSection.h"
 #include "fwops/Fs1FlashLayout.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashFormat.h"
 #include "image/Crc16.h"
 #include "image/Fs1Image.h"
 
@@ -34,14 +34,13 @@ Result<Incoming> read_incoming(Bytes image, std::uint64_t flash_size) {
                                                       " bytes is larger than the flash (" + hex_string(flash_size) + ")");
   for (std::size_t i = 0; i < 2; ++i) {
     const std::string what = std::string("image file ") + fs1_copy_name(static_cast<int>(i)) + " pointer sector";
-    auto ps = fs1::read_pointer_sector(image, in.sector * (i + 1));
-    if (!ps) return make_error(std::move(ps).error().with_context(what));
-    if (!ps->signed_ok() || !ps->crc_ok())
+    OF_ASSIGN_CTX(const fs1::PointerSector ps, fs1::read_pointer_sector(image, in.sector * (i + 1)), what);
+    if (!ps.signed_ok() || !ps.crc_ok())
       return make_error(ErrorCode::InvalidImage, what + " is not signed or has a wrong CRC");
-    in.copy[i] = {ps->fi_addr, ps->fi_size};
-    if (ps->fi_addr < 3 * in.sector || ps->fi_size < fs1::kBoot2Offset || in.copy[i].end() > image.size())
-      return make_error(ErrorCode::InvalidImage, what + ": image " + hex_string(ps->fi_addr) + "+" +
-                                                     hex_string(ps->fi_size) + " lies outside the file");
+    in.copy[i] = {ps.fi_addr, ps.fi_size};
+    if (ps.fi_addr < 3 * in.sector || ps.fi_size < fs1::kBoot2Offset || in.copy[i].end() > image.size())
+      return make_error(ErrorCode::InvalidImage, what + ": image " + hex_string(ps.fi_addr) + "+" +
+                                                     hex_string(ps.fi_size) + " lies outside the file");
     std::copy_n(image.begin() + static_cast<std::ptrdiff_t>(in.sector * (i + 1)), fs1::kPsSize, in.ps[i].begin());
   }
   return in;
@@ -72,7 +71,7 @@ Result<void> check_invariant(FlashView& view, Bytes image, std::uint64_t sector)
 
 // Zero the signature, write the image, write the pointer sector unsigned, then sign it. At
 // every step this copy's pointer sector is either unsigned or names a complete image.
-Result<void> write_copy(BurnSession& s, std::uint64_t ps_at, std::span<const std::uint8_t, fs1::kPsSize> ps,
+Result<void> write_copy(FlashSession& s, std::uint64_t ps_at, std::span<const std::uint8_t, fs1::kPsSize> ps,
                         std::uint64_t image_at, Bytes image, const std::string& name) {
   const std::array<std::uint8_t, 4> zero{};
   OF_TRY(s.write(ps_at + kSigOffset, zero, "invalidating the " + name + " pointer sector"));
@@ -86,7 +85,7 @@ Result<void> write_copy(BurnSession& s, std::uint64_t ps_at, std::span<const std
   return {};
 }
 
-Result<void> burn_new_copy(BurnSession& s, Bytes image, const Incoming& in, int index) {
+Result<void> burn_new_copy(FlashSession& s, Bytes image, const Incoming& in, int index) {
   const auto i = static_cast<std::size_t>(index);
   return write_copy(s, in.sector * (i + 1), in.ps[i], in.copy[i].start,
                     image.subspan(in.copy[i].start, in.copy[i].length), std::string("new ") + fs1_copy_name(index));
@@ -94,7 +93,7 @@ Result<void> burn_new_copy(BurnSession& s, Bytes image, const Incoming& in, int 
 
 // Copies the bootable copy's image into the other slot (where it cannot touch the good copy)
 // and signs a pointer sector for it, so that either copy may be rewritten next.
-Result<void> repair(BurnSession& s, Fs1FlashLayout& layout, const Incoming& in) {
+Result<void> repair(FlashSession& s, Fs1FlashLayout& layout, const Incoming& in) {
   const Fs1CopyState* good = layout.booted();
   const int bad = good == &layout.copies[0] ? 1 : 0;
   Fs1CopyState& target = layout.copies[static_cast<std::size_t>(bad)];
@@ -144,7 +143,7 @@ Result<bool> copy_is_current(FlashView& view, const Fs1CopyState& c, const Incom
   return std::equal(on_flash.begin(), on_flash.end(), wanted.begin());
 }
 
-Result<void> burn_failsafe(BurnSession& s, Bytes image, const Incoming& in, Fs1FlashLayout layout) {
+Result<void> burn_failsafe(FlashSession& s, Bytes image, const Incoming& in, Fs1FlashLayout layout) {
   OF_TRY(check_invariant(s.flash(), image, in.sector));
   std::array<bool, 2> done{};
   for (std::size_t i = 0; i < 2; ++i) {
@@ -159,7 +158,7 @@ Result<void> burn_failsafe(BurnSession& s, Bytes image, const Incoming& in, Fs1F
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session, CopyScope /*scope: FS1 always reads whole*/) {
+Result<std::optional<CurrentCopy>> fs1_find_current(FlashSession& session, CopyScope /*scope: FS1 always reads whole*/) {
   OF_ASSIGN(const auto layout, read_fs1_layout(session.flash()));
   const Fs1CopyState* booted = layout ? layout->booted() : nullptr;
   if (!booted) return std::optional<CurrentCopy>{};
@@ -179,7 +178,7 @@ Result<std::optional<CurrentCopy>> fs1_find_current(BurnSession& session, CopySc
   return std::optional<CurrentCopy>(CurrentCopy{copy, *q});
 }
 
-Result<void> fs1_burn(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
+Result<void> fs1_burn(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
   OF_ASSIGN(const Incoming in, read_incoming(image, s.flash().size()));
   s.report().new_copy_address = in.copy[0].start;
   if (!s.options().failsafe) {

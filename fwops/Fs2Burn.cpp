@@ -7,7 +7,7 @@
 
 #include "core/HexString.h"
 #include "core/UninterruptibleSection.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashFormat.h"
 #include "fwops/SlotCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/Fs2Header.h"
@@ -66,7 +66,7 @@ std::vector<ByteRange> pieces(std::uint64_t start, std::uint64_t size, bool fail
   return out;
 }
 
-Result<void> write_pieces(BurnSession& s, const std::vector<ByteRange>& where, Bytes copy, std::string_view stage) {
+Result<void> write_pieces(FlashSession& s, const std::vector<ByteRange>& where, Bytes copy, std::string_view stage) {
   std::uint64_t logical = 0;
   for (const auto& piece : where) {
     if (logical >= copy.size()) break;
@@ -107,11 +107,11 @@ Result<void> check_config_area(const Fs2ConfigArea& area, const std::vector<Byte
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> fs2_find_current(BurnSession& session, CopyScope scope) {
+Result<std::optional<CurrentCopy>> fs2_find_current(FlashSession& session, CopyScope scope) {
   return find_slot_copy(session, kFs2, scope);
 }
 
-Result<void> fs2_burn(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
+Result<void> fs2_burn(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
   OF_ASSIGN(Incoming in, read_incoming(image));
   const fs2::Header& h = in.header;
   if (s.options().failsafe && !h.failsafe)

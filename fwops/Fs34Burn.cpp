@@ -6,7 +6,7 @@
 
 #include "core/HexString.h"
 #include "core/UninterruptibleSection.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashFormat.h"
 #include "fwops/SlotCopy.h"
 #include "image/FirmwareImage.h"
 #include "image/Fs3Image.h"
@@ -59,16 +59,16 @@ struct Incoming {
 Result<Incoming> read_incoming(Bytes image, const SlotFormat& format, std::uint64_t flash_size) {
   OF_ASSIGN(const ImageLocation loc, locate_image(image));
   FlashView file = FlashView::of_bytes(image);
-  auto layout = format.load(file, loc.offset, CopyScope::Whole);
-  if (!layout) return make_error(std::move(layout).error().with_context("reading the image file"));
-  if (loc.offset + layout->length > image.size())
+  OF_ASSIGN_CTX(const CopyLayout layout, format.load(file, loc.offset, CopyScope::Whole),
+                "reading the image file");
+  if (loc.offset + layout.length > image.size())
     return make_error(ErrorCode::InvalidImage, "image file ends inside its copy (" + hex_string(image.size()) + " bytes)");
   Incoming in;
-  in.copy = image.subspan(loc.offset, layout->length);
+  in.copy = image.subspan(loc.offset, layout.length);
   if (loc.offset == 0)  // a flash-layout file also carries a board's data (first burns use it)
-    for (const auto& r : layout->device_data)
+    for (const auto& r : layout.device_data)
       if (r.end() <= image.size()) in.board.push_back(r);
-  in.slot_size = layout->slot_size != 0 && layout->slot_size <= flash_size / 2 ? layout->slot_size : flash_size / 2;
+  in.slot_size = layout.slot_size != 0 && layout.slot_size <= flash_size / 2 ? layout.slot_size : flash_size / 2;
   return in;
 }
 
@@ -86,13 +86,13 @@ Result<void> check_target(const ByteRange& target, const std::vector<ByteRange>&
 
 // Body first with the magic left erased (a stop signal may end the burn between its sectors:
 // the old copy still boots), then the magic (burn_slots: the steps from here on complete).
-Result<void> write_body(BurnSession& s, Bytes copy, std::uint64_t target) {
+Result<void> write_body(FlashSession& s, Bytes copy, std::uint64_t target) {
   std::vector<std::uint8_t> body(copy.begin(), copy.end());
   std::fill_n(body.begin(), std::min<std::size_t>(kMagicSize, body.size()), 0xff);
   return s.write(target, body, "writing");
 }
 
-Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<CurrentCopy>& current,
+Result<void> burn_slots(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current,
                         const SlotFormat& format) {
   const std::uint64_t flash_size = s.flash().size();
   OF_ASSIGN(const Incoming in, read_incoming(image, format, flash_size));
@@ -111,9 +111,8 @@ Result<void> burn_slots(BurnSession& s, Bytes image, const std::optional<Current
   Bytes copy = in.copy;
   std::vector<std::uint8_t> adopted;
   if (!file_board && format.adopts_device_entries) {
-    auto patched = adopt_device_entries(in.copy, s.flash().bytes(), current->layout.start);
-    if (!patched) return make_error(std::move(patched).error().with_context("keeping the board's device data"));
-    adopted = std::move(*patched);
+    OF_ASSIGN_CTX(adopted, adopt_device_entries(in.copy, s.flash().bytes(), current->layout.start),
+                  "keeping the board's device data");
     copy = adopted;
   }
   if (failsafe) OF_TRY(write_body(s, copy, target));
@@ -155,17 +154,17 @@ Result<std::vector<std::uint8_t>> firmware_component(ImageFormat format, Bytes i
   return copy;
 }
 
-Result<std::optional<CurrentCopy>> fs3_find_current(BurnSession& session, CopyScope scope) {
+Result<std::optional<CurrentCopy>> fs3_find_current(FlashSession& session, CopyScope scope) {
   return find_slot_copy(session, kFs3, scope);
 }
-Result<std::optional<CurrentCopy>> fs4_find_current(BurnSession& session, CopyScope scope) {
+Result<std::optional<CurrentCopy>> fs4_find_current(FlashSession& session, CopyScope scope) {
   return find_slot_copy(session, kFs4, scope);
 }
 
-Result<void> fs3_burn(BurnSession& session, Bytes image, const std::optional<CurrentCopy>& current) {
+Result<void> fs3_burn(FlashSession& session, Bytes image, const std::optional<CurrentCopy>& current) {
   return burn_slots(session, image, current, kFs3);
 }
-Result<void> fs4_burn(BurnSession& session, Bytes image, const std::optional<CurrentCopy>& current) {
+Result<void> fs4_burn(FlashSession& session, Bytes image, const std::optional<CurrentCopy>& current) {
   return burn_slots(session, image, current, kFs4);
 }
 

@@ -86,9 +86,8 @@ Result<NvConfig> NvConfig::open(Device& device) {
   if (info.nv_config == nullptr)
     return make_error(ErrorCode::NotSupported, name + " (" + std::string(info.name) +
                                                    "): no non-volatile configuration is known for this device family");
-  auto port = device.register_port();
-  if (!port) return make_error(std::move(port).error().with_context(name + ": no register channel for configuration"));
-  NvConfig config(**port, info, *info.nv_config);
+  OF_ASSIGN_CTX(RegisterPort* port, device.register_port(), name + ": no register channel for configuration");
+  NvConfig config(*port, info, *info.nv_config);
   if (is_gen4(*info.nv_config)) {
     OF_TRY(config.open_gen4(name));
     return config;

@@ -59,10 +59,8 @@ Result<RegisterDump> dump_registers(RegisterAccess& access, const DeviceInfo& in
       const std::span<std::uint32_t> out(buffer.data(), count);
       OF_TRY(check_interrupted());  // a safe point between block reads
       ++dump.transactions;
-      if (auto read = access.read_block(static_cast<std::uint32_t>(at), out); !read) {
-        return make_error(std::move(read).error().with_context("reading " + std::to_string(count) +
-                                                               " dwords at " + hex_string(at)));
-      }
+      OF_TRY_CTX(access.read_block(static_cast<std::uint32_t>(at), out),
+                 "reading " + std::to_string(count) + " dwords at " + hex_string(at));
       for (std::size_t i = 0; i < count; ++i) dump.words.push_back({static_cast<std::uint32_t>(at + 4 * i), out[i]});
       at = run_end;
     }

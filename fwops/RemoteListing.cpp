@@ -1,8 +1,7 @@
 // RemoteListing: L on one connection, then one connection per device (the server opens one device per connection).
 #include "fwops/RemoteListing.h"
 
-#include "fwops/DeviceFlash.h"
-#include "fwops/FlashImageReader.h"
+#include "fwops/DeviceQuery.h"
 #include "image/NodeGuid.h"
 #include "mtcr/BusDeviceList.h"
 #include "mtcr/RemoteHostConnection.h"
@@ -11,22 +10,13 @@ namespace openflint {
 namespace {
 
 void query_flash(Device& device, RemoteDeviceStatus& out) {
-  auto reader = open_device_flash_reader(device);  // reads only: through the firmware where it owns the flash
-  if (!reader) {
-    out.error = "flash not readable: " + reader.error().message();
+  auto image = listed_flash_image(device);
+  if (!image) {
+    out.error = image.error().message();
     return;
   }
-  auto sparse = read_current_image(device.access(), device.info(), **reader, CopyScope::Query);
-  if (!sparse) {
-    out.error = "flash image unreadable: " + sparse.error().message();
-    return;
-  }
-  if (!sparse->query) {
-    out.error = "no valid image on flash";
-    return;
-  }
-  out.flash = sparse->query;
-  out.node_guid = node_guid(*sparse->query);
+  out.flash = *image;
+  out.node_guid = node_guid(*image);
 }
 
 }  // namespace

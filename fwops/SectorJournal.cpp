@@ -233,9 +233,7 @@ Result<SafeWritePlan> plan_preserving_write(FlashDriver& flash, std::span<const 
   for (const auto& p : plan.sectors)
     if (p.sector >= copy_sector(flash) && p.current != p.desired) scratch_ok = false;
   for (auto& p : plan.sectors) {
-    auto action = plan_sector(flash, p, scratch_ok, force);
-    if (!action) return make_error(std::move(action).error().with_context("writing sector " + hex_string(p.sector)));
-    p.action = *action;
+    OF_ASSIGN_CTX(p.action, plan_sector(flash, p, scratch_ok, force), "writing sector " + hex_string(p.sector));
   }
   return plan;
 }

@@ -82,9 +82,7 @@ Result<SessionLog*> active_session_log() {
     // Taken out of the environment: a child this tool starts would truncate the same file.
     ::unsetenv("OPENFLINT_RECORD");
     if (!file.empty()) {
-      auto created = SessionLog::create(file);
-      if (!created) return make_error(std::move(created).error().with_context("OPENFLINT_RECORD"));
-      process.log = std::move(*created);
+      OF_ASSIGN_CTX(process.log, SessionLog::create(file), "OPENFLINT_RECORD");
     }
   }
   return process.log.get();

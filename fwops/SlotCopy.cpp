@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/HexString.h"
-#include "fwops/FormatBurner.h"
+#include "fwops/FlashFormat.h"
 #include "image/BootCopy.h"
 
 namespace openflint {
@@ -27,10 +27,10 @@ Result<std::optional<CurrentCopy>> only_copy(FlashView& view, const SlotFormat& 
 
 }  // namespace
 
-Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format, CopyScope scope) {
+Result<std::optional<CurrentCopy>> find_slot_copy(FlashSession& session, const SlotFormat& format, CopyScope scope) {
   FlashView& view = session.flash();
   OF_ASSIGN(const std::optional<std::uint64_t> hint, session.boot_address());
-  OF_ASSIGN(const FormatBurner* burner, format_burner(session.info().image_format));
+  OF_ASSIGN(const FlashFormat* burner, flash_format(session.info().image_format));
   std::vector<std::uint64_t> candidates;
   for (const std::uint64_t at : boot_candidates(hint, view.size())) {
     OF_TRY(view.ensure(at, 0x40));
@@ -54,7 +54,7 @@ Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const Sl
   return std::optional<CurrentCopy>{};
 }
 
-Result<void> invalidate_magic(BurnSession& session, std::uint64_t address) {
+Result<void> invalidate_magic(FlashSession& session, std::uint64_t address) {
   const std::array<std::uint8_t, kMagicSize> zeros{};
   return session.write(address, zeros, "invalidating the old copy");
 }

@@ -6,7 +6,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
-#include "fwops/BurnSession.h"
+#include "fwops/FlashSession.h"
 #include "image/VerifyReport.h"
 
 namespace openflint {
@@ -33,9 +33,9 @@ inline constexpr std::uint64_t kMagicSize = 16;
 // and query sections are read (a burn then writes the other slot, which is safe whether or not
 // the copy verifies). With two headers (e.g. a burn interrupted after the new magic) the
 // copies are read whole and verified, as with CopyScope::Whole.
-[[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(BurnSession& session, const SlotFormat& format,
+[[nodiscard]] Result<std::optional<CurrentCopy>> find_slot_copy(FlashSession& session, const SlotFormat& format,
                                                                 CopyScope scope);
 // Zeroes the 16-byte magic at `address` (program-only: bits go 1 -> 0).
-[[nodiscard]] Result<void> invalidate_magic(BurnSession& session, std::uint64_t address);
+[[nodiscard]] Result<void> invalidate_magic(FlashSession& session, std::uint64_t address);
 
 }  // namespace openflint

@@ -62,9 +62,10 @@ class RegisterAccess {
   // handful of accesses, reading a 4 KiB sector through the flash gateway is 512) and read
   // only what they need. A simulator in memory and a mapped BAR are not costly.
   [[nodiscard]] virtual bool costly_access() const { return false; }
-  // The I2C bus behind the device where its firmware lives in I2C EEPROMs (InfiniScale-class
-  // switches), reached over the same transport; null when this transport has none. The flash
-  // driver asks for it when the catalog says the storage is I2C EEPROMs.
+  // The I2C bus of a simulated device whose firmware lives in I2C EEPROMs (sim/SimDevice: its I2C
+  // master), for tests that drive the simulator as a bare RegisterAccess; null otherwise. A
+  // Device's bus comes from its transport (fwops/DeviceTransport.h i2c(): in-band, ExtPortAccess
+  // MADs), which fwops passes to FlashDriver::open.
   [[nodiscard]] virtual I2cAccess* i2c() { return nullptr; }
 
  protected:

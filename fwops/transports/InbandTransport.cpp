@@ -1,10 +1,11 @@
 // InbandTransport: a node of the InfiniBand fabric reached by vendor MADs (lid-N[,ca[,port]], iblid-N, ibdr-a.b.c).
 #include "fwops/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/InbandRegisterAccess.h"
 #include "fwops/MgirQuery.h"
 #include "fwops/transports/Transports.h"
+#include "mtcr/InbandAccess.h"
 #include "mtcr/InbandDeviceName.h"
+#include "mtcr/InbandI2cAccess.h"
 #include "mtcr/InbandRegisterPort.h"
 
 namespace openflint {
@@ -14,21 +15,27 @@ class InbandTransport final : public DeviceTransport {
  public:
   explicit InbandTransport(InbandAccess inband) : access_(std::move(inband)) {}
 
-  // CR-space, and the I2C bus of ExtPortAccess MADs (fwops/InbandRegisterAccess.h i2c()).
+  // CR-space through vendor MADs.
   [[nodiscard]] RegisterAccess& access() override { return access_; }
+  // The device's I2C port #1 through ExtPortAccess MADs, made on first use. Whether the device
+  // has a bus shows on the first transaction (a device without one answers "unsupported").
+  [[nodiscard]] I2cAccess* i2c() override {
+    if (!i2c_) i2c_ = std::make_unique<InbandI2cAccess>(access_);
+    return i2c_.get();
+  }
   [[nodiscard]] Result<std::unique_ptr<RegisterPort>> open_register_port(Device& /*device*/) override {
-    return std::unique_ptr<RegisterPort>(std::make_unique<InbandRegisterPort>(access_.inband()));
+    return std::unique_ptr<RegisterPort>(std::make_unique<InbandRegisterPort>(access_));
   }
   // MGIR through vendor MADs.
   [[nodiscard]] std::optional<RunningFirmware> running_firmware(Device& device) override {
-    InbandRegisterPort port(access_.inband());
+    InbandRegisterPort port(access_);
     return query_running(port, device.info());
   }
 
   // Switches: a software reset; adapters need a PCI-level reset on their host.
   [[nodiscard]] Result<void> reset(Device& device) override {
     if (device.info().kind == DeviceKind::Switch) {
-      OF_TRY(access_.inband().sw_reset());
+      OF_TRY(access_.sw_reset());
       device.invalidate_running_firmware();
       return {};
     }
@@ -45,10 +52,11 @@ class InbandTransport final : public DeviceTransport {
     plan.blockers.push_back({ErrorCode::NotSupported, "in-band reset exists for switches only: reset this " +
                                                           plan.device_type + " over PCI on its host (mst reset BDF)"});
   }
-  [[nodiscard]] std::uint64_t mads_sent() const override { return access_.inband().mads_sent(); }
+  [[nodiscard]] std::uint64_t mads_sent() const override { return access_.mads_sent(); }
 
  private:
-  InbandRegisterAccess access_;
+  InbandAccess access_;
+  std::unique_ptr<InbandI2cAccess> i2c_;  // declared after access_, which it uses
 };
 
 }  // namespace

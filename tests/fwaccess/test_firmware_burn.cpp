@@ -9,6 +9,7 @@
 #include "fwops/ComponentUpdater.h"
 #include "fwops/Device.h"
 #include "fwops/DeviceBurn.h"
+#include "fwops/FlashPath.h"
 #include "fwops/DeviceFlash.h"
 #include "fwops/FirmwareBurn.h"
 #include "mtcr/MgirRegister.h"
@@ -159,8 +160,8 @@ TEST(FirmwareBurn, AFirmwareErrorReleasesTheHandleAndLeavesTheOldCopyBooting) {
   EXPECT_EQ(running_minor(*dev), 29u);
 }
 
-// burn_path's choice; nullopt when it refused (a failed expectation then prints nullopt).
-std::optional<BurnPath> chosen(const Result<BurnPath>& path) {
+// flash_path's choice; nullopt when it refused (a failed expectation then prints nullopt).
+std::optional<FlashPath> chosen(const Result<FlashPath>& path) {
   if (!path) return std::nullopt;
   return *path;
 }
@@ -173,7 +174,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   Device dev = std::move(*created);
 
   BurnOptions fw;
-  EXPECT_EQ(chosen(burn_path(dev, fw.override_firmware)), BurnPath::Firmware);
+  EXPECT_EQ(chosen(flash_path(dev, fw.override_firmware)), FlashPath::Firmware);
   {  // ww, sg, ... drive the flash through the firmware; --ocr through the gateway
     auto raw = open_device_flash(dev);
     ASSERT_TRUE(raw) << raw.error().message();
@@ -192,7 +193,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
 
   BurnOptions ocr;
   ocr.override_firmware = true;
-  EXPECT_EQ(chosen(burn_path(dev, ocr.override_firmware)), BurnPath::FlashGateway);
+  EXPECT_EQ(chosen(flash_path(dev, ocr.override_firmware)), FlashPath::FlashGateway);
   g0 = dev.simulator()->counters().gateway_commands;
   r = burn_device(dev, fs3(30), ocr);
   ASSERT_TRUE(r) << r.error().message();
@@ -211,7 +212,7 @@ TEST(DeviceBurn, ChoosesTheFirmwareUnlessOverridden) {
   auto answer = (*port)->transact(mgir);
   ASSERT_FALSE(answer);
   EXPECT_EQ(answer.error().code(), ErrorCode::Timeout);
-  auto refused = burn_path(dev);
+  auto refused = flash_path(dev);
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code(), ErrorCode::Timeout);
   EXPECT_NE(refused.error().message().find("reset"), std::string::npos) << refused.error().message();
@@ -236,7 +237,7 @@ TEST(DeviceBurn, AnImageWithoutMccRunningMeansTheGateway) {
   std::copy(plain.begin(), plain.end(), flash.begin());
   ASSERT_TRUE(dev.simulator()->flash().set_contents(flash));
   dev.simulator()->power_cycle();
-  EXPECT_EQ(chosen(burn_path(dev)), BurnPath::FlashGateway);
+  EXPECT_EQ(chosen(flash_path(dev)), FlashPath::FlashGateway);
   auto raw = open_device_flash(dev);
   ASSERT_TRUE(raw) << raw.error().message();
   EXPECT_TRUE(raw->through_gateway());

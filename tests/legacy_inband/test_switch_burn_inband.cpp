@@ -1,6 +1,6 @@
 // In-band query and burn of switches as the fabric's switch, over ibsim: SwitchX (FS2 on SPI flash
 // through CR-space MADs) and InfiniScale III (FS1 in I2C EEPROMs, reached through ExtPortAccess
-// I2C MADs: the in-band RegisterAccess::i2c()). Sample old -> new: q shows the old version, burn,
+// I2C MADs: the in-band transport's i2c()). Sample old -> new: q shows the old version, burn,
 // q shows the new one; InfiniScale (MT43132) from blank EEPROMs. Default tests (label inband):
 // each takes 1-4 s under ibsim (SwitchX ~20k CR-space MADs, InfiniScale III ~2.5k ExtPortAccess).
 #include <chrono>

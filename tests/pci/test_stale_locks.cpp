@@ -12,6 +12,7 @@
 
 #include "fwops/ComponentUpdater.h"
 #include "fwops/DeviceBurn.h"
+#include "fwops/FlashPath.h"
 #include "fwops/DeviceFlash.h"
 #include "fwops/StaleLocks.h"
 #include "mtcr/IcmdRegisterPort.h"
@@ -128,7 +129,7 @@ TEST_F(StaleLocks, AHeldIcmdSemaphoreRefusesTheFlashInsteadOfTheGateway) {
   auto dev = open(kCx4);
   ASSERT_TRUE(dev) << dev.error().message();
   const auto gateway_before = cx4_->counters().gateway_commands;
-  auto path = burn_path(*dev);
+  auto path = flash_path(*dev);
   ASSERT_FALSE(path);
   EXPECT_EQ(path.error().code(), ErrorCode::Busy);
   const std::string& m = path.error().message();
@@ -145,9 +146,9 @@ TEST_F(StaleLocks, AHeldIcmdSemaphoreRefusesTheFlashInsteadOfTheGateway) {
   ASSERT_TRUE(report) << report.error().message();
   EXPECT_EQ(whats(*report), std::vector<std::string>{"the ICMD semaphore"});
   EXPECT_TRUE(has(report->freed[0].detail, "0x80001234")) << report->freed[0].detail;
-  auto freed_path = burn_path(*dev);
+  auto freed_path = flash_path(*dev);
   ASSERT_TRUE(freed_path) << freed_path.error().message();
-  EXPECT_EQ(*freed_path, BurnPath::Firmware);
+  EXPECT_EQ(*freed_path, FlashPath::Firmware);
 }
 
 // A session that took the update handle and died: the handle stays held (the firmware has no

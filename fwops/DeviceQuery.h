@@ -1,0 +1,37 @@
+// DeviceQuery: the firmware query of an opened device that every tool calls (flint q, ibfwmgr's inventory, mst status --remote).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/Error.h"
+#include "core/Result.h"
+#include "devices/FlashChip.h"
+#include "fwops/Device.h"
+#include "fwops/RunningFirmware.h"
+#include "image/ImageQuery.h"
+
+namespace openflint {
+
+struct DeviceQuery {
+  FlashChip chip;                   // the flash part as probed
+  std::uint32_t jedec_id = 0;       // as the part answered
+  std::optional<ImageQuery> image;  // the copy the device boots; nullopt: none, `no_image` says why
+  std::optional<Error> no_image;    // InvalidImage, Mismatch or NotFound: the flash holds no valid image
+  std::optional<RunningFirmware> running;  // Device::running_firmware()
+};
+
+// Opens the flash for reading the way every query does (fwops/DeviceFlash.h
+// open_device_flash_reader: through the running firmware where it owns the flash, else the
+// gateway; `override_firmware` is --ocr), reads the boot copy's query sections
+// (query_device_image), then asks the running firmware (MGIR, kept by the Device), the flash
+// still held. A flash holding no valid image is a result, not an error; an error is a flash that
+// cannot be opened or read, and names the device.
+[[nodiscard]] Result<DeviceQuery> query_device(Device& device, bool override_firmware = false);
+
+// For a listing of many devices (ibfwmgr's inventory, mst status --remote) that notes a device's
+// problem instead of failing: query_device's image, else an error whose message is the note —
+// "flash not readable: ..." or "no valid image on flash" (InvalidImage).
+[[nodiscard]] Result<ImageQuery> listed_flash_image(Device& device);
+
+}  // namespace openflint
