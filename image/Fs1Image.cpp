@@ -95,13 +95,7 @@ Result<void> query_image_info(Bytes image, ImageQuery& q) {
   if ((info_ptr & 0xffffff) == 0) return {};
   OF_ASSIGN(const Bytes payload, pointed_payload(image, info_ptr & 0xffffff, "image info section"));
   OF_ASSIGN_CTX(const gph::ImageInfo info, gph::parse_image_info(payload), "image info section");
-  q.fw_version = info.fw_version;
-  q.release_date = info.release_date;
-  q.product_version = info.product_version;
-  q.supported_hw_ids = info.hw_ids;
-  q.pci_device_id = info.device_id;
-  if (q.psid.empty()) q.psid = info.psid;
-  if (q.image_vsd.empty()) q.image_vsd = info.vsd;
+  gph::add_image_info(info, q);
   return {};
 }
 

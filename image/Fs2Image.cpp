@@ -139,13 +139,7 @@ Result<ImageQuery> query_copy(Bytes image, const Header& h, std::uint64_t offset
   if ((h.info_ptr & 0xffffff) != 0) {
     OF_ASSIGN(const Bytes payload, pointed_payload(image, h.info_ptr & 0xffffff, "image info section"));
     OF_ASSIGN_CTX(const gph::ImageInfo info, gph::parse_image_info(payload), "image info section");
-    q.fw_version = info.fw_version;
-    q.release_date = info.release_date;
-    q.psid = info.psid;
-    q.image_vsd = info.vsd;
-    q.product_version = info.product_version;
-    q.supported_hw_ids = info.hw_ids;
-    q.pci_device_id = info.device_id;
+    gph::add_image_info(info, q);  // q is fresh: its PSID and VSD are the section's
   }
   OF_TRY(query_guids(image, h, q));
   return q;

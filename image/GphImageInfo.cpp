@@ -86,6 +86,16 @@ void apply_tag(ImageInfo& info, std::uint32_t id, Bytes value) {
 
 }  // namespace
 
+void add_image_info(const ImageInfo& info, ImageQuery& q) {
+  q.fw_version = info.fw_version;
+  q.release_date = info.release_date;
+  q.product_version = info.product_version;
+  q.supported_hw_ids = info.hw_ids;
+  q.pci_device_id = info.device_id;
+  if (q.psid.empty()) q.psid = info.psid;
+  if (q.image_vsd.empty()) q.image_vsd = info.vsd;
+}
+
 Result<ImageInfo> parse_image_info(Bytes payload) {
   ImageInfo info;
   const ByteReader r(payload);

@@ -76,6 +76,9 @@ struct ImageInfo {
   std::optional<Fs2ConfigArea> config_area;  // tag 19 (SwitchX FS2)
 };
 [[nodiscard]] Result<ImageInfo> parse_image_info(Bytes payload);
+// The info section's fields into a query (FS1 and FS2): PSID and VSD only where the query has none
+// yet (an FS1 pointer sector's come first).
+void add_image_info(const ImageInfo& info, ImageQuery& q);
 [[nodiscard]] std::vector<std::uint8_t> build_image_info(const ImageInfo& info);
 
 // FW_CONF payload: one zlib stream, zero-padded to a dword.

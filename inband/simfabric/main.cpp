@@ -218,7 +218,10 @@ int tool_main(int argc, char** argv) {
       return 2;
     }
     std::string line;
-    for (int i = 5; i < argc; ++i) line += (line.empty() ? "" : " ") + std::string(argv[i]);
+    for (int i = 5; i < argc; ++i) {
+      if (!line.empty()) line += ' ';
+      line += argv[i];  // appended, not `" " + std::string(...)`: GCC 12 warns falsely (-Wrestrict) on that at -O3
+    }
     auto out = SimFabric::console_in(dir, line);
     if (!out) return std::fprintf(stderr, "-E- %s\n", out.error().message().c_str()), 1;
     std::cout << *out;
