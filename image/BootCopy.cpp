@@ -2,10 +2,10 @@
 #include "image/BootCopy.h"
 
 #include <algorithm>
-#include <array>
 
 #include "image/Fs1Image.h"
 #include "image/Fs1PointerSector.h"
+#include "image/FormatTable.h"
 #include "image/Fs2Header.h"
 #include "image/Fs2Image.h"
 #include "image/Fs3Image.h"
@@ -14,26 +14,6 @@
 
 namespace openflint {
 namespace {
-
-struct FormatRules {
-  ImageFormat format;
-  bool (*probe)(Bytes, std::uint64_t);
-  Result<ImageQuery> (*query)(Bytes, std::uint64_t);
-  Result<VerifyReport> (*verify)(Bytes, std::uint64_t);
-};
-
-constexpr std::array<FormatRules, 4> kRules{{
-    {ImageFormat::Fs1, fs1::probe, fs1::query, fs1::verify},
-    {ImageFormat::Fs2, fs2::probe, fs2::query, fs2::verify},
-    {ImageFormat::Fs3, fs3::probe, fs3::query, fs3::verify},
-    {ImageFormat::Fs4, fs4::probe, fs4::query, fs4::verify},
-}};
-
-const FormatRules& rules_for(ImageFormat format) {
-  for (const auto& r : kRules)
-    if (r.format == format) return r;
-  return kRules[0];  // unreachable: every enumerator has a row
-}
 
 bool walk_clean(const gph::ChainWalk& walk) {
   if (!walk.problems.empty()) return false;
@@ -114,12 +94,12 @@ Bytes copy_view(ImageFormat format, Bytes flash, std::uint64_t start) {
 
 Result<VerifyReport> verify_copy(ImageFormat format, Bytes flash, std::uint64_t start) {
   if (format == ImageFormat::Fs1) return fs1::verify(flash, 0);
-  return rules_for(format).verify(copy_view(format, flash, start), start);
+  return format_ops(format).verify(copy_view(format, flash, start), start);
 }
 
 bool copy_bootable(ImageFormat format, Bytes flash, std::uint64_t start) {
   if (format == ImageFormat::Fs1) return start == 0 && fs1_boot(flash).has_value();
-  const FormatRules& rules = rules_for(format);
+  const FormatOps& rules = format_ops(format);
   if (start >= flash.size() || !rules.probe(flash, start)) return false;
   const Bytes view = copy_view(format, flash, start);
   auto report = rules.verify(view, start);
@@ -128,7 +108,7 @@ bool copy_bootable(ImageFormat format, Bytes flash, std::uint64_t start) {
 
 std::optional<BootCopy> find_boot_copy(ImageFormat format, Bytes flash, std::optional<std::uint64_t> boot_address) {
   if (format == ImageFormat::Fs1) return fs1_boot_copy(flash);
-  const FormatRules& rules = rules_for(format);
+  const FormatOps& rules = format_ops(format);
   for (const std::uint64_t at : boot_candidates(boot_address, flash.size())) {
     if (!copy_bootable(format, flash, at)) continue;
     return BootCopy{format, at, at, *rules.query(copy_view(format, flash, at), at)};

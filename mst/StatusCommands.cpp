@@ -8,11 +8,10 @@
 #include "cli/ErrorReport.h"
 #include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
-#include "fabric/FabricDiscovery.h"
+#include "fabric/OpenedFabric.h"
 #include "mst/Commands.h"
 #include "mst/RemoteStatus.h"
 #include "mst/StatusReport.h"
-#include "mtcr/MadChannel.h"
 #include "mtcr/PciDeviceName.h"
 
 namespace openflint::mst {
@@ -36,9 +35,8 @@ fs::path mst_dir(const StatusArgs& a) { return a.mst_dir.empty() ? default_mst_d
 
 // Discovery, then every node's hw id and MGIR on one shared channel; no flash reads.
 Result<std::vector<NodeFirmware>> fabric_nodes(const StatusArgs& a) {
-  OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
-  OF_ASSIGN(auto channel, MadChannel::open(a.ca, a.port));
-  return take_inventory(nodes, channel, FlashQuery::Skip);
+  OF_ASSIGN(const OpenedFabric fabric, open_fabric(a.ca, a.port));
+  return take_inventory(fabric.nodes, fabric.channel, FlashQuery::Skip);
 }
 
 int run_status(const StatusArgs& a, const Common& common) {

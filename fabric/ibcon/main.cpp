@@ -13,7 +13,7 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "fabric/FabricDiscovery.h"
+#include "fabric/OpenedFabric.h"
 #include "fabric/NodeRegisters.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/options/SystemNameOptions.h"
@@ -95,11 +95,11 @@ int run(const Args& a) {
   }
   auto naming = SystemNaming::load(a.files);
   if (!naming) return fail(naming.error());
-  auto nodes = discover_fabric(a.ca, a.port);
-  if (!nodes) return fail(nodes.error());
+  auto fabric = open_fabric(a.ca, a.port);
+  if (!fabric) return fail(fabric.error());
   std::vector<FabricNode> chosen;
   std::vector<std::string> chosen_names;
-  for (const auto& n : *nodes) {
+  for (const auto& n : fabric->nodes) {
     const std::string name = naming->name_or_guid(n);
     const bool all = guids.empty() && a.names.empty();
     const bool by_guid = std::find(guids.begin(), guids.end(), n.guid) != guids.end();
@@ -110,11 +110,9 @@ int run(const Args& a) {
     }
   }
   if (chosen.empty()) return fail(Error(ErrorCode::NotFound, "no node on the fabric matches -g/-n"));
-  auto channel = MadChannel::open(a.ca, a.port);
-  if (!channel) return fail(channel.error());
   std::vector<Row> rows;
   bool all_read = true;
-  const auto read = read_node_registers(chosen, *channel, *sel);
+  const auto read = read_node_registers(chosen, fabric->channel, *sel);
   for (std::size_t i = 0; i < read.size(); ++i) {
     all_read = all_read && !read[i].values.empty();
     rows.push_back(Row{chosen_names[i], read[i]});

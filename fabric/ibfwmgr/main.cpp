@@ -12,7 +12,7 @@
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/Interrupt.h"
-#include "fabric/FabricDiscovery.h"
+#include "fabric/OpenedFabric.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/HostsFile.h"
 #include "fabric/ImageSet.h"
@@ -59,12 +59,12 @@ int fail(const Args& a, const Error& e, int rc = -1) {
 // --hosts, the hosts' devices are listed first and the nodes they serve go out-of-band.
 Result<Inventory> inventory(const Args& a, SystemNaming naming, const std::vector<RemoteHost>& hosts,
                             std::shared_ptr<MadChannel>& channel) {
-  OF_ASSIGN(auto nodes, discover_fabric(a.ca, a.port));
-  OF_ASSIGN(channel, MadChannel::open(a.ca, a.port));
+  OF_ASSIGN(OpenedFabric fabric, open_fabric(a.ca, a.port));
+  channel = fabric.channel;
   Inventory out;
   out.naming = std::move(naming);
   out.hosts = scan_hosts(hosts);
-  out.nodes = take_inventory(nodes, out.hosts, channel);
+  out.nodes = take_inventory(fabric.nodes, out.hosts, channel);
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "fabric/FatTree.h"
 #include "fabric/IbsimTopology.h"
 #include "inband/SimFabric.h"
+#include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -30,14 +31,8 @@ std::string read_all(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-class HealthFabric : public ::testing::Test {
+class HealthFabric : public IbsimFabricTest {
  protected:
-  void SetUp() override {
-    for (const char* tool : {"ibsim", "opensm"}) {
-      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
-    }
-  }
-
   // The fat tree with responders for leaf-2 (Switch-IB) and host-5 (ConnectX-4) at these temperatures.
   void up(std::uint32_t leaf_celsius, std::uint32_t host_celsius) {
     auto tree = make_fat_tree(FatTreeSpec{});
@@ -47,9 +42,7 @@ class HealthFabric : public ::testing::Test {
     SimFabric::Options o;
     o.topology = *text;
     o.local_node = "host-1";
-    auto fabric = SimFabric::start(o);
-    ASSERT_TRUE(fabric) << fabric.error().message();
-    fabric_ = std::move(*fabric);
+    ASSERT_NO_FATAL_FAILURE(start_fabric(o));
     device("leaf-2", "switchib", leaf_celsius);
     device("host-5", "connectx4", host_celsius);
   }
@@ -64,26 +57,10 @@ class HealthFabric : public ::testing::Test {
     ASSERT_TRUE(pid) << pid.error().message();
   }
 
-  void TearDown() override {
-    if (!fabric_) return;
-    const auto pids = fabric_->pids();
-    const auto dir = fabric_->dir();
-    auto down = fabric_->shutdown();
-    EXPECT_TRUE(down) << down.error().message();
-    for (pid_t pid : pids) {
-      errno = 0;
-      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
-    }
-    fabric_.reset();
-    EXPECT_FALSE(fs::exists(dir)) << dir << " was not removed";
-  }
-
   CapturedRun tool(const std::string& name, std::vector<std::string> args) {
     std::vector<std::string> argv{bin(name).string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    auto r = fabric_->run("host-1", argv);
-    EXPECT_TRUE(r) << r.error().message();
-    return r ? *r : CapturedRun{};
+    return run_on("host-1", argv, 60000);
   }
 
   json tool_json(const std::string& name, std::vector<std::string> args, int expected_rc) {
@@ -102,7 +79,6 @@ class HealthFabric : public ::testing::Test {
   }
 
   TempDir devices_;
-  std::unique_ptr<SimFabric> fabric_;
 };
 
 TEST_F(HealthFabric, ACleanFabricIsHealthy) {

@@ -15,6 +15,7 @@
 #include "fabric/FatTree.h"
 #include "fabric/IbsimTopology.h"
 #include "inband/SimFabric.h"
+#include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -23,12 +24,11 @@ namespace {
 using nlohmann::json;
 using Port = Topology::Port;
 
-class IblsFabric : public ::testing::Test {
+class IblsFabric : public IbsimFabricTest {
  protected:
   void SetUp() override {
-    for (const char* tool : {"ibsim", "opensm"}) {
-      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
-    }
+    IbsimFabricTest::SetUp();
+    if (IsSkipped()) return;
     auto t = make_fat_tree(FatTreeSpec{});  // 2 spines, 4 leaves, 8 hosts
     ASSERT_TRUE(t) << t.error().message();
     declared_ = *t;
@@ -48,33 +48,15 @@ class IblsFabric : public ::testing::Test {
     o.topology = *text;
     o.local_node = "host-1";
     const auto t0 = std::chrono::steady_clock::now();
-    auto fabric = SimFabric::start(o);
-    ASSERT_TRUE(fabric) << fabric.error().message();
-    fabric_ = std::move(*fabric);
+    ASSERT_NO_FATAL_FAILURE(start_fabric(o));
     RecordProperty("fabric_up_ms", static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                         std::chrono::steady_clock::now() - t0).count()));
-  }
-
-  void TearDown() override {
-    if (!fabric_) return;
-    const auto pids = fabric_->pids();
-    const auto dir = fabric_->dir();
-    auto down = fabric_->shutdown();
-    EXPECT_TRUE(down) << down.error().message();
-    for (pid_t pid : pids) {
-      errno = 0;
-      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
-    }
-    fabric_.reset();
-    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
   }
 
   CapturedRun ibls(std::vector<std::string> args, const std::string& tool = "ibls") {
     std::vector<std::string> argv{bin(tool).string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    auto r = fabric_->run("host-1", argv);
-    EXPECT_TRUE(r) << r.error().message();
-    return r ? *r : CapturedRun{};
+    return run_on("host-1", argv, 60000);
   }
 
   json check(int expected_rc) {
@@ -106,7 +88,6 @@ class IblsFabric : public ::testing::Test {
 
   TempDir topo_dir_;
   Topology declared_;
-  std::unique_ptr<SimFabric> fabric_;
 };
 
 TEST_F(IblsFabric, ListsSystemsAndCablesByNameAndTheCheckIsClean) {

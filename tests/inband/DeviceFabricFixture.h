@@ -14,6 +14,7 @@
 #include "image/Fs3Writer.h"
 #include "image/SectionType.h"
 #include "inband/SimFabric.h"
+#include "tests/support/IbsimFabric.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 
@@ -46,14 +47,9 @@ inline std::vector<std::uint8_t> small_fs3_image(std::uint16_t minor, const std:
   return image ? *image : std::vector<std::uint8_t>{};
 }
 
-class DeviceFabricFixture : public ::testing::Test {
+class DeviceFabricFixture : public IbsimFabricTest {
  protected:
-  void SetUp() override {
-    for (const char* tool : {"ibsim", "opensm", "ibaddr"}) {
-      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
-    }
-  }
-  void TearDown() override { stop_fabric(); }
+  DeviceFabricFixture() : IbsimFabricTest({"ibsim", "opensm", "ibaddr"}) {}
 
   std::filesystem::path device_dir(const std::string& node) const { return dir_.path() / "devices" / node; }
 
@@ -80,9 +76,7 @@ class DeviceFabricFixture : public ::testing::Test {
       auto made = run_command(argv);
       ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
     }
-    auto fabric = SimFabric::start(options);
-    ASSERT_TRUE(fabric) << fabric.error().message();
-    fabric_ = std::move(*fabric);
+    ASSERT_NO_FATAL_FAILURE(start_fabric(options));
     for (const auto& d : devices) {
       start_responder(d.node);
       if (HasFatalFailure()) return;
@@ -108,24 +102,8 @@ class DeviceFabricFixture : public ::testing::Test {
     return device ? std::move(*device) : nullptr;
   }
 
-  void stop_fabric() {
-    if (!fabric_) return;
-    const auto pids = fabric_->pids();
-    const auto dir = fabric_->dir();
-    auto down = fabric_->shutdown();
-    EXPECT_TRUE(down) << down.error().message();
-    for (pid_t pid : pids) {
-      errno = 0;
-      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
-    }
-    fabric_.reset();
-    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
-  }
-
   CapturedRun run(std::vector<std::string> argv, int timeout_ms = 300000) {
-    auto r = fabric_->run(SimFabric::hca(1), argv, timeout_ms);
-    EXPECT_TRUE(r) << r.error().message();
-    return r ? *r : CapturedRun{};
+    return run_on(SimFabric::hca(1), argv, timeout_ms);
   }
   CapturedRun flint(const std::string& node, std::vector<std::string> args) {
     std::vector<std::string> argv{bin("flint").string(), "-d", lid_name(node)};
@@ -136,7 +114,6 @@ class DeviceFabricFixture : public ::testing::Test {
   std::string lid_name(const std::string& node) { return "lid-" + std::to_string(lids_[node]); }
 
   TempDir dir_;
-  std::unique_ptr<SimFabric> fabric_;
   std::map<std::string, std::uint16_t> lids_;
 };
 

@@ -12,18 +12,15 @@
 #include "devices/DeviceCatalog.h"
 #include "flash/FlashDriver.h"
 #include "inband/SimFabric.h"
+#include "tests/support/IbsimFabric.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
 
-class SimDeviceFabricFixture : public ::testing::Test {
+class SimDeviceFabricFixture : public IbsimFabricTest {
  protected:
-  void SetUp() override {
-    for (const char* tool : {"ibsim", "opensm", "ibaddr"}) {
-      if (!have_program(tool)) GTEST_SKIP() << tool << " is not installed (scripts/setup.sh installs it)";
-    }
-  }
+  SimDeviceFabricFixture() : IbsimFabricTest({"ibsim", "opensm", "ibaddr"}) {}
 
   // Creates the `model` device, writes `image` at flash offset 0 through its gateway, saves it
   // under the test dir, starts a fabric whose HCAs carry the model's PCI id and serves the
@@ -43,9 +40,7 @@ class SimDeviceFabricFixture : public ::testing::Test {
     ASSERT_TRUE(saved) << saved.error().message();
     SimFabric::Options options;
     options.hca_device_id = (*device)->info().pci_device_id;
-    auto fabric = SimFabric::start(options);
-    ASSERT_TRUE(fabric) << fabric.error().message();
-    fabric_ = std::move(*fabric);
+    ASSERT_NO_FATAL_FAILURE(start_fabric(options));
     std::vector<std::string> argv{bin("ibsim-responder").string(), "--sim", state_dir_.string()};
     argv.insert(argv.end(), responder_args_.begin(), responder_args_.end());
     auto pid = fabric_->start_responder("Hca2", argv);
@@ -63,26 +58,8 @@ class SimDeviceFabricFixture : public ::testing::Test {
     return device ? std::move(*device) : nullptr;
   }
 
-  void TearDown() override { stop_fabric(); }
-
-  void stop_fabric() {
-    if (!fabric_) return;
-    const auto pids = fabric_->pids();
-    const auto dir = fabric_->dir();
-    auto down = fabric_->shutdown();
-    EXPECT_TRUE(down) << down.error().message();
-    for (pid_t pid : pids) {
-      errno = 0;
-      EXPECT_TRUE(::kill(pid, 0) == -1 && errno == ESRCH) << "process " << pid << " is still alive";
-    }
-    fabric_.reset();
-    EXPECT_FALSE(std::filesystem::exists(dir)) << dir << " was not removed";
-  }
-
   CapturedRun run(std::vector<std::string> argv, int timeout_ms = 120000) {
-    auto r = fabric_->run("Hca1", argv, timeout_ms);
-    EXPECT_TRUE(r) << r.error().message();
-    return r ? *r : CapturedRun{};
+    return run_on("Hca1", argv, timeout_ms);
   }
 
   std::string lid_name() const { return "lid-" + std::to_string(lid_); }
@@ -91,7 +68,6 @@ class SimDeviceFabricFixture : public ::testing::Test {
   std::filesystem::path state_dir_;
   sim::SimCounters saved_counters_;  // of the device as saved by serve()
   std::vector<std::string> responder_args_;  // extra ibsim-responder arguments for serve() (e.g. --trace)
-  std::unique_ptr<SimFabric> fabric_;
   std::uint16_t lid_ = 0;
 };
 
