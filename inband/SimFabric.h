@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "inband/ChildProcess.h"
+#include "core/ChildProcess.h"
 
 namespace openflint {
 

@@ -11,7 +11,7 @@
 
 #include "sim/SimDevice.h"
 #include "tests/inband/DeviceFabricFixture.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 
 namespace openflint::test {
 namespace {
@@ -63,9 +63,9 @@ class IbfwmgrOutOfBand : public DeviceFabricFixture {
 
   // `mst server --port 0 sim:DIR` on loopback; its port (0 when it did not come up).
   std::uint16_t serve(const std::filesystem::path& device) {
-    server_ = std::make_unique<ChildProcess>(
+    server_ = std::make_unique<ChildProcess>(background_tool(
         std::vector<std::string>{bin("mst").string(), "server", "--port", "0", "sim:" + device.string()},
-        std::vector<std::string>{}, dir_.path() / "server.out", dir_.path() / "server.err");
+        std::vector<std::string>{}, dir_.path() / "server.out", dir_.path() / "server.err"));
     const std::regex ready("-I- serving 1 device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
     for (int i = 0; i < 1000 && server_->running(); ++i) {
       std::smatch m;

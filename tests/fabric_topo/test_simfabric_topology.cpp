@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "inband/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

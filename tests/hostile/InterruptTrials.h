@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "sim/SimDevice.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -112,7 +112,7 @@ inline TrialResult run_interrupted(const std::vector<std::string>& argv, const s
   dfl.sa_handler = SIG_DFL;
   const int sig = when.signal != 0 ? when.signal : SIGINT;
   ::sigaction(sig, &dfl, &inherited);
-  ChildProcess child(argv, env, dir / "trial.out", dir / "trial.err");
+  ChildProcess child(background_tool(argv, env, dir / "trial.out", dir / "trial.err"));
   ::sigaction(sig, &inherited, nullptr);
   EXPECT_GT(child.pid(), 0) << "cannot start " << argv.front();
   if (child.pid() <= 0) return r;
@@ -192,7 +192,7 @@ struct BurnPhases {
 inline BurnPhases measure_phases(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                                  const std::filesystem::path& dir, const Probe& held, const std::filesystem::path& log,
                                  Millis cap = Millis(60000)) {
-  ChildProcess child(argv, env, dir / "measure.out", dir / "measure.err");
+  ChildProcess child(background_tool(argv, env, dir / "measure.out", dir / "measure.err"));
   EXPECT_GT(child.pid(), 0);
   const auto taken = wait_until(child, held);
   const bool seen = child.running();  // else the moments below are all "after the end"

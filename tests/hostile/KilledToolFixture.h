@@ -18,7 +18,7 @@
 
 #include "sim/SimDevice.h"
 #include "tests/pci_cli/PciServeFixture.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -48,7 +48,7 @@ class KilledToolFixture : public PciServeFixture {
   std::optional<Ms> run_killed(const std::vector<std::string>& args, Ms delay) {
     std::vector<std::string> argv{bin("flint").string()};
     argv.insert(argv.end(), args.begin(), args.end());
-    ChildProcess tool(argv, tool_env(), dir_ / "killed.out", dir_ / "killed.err");
+    ChildProcess tool(background_tool(argv, tool_env(), dir_ / "killed.out", dir_ / "killed.err"));
     if (tool.pid() <= 0) {
       ADD_FAILURE() << "cannot start flint";
       return std::nullopt;

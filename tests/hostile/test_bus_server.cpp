@@ -13,7 +13,7 @@
 #include "mtcr/BusConnection.h"
 #include "mtcr/BusProtocol.h"
 #include "tests/hostile/HostileFixture.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 
 namespace openflint::test {
 namespace {
@@ -45,7 +45,7 @@ class BusServerLimits : public HostileTest {
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> env;
     if (!kAddressSpaceLimited) env.push_back("ASAN_OPTIONS=" + asan_options());
-    server_ = std::make_unique<ChildProcess>(argv, env, dir_ / "server.out", dir_ / "server.err");
+    server_ = std::make_unique<ChildProcess>(background_tool(argv, env, dir_ / "server.out", dir_ / "server.err"));
     const std::regex ready("-I- serving [0-9]+ device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
     for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
          std::chrono::steady_clock::now() < deadline && server_->running();) {

@@ -116,7 +116,7 @@ TEST_F(InterruptedBurn, RemoteDeviceStopsAtASafePointAndBootsOldOrNew) {
     devices.push_back(fresh_device("remote" + std::to_string(i)));
     argv.push_back("sim:" + devices.back().string());
   }
-  ChildProcess server(argv, env_, dir_ / "server.out", dir_ / "server.err");
+  ChildProcess server(background_tool(argv, env_, dir_ / "server.out", dir_ / "server.err"));
   ASSERT_GT(server.pid(), 0);
   const std::regex ready("-I- serving [0-9]+ device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
   std::string port;

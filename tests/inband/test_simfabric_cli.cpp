@@ -5,7 +5,7 @@
 #include <sstream>
 #include <thread>
 
-#include "inband/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"
 
 namespace openflint::test {

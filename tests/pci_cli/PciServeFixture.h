@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -84,7 +84,7 @@ class PciServeFixture : public ::testing::Test {
     for (const auto& d : dirs) argv.push_back(d.string());
     argv.insert(argv.end(), {"--sysfs", sysfs_.string(), "--shm-dir", shm_dir_.string()});
     argv.insert(argv.end(), extra.begin(), extra.end());
-    server_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, dir_ / "serve.out", dir_ / "serve.err");
+    server_ = std::make_unique<ChildProcess>(background_tool(argv, std::vector<std::string>{}, dir_ / "serve.out", dir_ / "serve.err"));
     if (server_->pid() <= 0) {
       ADD_FAILURE() << "cannot start hcasim pci-serve";
       return false;

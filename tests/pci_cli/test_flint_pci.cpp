@@ -95,9 +95,9 @@ TEST_F(FlintPciNames, MstNamesReachTheirDevices) {
 TEST_F(FlintPciNames, SecondFlintOnAHeldDeviceIsBusy) {
   const auto dev = create_device("dev", "connectx3", sample_image("connectx3-old"));
   if (!serve({dev}, {"--bdf", "0000:04:00.0"})) return;
-  ChildProcess burn({bin("flint").string(), "--lock-timeout", "60000", "-d", "pciconf-04:00.0", "-i",
+  ChildProcess burn(background_tool({bin("flint").string(), "--lock-timeout", "60000", "-d", "pciconf-04:00.0", "-i",
                      sample_image("connectx3-new").string(), "-y", "burn"},
-                    tool_env(), dir_ / "burn.out", dir_ / "burn.err");
+                    tool_env(), dir_ / "burn.out", dir_ / "burn.err"));
   ASSERT_GT(burn.pid(), 0);
   int busy = 0, other = 0;
   std::string last;

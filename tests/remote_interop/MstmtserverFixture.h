@@ -84,8 +84,8 @@ class MstmtserverFixture : public PciServeFixture {
         "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; exec timeout \"$3\" stdbuf -oL mstmtserver -d -p \"$2\" -dev 03:00.0",
         sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), std::to_string(port_),
         std::to_string(server_lifetime_seconds_)};
-    mtserver_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, dir_ / "mtserver.out",
-                                               dir_ / "mtserver.err");
+    mtserver_ = std::make_unique<ChildProcess>(background_tool(argv, std::vector<std::string>{}, dir_ / "mtserver.out",
+                                               dir_ / "mtserver.err"));
     if (mtserver_->pid() <= 0) {
       ADD_FAILURE() << "cannot start unshare ... mstmtserver";
       return false;

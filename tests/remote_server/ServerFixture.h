@@ -15,7 +15,7 @@
 #include "mtcr/BusConnection.h"
 #include "mtcr/BusProtocol.h"
 #include "mtcr/RemoteBusAccess.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -50,8 +50,8 @@ class ServerFixture : public ::testing::Test {
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.insert(argv.end(), devices.begin(), devices.end());
     const auto n = std::to_string(servers_.size());
-    servers_.push_back(std::make_unique<ChildProcess>(argv, std::vector<std::string>{}, dir_ / ("out" + n),
-                                                      dir_ / ("err" + n)));
+    servers_.push_back(std::make_unique<ChildProcess>(background_tool(argv, std::vector<std::string>{}, dir_ / ("out" + n),
+                                                      dir_ / ("err" + n))));
     ChildProcess& child = *servers_.back();
     const std::regex ready("-I- serving [0-9]+ device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
     const auto deadline = std::chrono::steady_clock::now() + kReadyTimeout;

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -43,10 +43,10 @@ inline bool wait_for_text(const std::filesystem::path& path, const std::string& 
 // `flint -d NAME -i connectx3-new.bin -y burn` in the background, output in DIR/TAG.out/.err.
 inline std::unique_ptr<ChildProcess> start_burn(const std::filesystem::path& dir, const std::string& tag,
                                                 const std::string& name, const std::vector<std::string>& env) {
-  return std::make_unique<ChildProcess>(
+  return std::make_unique<ChildProcess>(background_tool(
       std::vector<std::string>{bin("flint").string(), "-d", name, "-i", sample_image("connectx3-new").string(), "-y",
                                "burn"},
-      env, dir / (tag + ".out"), dir / (tag + ".err"));
+      env, dir / (tag + ".out"), dir / (tag + ".err")));
 }
 
 // The audit line a server writes when the session's first write reaches `device` (a burn starts

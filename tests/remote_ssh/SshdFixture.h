@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "mtcr/BusConnection.h"
-#include "tests/support/ChildProcess.h"
+#include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -81,9 +81,9 @@ class SshdFixture : public ::testing::Test {
              "PermitRootLogin prohibit-password\nX11Forwarding no\nAllowAgentForwarding no\n";
     }
     std::filesystem::create_directories("/run/sshd");  // its privilege-separation directory
-    sshd_ = std::make_unique<ChildProcess>(
+    sshd_ = std::make_unique<ChildProcess>(background_tool(
         std::vector<std::string>{kSshd, "-D", "-e", "-f", (dir_ / "sshd_config").string()}, std::vector<std::string>{},
-        dir_ / "sshd.out", dir_ / "sshd.err");
+        dir_ / "sshd.out", dir_ / "sshd.err"));
     const auto deadline = std::chrono::steady_clock::now() + kReadyTimeout;
     bool up = false;
     while (!up && std::chrono::steady_clock::now() < deadline && sshd_->running()) {

@@ -40,10 +40,10 @@ class InterruptedTcpBurn : public ::testing::Test {
   std::uint16_t start_server() {
     const std::uint16_t port = free_local_port();
     const auto n = std::to_string(servers_.size());
-    servers_.push_back(std::make_unique<ChildProcess>(
+    servers_.push_back(std::make_unique<ChildProcess>(background_tool(
         std::vector<std::string>{bin("mst").string(), "server", "--port", std::to_string(port), "--audit-log",
                                  audit_.string(), device_, probe_},
-        std::vector<std::string>{}, dir_ / ("server" + n + ".out"), dir_ / ("server" + n + ".err")));
+        std::vector<std::string>{}, dir_ / ("server" + n + ".out"), dir_ / ("server" + n + ".err"))));
     EXPECT_TRUE(wait_for_text(dir_ / ("server" + n + ".err"), "-I- serving", 20s)) << servers_.back()->err();
     return port;
   }

@@ -2,8 +2,6 @@
 #include "tests/support/TestSupport.h"
 
 #include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,54 +53,33 @@ std::vector<std::string> environment_with(const std::vector<std::string>& extra)
   return env;
 }
 
+SpawnSpec background_tool(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                          const std::filesystem::path& out_file, const std::filesystem::path& err_file) {
+  SpawnSpec spec;
+  spec.argv = argv;
+  for (const auto& entry : env) {
+    const auto eq = entry.find('=');
+    spec.env[entry.substr(0, eq)] = eq == std::string::npos ? std::string() : entry.substr(eq + 1);
+  }
+  spec.output = out_file;
+  spec.error = err_file;
+  spec.truncate = true;
+  spec.die_with_parent = true;
+  return spec;
+}
+
 CommandResult run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   CommandResult result;
-  const auto env_strings = environment_with(env);
-  std::vector<char*> envp;
-  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  int out_pipe[2];
-  int err_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) return result;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  if (rc == 0) {
-    std::array<pollfd, 2> fds{{{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}}};
-    std::array<std::string*, 2> sinks{&result.out, &result.err};
-    int open_fds = 2;
-    while (open_fds > 0) {
-      if (::poll(fds.data(), fds.size(), -1) < 0) break;
-      for (std::size_t i = 0; i < fds.size(); ++i) {
-        if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-        char buf[65536];
-        const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
-        if (n <= 0) {
-          fds[i].fd = -1;
-          --open_fds;
-        } else {
-          sinks[i]->append(buf, static_cast<std::size_t>(n));
-        }
-      }
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  } else {
+  SpawnSpec spec = background_tool(argv, env, {}, {});  // the environment as background tools get it
+  spec.die_with_parent = false;                         // a captured run: posix_spawn, no file
+  auto run = ChildProcess::run(spec, 0);                // no time limit: ctest's own applies
+  if (!run) {
     result.err = "cannot start " + argv[0];
+    return result;
   }
-  ::close(out_pipe[0]);
-  ::close(err_pipe[0]);
+  result.exit_code = run->exit_code;
+  result.out = std::move(run->out);
+  result.err = std::move(run->err);
   return result;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/ChildProcess.h"
+
 namespace openflint::test {
 
 // A fresh directory removed with everything in it when the object dies.
@@ -35,6 +37,11 @@ CommandResult run_command(const std::vector<std::string>& argv);
 CommandResult run_command(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 // Our environment with `extra` ("NAME=VALUE") set over it.
 std::vector<std::string> environment_with(const std::vector<std::string>& extra);
+// How a test starts a tool in the background (core/ChildProcess): argv[0] on PATH, `env`
+// ("NAME=VALUE") over ours, stdout and stderr each in its own file (emptied first, read back with
+// out()/err(): no pipe the test must drain), and SIGTERM when the test process dies.
+SpawnSpec background_tool(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                          const std::filesystem::path& out_file, const std::filesystem::path& err_file);
 
 // One of our built executables (bin(name)) run with `args`.
 CommandResult run_tool(const std::string& name, std::vector<std::string> args);
