@@ -5,7 +5,13 @@
 
 namespace openflint {
 
-Result<DeviceQuery> query_device(Device& device, bool override_firmware) {
+namespace {
+
+enum class Running { Ask, Skip };
+
+// The flash part and the boot copy's query; the running firmware too when asked, read before
+// the flash is released (the order tools always had, which recorded sessions hold).
+Result<DeviceQuery> query(Device& device, bool override_firmware, Running running) {
   OF_ASSIGN(const std::unique_ptr<FlashReader> flash, open_device_flash_reader(device, override_firmware));
   DeviceQuery out;
   out.chip = flash->chip();
@@ -19,15 +25,21 @@ Result<DeviceQuery> query_device(Device& device, bool override_firmware) {
       return make_error(std::move(image).error().with_context(device.name()));  // the flash could not be read
     out.no_image = std::move(image).error();
   }
-  out.running = device.running_firmware();  // before the flash is released: the order tools always had
+  if (running == Running::Ask) out.running = device.running_firmware();
   return out;
 }
 
+}  // namespace
+
+Result<DeviceQuery> query_device(Device& device, bool override_firmware) {
+  return query(device, override_firmware, Running::Ask);
+}
+
 Result<ImageQuery> listed_flash_image(Device& device) {
-  auto query = query_device(device);  // reads only: through the firmware where it owns the flash
-  if (!query) return make_error(std::move(query).error().with_context("flash not readable"));
-  if (!query->image) return make_error(ErrorCode::InvalidImage, "no valid image on flash");
-  return std::move(*query->image);
+  // Reads only (through the firmware where it owns the flash); a listing does not ask what runs.
+  OF_ASSIGN_CTX(DeviceQuery found, query(device, false, Running::Skip), "flash not readable");
+  if (!found.image) return make_error(ErrorCode::InvalidImage, "no valid image on flash");
+  return std::move(*found.image);
 }
 
 }  // namespace openflint

@@ -31,7 +31,8 @@ struct DeviceQuery {
 
 // For a listing of many devices (ibfwmgr's inventory, mst status --remote) that notes a device's
 // problem instead of failing: query_device's image, else an error whose message is the note —
-// "flash not readable: ..." or "no valid image on flash" (InvalidImage).
+// "flash not readable: ..." or "no valid image on flash" (InvalidImage). It does not ask the
+// running firmware (no MGIR round trip per listed device).
 [[nodiscard]] Result<ImageQuery> listed_flash_image(Device& device);
 
 }  // namespace openflint
