@@ -17,7 +17,7 @@ constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
 
 // Firmware-mediated flash access (MCC component update) from Spectrum on; mstflint's
 // getFwSupport refuses Switch-IB and Switch-IB 2.
-constexpr FirmwareFlashAccess kComponentUpdate{.component_update = true};
+constexpr FirmwareFlashAccess kSwitchComponentUpdate{.component_update = true};
 
 // InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known). Their hw
 // id registers sit elsewhere (IS3: 0x60014, MFT 2.7.1 tools_dev_types; gen 1: 0x3014, as ibutils'
@@ -53,12 +53,12 @@ const DeviceInfo kSwitches[] = {
      .pci_device_id = 52100, .pci_recovery_id = 0x249, .port_count = 64, .image_format = Fs3,
      .flash_gateway = kGen5Gateway, .pci_config_gateway = kVsec, .boot_address = kBootF0000,
      .default_flash_chip = "N25Q128A", .sim_model = "spectrum", .cr_space = kSwitchGen5CrSpace,
-     .firmware_flash = kComponentUpdate},
+     .firmware_flash = kSwitchComponentUpdate},
     {.hw_id = 0x24e, .name = "Spectrum-2", .part_number = "MT53100", .kind = Switch,
      .pci_device_id = 53100, .pci_recovery_id = 0x24e, .port_count = 128, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
      .default_flash_chip = "MT25QL256", .sim_model = "spectrum2", .cr_space = kSwitchGen5CrSpace,
-     .firmware_flash = kComponentUpdate},
+     .firmware_flash = kSwitchComponentUpdate},
 };
 
 }  // namespace

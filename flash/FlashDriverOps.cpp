@@ -10,7 +10,7 @@
 namespace openflint {
 namespace {
 
-constexpr std::uint32_t kPageSize = 256;
+constexpr std::uint32_t kProgramPageSize = 256;
 
 }  // namespace
 
@@ -21,7 +21,7 @@ Result<void> FlashDriver::read_into(std::uint64_t address, std::span<std::uint8_
   while (done < out.size()) {
     OF_TRY(check_interrupted());  // a safe point between page reads
     const auto here = static_cast<std::uint32_t>(address + done);
-    const std::size_t n = std::min<std::size_t>(out.size() - done, kPageSize - (here % kPageSize));
+    const std::size_t n = std::min<std::size_t>(out.size() - done, kProgramPageSize - (here % kProgramPageSize));
     OF_TRY_CTX(bus_->read(here, out.subspan(done, n)), "reading flash at " + hex_string(here));
     done += n;
     if (progress) progress(done, out.size());
@@ -52,7 +52,7 @@ Result<void> FlashDriver::program(std::uint64_t address, std::span<const std::ui
   std::size_t done = 0;
   while (done < bytes.size()) {
     const auto here = static_cast<std::uint32_t>(address + done);
-    const std::size_t n = std::min<std::size_t>(bytes.size() - done, kPageSize - (here % kPageSize));
+    const std::size_t n = std::min<std::size_t>(bytes.size() - done, kProgramPageSize - (here % kProgramPageSize));
     OF_TRY(bus_->program(here, bytes.subspan(done, n)));
     done += n;
   }

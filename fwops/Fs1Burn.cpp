@@ -17,17 +17,17 @@ namespace {
 
 constexpr std::uint64_t kSigOffset = 8;  // PS signature dword
 
-struct Incoming {
+struct Fs1Incoming {
   std::uint64_t sector = 0;
   std::array<std::array<std::uint8_t, fs1::kPsSize>, 2> ps{};  // as in the file (signed)
   std::array<ByteRange, 2> copy;
 };
 
-Result<Incoming> read_incoming(Bytes image, std::uint64_t flash_size) {
+Result<Fs1Incoming> read_incoming(Bytes image, std::uint64_t flash_size) {
   if (!fs1::probe(image, 0))
     return make_error(ErrorCode::InvalidImage, "not an FS1 flash image: no invariant sector signature at 0");
   OF_ASSIGN(const unsigned log2, fs1::read_log2_sector_size(image, 0));
-  Incoming in;
+  Fs1Incoming in;
   in.sector = std::uint64_t{1} << log2;
   if (image.size() > flash_size)
     return make_error(ErrorCode::InvalidArgument, "FS1 image of " + hex_string(image.size()) +
@@ -85,7 +85,7 @@ Result<void> write_copy(FlashSession& s, std::uint64_t ps_at, std::span<const st
   return {};
 }
 
-Result<void> burn_new_copy(FlashSession& s, Bytes image, const Incoming& in, int index) {
+Result<void> burn_new_copy(FlashSession& s, Bytes image, const Fs1Incoming& in, int index) {
   const auto i = static_cast<std::size_t>(index);
   return write_copy(s, in.sector * (i + 1), in.ps[i], in.copy[i].start,
                     image.subspan(in.copy[i].start, in.copy[i].length), std::string("new ") + fs1_copy_name(index));
@@ -93,7 +93,7 @@ Result<void> burn_new_copy(FlashSession& s, Bytes image, const Incoming& in, int
 
 // Copies the bootable copy's image into the other slot (where it cannot touch the good copy)
 // and signs a pointer sector for it, so that either copy may be rewritten next.
-Result<void> repair(FlashSession& s, Fs1FlashLayout& layout, const Incoming& in) {
+Result<void> repair(FlashSession& s, Fs1FlashLayout& layout, const Fs1Incoming& in) {
   const Fs1CopyState* good = layout.booted();
   const int bad = good == &layout.copies[0] ? 1 : 0;
   Fs1CopyState& target = layout.copies[static_cast<std::size_t>(bad)];
@@ -126,7 +126,7 @@ Result<void> repair(FlashSession& s, Fs1FlashLayout& layout, const Incoming& in)
 
 // Which copy to rewrite first: one whose new image does not touch the other's current image
 // (the secondary when the new image is larger), so that the other stays bootable meanwhile.
-Result<std::array<int, 2>> burn_order(const Fs1FlashLayout& layout, const Incoming& in, std::uint64_t unit) {
+Result<std::array<int, 2>> burn_order(const Fs1FlashLayout& layout, const Fs1Incoming& in, std::uint64_t unit) {
   if (conflict(in.copy[0], in.copy[1], unit))
     return make_error(ErrorCode::InvalidImage, "FS1 image copies share a flash erase unit");
   if (!conflict(in.copy[0], layout.copies[1].image, unit)) return std::array<int, 2>{0, 1};
@@ -135,7 +135,7 @@ Result<std::array<int, 2>> burn_order(const Fs1FlashLayout& layout, const Incomi
 }
 
 // A copy already holding exactly the new pointer sector and image needs no writes.
-Result<bool> copy_is_current(FlashView& view, const Fs1CopyState& c, const Incoming& in, Bytes image, std::size_t i) {
+Result<bool> copy_is_current(FlashView& view, const Fs1CopyState& c, const Fs1Incoming& in, Bytes image, std::size_t i) {
   if (!c.bootable || c.ps != in.ps[i]) return false;
   OF_TRY(view.ensure(in.copy[i].start, in.copy[i].length));
   const Bytes on_flash = view.bytes().subspan(in.copy[i].start, in.copy[i].length);
@@ -143,7 +143,7 @@ Result<bool> copy_is_current(FlashView& view, const Fs1CopyState& c, const Incom
   return std::equal(on_flash.begin(), on_flash.end(), wanted.begin());
 }
 
-Result<void> burn_failsafe(FlashSession& s, Bytes image, const Incoming& in, Fs1FlashLayout layout) {
+Result<void> burn_failsafe(FlashSession& s, Bytes image, const Fs1Incoming& in, Fs1FlashLayout layout) {
   OF_TRY(check_invariant(s.flash(), image, in.sector));
   std::array<bool, 2> done{};
   for (std::size_t i = 0; i < 2; ++i) {
@@ -179,7 +179,7 @@ Result<std::optional<CurrentCopy>> fs1_find_current(FlashSession& session, CopyS
 }
 
 Result<void> fs1_burn(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
-  OF_ASSIGN(const Incoming in, read_incoming(image, s.flash().size()));
+  OF_ASSIGN(const Fs1Incoming in, read_incoming(image, s.flash().size()));
   s.report().new_copy_address = in.copy[0].start;
   if (!s.options().failsafe) {
     std::optional<UninterruptibleSection> in_place;  // over a bootable copy: completes once started

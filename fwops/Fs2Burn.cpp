@@ -34,14 +34,14 @@ Result<ImageQuery> query_loaded_fs2(Bytes flash, const CopyLayout& layout) {
 
 constexpr SlotFormat kFs2{fs2::probe, fs2::query, fs2::verify, load_fs2_copy, query_loaded_fs2, true};
 
-struct Incoming {
+struct Fs2Incoming {
   std::vector<std::uint8_t> copy;  // logical (de-striped) image bytes
   fs2::Header header;
 };
 
-Result<Incoming> read_incoming(Bytes image) {
+Result<Fs2Incoming> read_incoming(Bytes image) {
   OF_ASSIGN(const ImageLocation loc, locate_image(image));
-  Incoming in;
+  Fs2Incoming in;
   OF_ASSIGN(in.header, fs2::read_header(image.subspan(loc.offset)));
   const std::uint64_t size = in.header.image_size;
   const std::uint64_t chunk = std::uint64_t{1} << in.header.log2_chunk;
@@ -112,7 +112,7 @@ Result<std::optional<CurrentCopy>> fs2_find_current(FlashSession& session, CopyS
 }
 
 Result<void> fs2_burn(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current) {
-  OF_ASSIGN(Incoming in, read_incoming(image));
+  OF_ASSIGN(Fs2Incoming in, read_incoming(image));
   const fs2::Header& h = in.header;
   if (s.options().failsafe && !h.failsafe)
     return make_error(ErrorCode::InvalidArgument, "the image is not failsafe: burn it with failsafe off (--nofs)");

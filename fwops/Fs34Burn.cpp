@@ -50,20 +50,20 @@ Result<std::vector<std::uint8_t>> adopt_device_entries(Bytes copy, Bytes flash, 
   return out;
 }
 
-struct Incoming {
+struct Fs34Incoming {
   Bytes copy;                   // the image proper (header .. last section)
   std::vector<ByteRange> board;  // device data in the file, at flash addresses
   std::uint64_t slot_size = 0;
 };
 
-Result<Incoming> read_incoming(Bytes image, const SlotFormat& format, std::uint64_t flash_size) {
+Result<Fs34Incoming> read_incoming(Bytes image, const SlotFormat& format, std::uint64_t flash_size) {
   OF_ASSIGN(const ImageLocation loc, locate_image(image));
   FlashView file = FlashView::of_bytes(image);
   OF_ASSIGN_CTX(const CopyLayout layout, format.load(file, loc.offset, CopyScope::Whole),
                 "reading the image file");
   if (loc.offset + layout.length > image.size())
     return make_error(ErrorCode::InvalidImage, "image file ends inside its copy (" + hex_string(image.size()) + " bytes)");
-  Incoming in;
+  Fs34Incoming in;
   in.copy = image.subspan(loc.offset, layout.length);
   if (loc.offset == 0)  // a flash-layout file also carries a board's data (first burns use it)
     for (const auto& r : layout.device_data)
@@ -95,7 +95,7 @@ Result<void> write_body(FlashSession& s, Bytes copy, std::uint64_t target) {
 Result<void> burn_slots(FlashSession& s, Bytes image, const std::optional<CurrentCopy>& current,
                         const SlotFormat& format) {
   const std::uint64_t flash_size = s.flash().size();
-  OF_ASSIGN(const Incoming in, read_incoming(image, format, flash_size));
+  OF_ASSIGN(const Fs34Incoming in, read_incoming(image, format, flash_size));
   const bool failsafe = s.options().failsafe && current.has_value();
   std::uint64_t target = 0;
   if (failsafe) target = current->layout.start == 0 ? in.slot_size : 0;
@@ -147,7 +147,7 @@ Result<void> mask_device_entries(std::vector<std::uint8_t>& copy) {
 Result<std::vector<std::uint8_t>> firmware_component(ImageFormat format, Bytes image, std::uint64_t flash_size) {
   if (format != ImageFormat::Fs3 && format != ImageFormat::Fs4)
     return make_error(ErrorCode::NotSupported, std::string(to_string(format)) + " images are not taken by firmware");
-  OF_ASSIGN(const Incoming in, read_incoming(image, format == ImageFormat::Fs3 ? kFs3 : kFs4, flash_size));
+  OF_ASSIGN(const Fs34Incoming in, read_incoming(image, format == ImageFormat::Fs3 ? kFs3 : kFs4, flash_size));
   std::vector<std::uint8_t> copy(in.copy.begin(), in.copy.end());
   std::fill_n(copy.begin(), std::min<std::size_t>(kMagicSize, copy.size()), 0xff);
   if (format == ImageFormat::Fs3) OF_TRY(mask_device_entries(copy));

@@ -9,7 +9,7 @@
 namespace openflint {
 namespace {
 
-constexpr std::array<std::uint8_t, 16> kDefaultBoot2{'o', 'p', 'e', 'n', 'f', 'l', 'i', 'n',
+constexpr std::array<std::uint8_t, 16> kFs2DefaultBoot2{'o', 'p', 'e', 'n', 'f', 'l', 'i', 'n',
                                                       't', '-', 'b', 'o', 'o', 't', '2', 0};
 
 Result<void> check_spec(const Fs2ImageSpec& spec) {
@@ -83,7 +83,7 @@ Result<std::vector<std::uint8_t>> write_fs2_image(const Fs2ImageSpec& spec) {
   for (auto word : fs2::kMagic) gph::append_be32(image, word);
   image.resize(fs2::kBoot2Offset, 0);
   if (spec.boot2_code.empty())
-    gph::append_boot2(image, kDefaultBoot2);
+    gph::append_boot2(image, kFs2DefaultBoot2);
   else
     gph::append_boot2(image, spec.boot2_code);
   const std::vector<std::uint64_t> payloads = gph::append_chain(image, sections);

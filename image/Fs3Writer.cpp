@@ -22,7 +22,7 @@ constexpr std::uint64_t kBoot2 = 0x38;
 constexpr std::uint64_t kSector = 0x1000;
 constexpr std::uint64_t kItocReserve = 0x2000;  // ITOC header + entries, as real images
 constexpr std::uint16_t kMellanoxVendor = 0x15b3;
-constexpr std::array<std::uint8_t, 16> kDefaultBoot2{'o', 'p', 'e', 'n', 'f', 'l', 'i', 'n',
+constexpr std::array<std::uint8_t, 16> kFs3DefaultBoot2{'o', 'p', 'e', 'n', 'f', 'l', 'i', 'n',
                                                       't', '-', 'f', 's', '3', 'b', 't', 0};
 
 // Device data of a real Spectrum-1 flash, as offsets back from the flash end.
@@ -198,7 +198,7 @@ std::vector<std::uint8_t> build_fs3_image_info(const Fs3ImageSpec& spec) {
 Result<std::vector<std::uint8_t>> write_fs3_image(const Fs3ImageSpec& spec, Fs3Layout* layout) {
   OF_TRY(check_spec(spec));
   std::vector<std::uint8_t> boot2;
-  gph::append_boot2(boot2, spec.boot2_code.empty() ? Bytes(kDefaultBoot2) : Bytes(spec.boot2_code));
+  gph::append_boot2(boot2, spec.boot2_code.empty() ? Bytes(kFs3DefaultBoot2) : Bytes(spec.boot2_code));
   const std::uint64_t itoc = align(kBoot2 + boot2.size(), kSector);
   OF_ASSIGN(const std::vector<Entry> entries, place_entries(spec, itoc));
 

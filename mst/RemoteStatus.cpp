@@ -27,7 +27,7 @@ std::string guid_text(std::uint64_t guid) {
   return buf;
 }
 
-json device_json(const RemoteDeviceStatus& d) {
+json remote_device_json(const RemoteDeviceStatus& d) {
   const auto& q = d.flash;
   return {{"name", d.name},
           {"listed_as", d.remote.device},
@@ -40,16 +40,16 @@ json device_json(const RemoteDeviceStatus& d) {
           {"error", d.error.empty() ? json(nullptr) : json(d.error)}};
 }
 
-json host_json(const RemoteHostStatus& h) {
+json remote_host_json(const RemoteHostStatus& h) {
   json devices = json::array();
-  for (const auto& d : h.devices) devices.push_back(device_json(d));
+  for (const auto& d : h.devices) devices.push_back(remote_device_json(d));
   return {{"host", to_string(h.host)},
           {"reachable", h.error.empty()},
           {"error", h.error.empty() ? json(nullptr) : json(h.error)},
           {"devices", devices}};
 }
 
-void print_host(std::ostream& out, const RemoteHostStatus& h) {
+void print_remote_host(std::ostream& out, const RemoteHostStatus& h) {
   if (!h.error.empty()) {
     out << "Remote host " << to_string(h.host) << ": unreachable: " << h.error << "\n";
     return;
@@ -92,12 +92,12 @@ int run_remote_status(const std::vector<std::string>& hosts, const Common& commo
   }
   if (common.json) {
     json doc{{"ok", all_reached}, {"json_version", kRemoteStatusJsonVersion}, {"remote", json::array()}};
-    for (const auto& h : listed) doc["remote"].push_back(host_json(h));
+    for (const auto& h : listed) doc["remote"].push_back(remote_host_json(h));
     std::cout << doc.dump(2) << '\n';
   } else {
     for (std::size_t i = 0; i < listed.size(); ++i) {
       if (i) std::cout << '\n';
-      print_host(std::cout, listed[i]);
+      print_remote_host(std::cout, listed[i]);
     }
   }
   return all_reached ? cli::kOk : cli::kFailed;

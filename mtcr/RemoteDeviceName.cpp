@@ -9,8 +9,6 @@ namespace {
 
 constexpr char kPathSeparator = '/';
 constexpr char kEncodedSeparator = '@';  // how a '/' of the remote device is written
-constexpr std::size_t kMaxPortDigits = 5;
-constexpr std::string_view kSshPrefix = "ssh:";
 
 std::string replaced(std::string_view text, char from, char to) {
   std::string out(text);
@@ -18,7 +16,7 @@ std::string replaced(std::string_view text, char from, char to) {
   return out;
 }
 
-Unexpected malformed(std::string_view name, std::string_view why) {
+Unexpected malformed_name(std::string_view name, std::string_view why) {
   return make_error(ErrorCode::InvalidArgument,
                     "remote device name '" + std::string(name) + "': " + std::string(why) + " (expected HOST:PORT,DEVICE)");
 }
@@ -58,7 +56,7 @@ Result<std::optional<RemoteDeviceName>> parse_ssh_device_name(std::string_view n
 
 Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_view name) {
   // Before the last '/' is dropped: in the ssh form that '/' is inside DEVICE.
-  if (name.starts_with(kSshPrefix)) return parse_ssh_device_name(name);
+  if (name.starts_with(kSshHostPrefix)) return parse_ssh_device_name(name);
   std::string_view text = name;
   if (const std::size_t slash = text.rfind(kPathSeparator); slash != std::string_view::npos)
     text = text.substr(slash + 1);
@@ -69,7 +67,7 @@ Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_vie
     if (!bracketed) {
       // "[..." with a ',' somewhere: meant as a remote name, but the brackets are wrong.
       if (comma == std::string_view::npos) return std::optional<RemoteDeviceName>{};
-      return malformed(name, "an IPv6 host in brackets must be followed by ':PORT'");
+      return malformed_name(name, "an IPv6 host in brackets must be followed by ':PORT'");
     }
     split = *bracketed;
     if (split.rest.find(',') == std::string_view::npos) return std::optional<RemoteDeviceName>{};
@@ -84,16 +82,16 @@ Result<std::optional<RemoteDeviceName>> parse_remote_device_name(std::string_vie
   const std::size_t rest_comma = split.rest.find(',');
   const std::string_view port_text = split.rest.substr(1, rest_comma - 1);
   const std::string_view device = split.rest.substr(rest_comma + 1);
-  if (split.host.empty()) return malformed(name, "empty host");
-  if (port_text.empty()) return malformed(name, "empty port");
+  if (split.host.empty()) return malformed_name(name, "empty host");
+  if (port_text.empty()) return malformed_name(name, "empty port");
   if (!std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return malformed(name, "port '" + std::string(port_text) + "' is not a decimal number");
+    return malformed_name(name, "port '" + std::string(port_text) + "' is not a decimal number");
   unsigned long port = 0;
   if (port_text.size() <= kMaxPortDigits)  // more digits are out of range anyway; no overflow
     for (char c : port_text) port = port * 10 + static_cast<unsigned long>(c - '0');
   if (port == 0 || port_text.size() > kMaxPortDigits || port > std::numeric_limits<std::uint16_t>::max())
-    return malformed(name, "port " + std::string(port_text) + " is outside 1..65535");
-  if (device.empty()) return malformed(name, "empty device after the ','");
+    return malformed_name(name, "port " + std::string(port_text) + " is outside 1..65535");
+  if (device.empty()) return malformed_name(name, "empty device after the ','");
   RemoteDeviceName remote;
   remote.server.host = std::string(split.host);
   remote.server.port = static_cast<std::uint16_t>(port);

@@ -1,6 +1,7 @@
 // RemoteHost: a host that serves its devices — an mst server or mstmtserver over TCP, or `mst server --stdio` run through ssh.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,6 +12,9 @@ namespace openflint {
 
 // MFT's default bus-server port (mstmtserver, `mst server`).
 inline constexpr std::uint16_t kDefaultBusPort = 23108;
+// The prefix of a host reached through ssh, and the most digits a port number has.
+inline constexpr std::string_view kSshHostPrefix = "ssh:";
+inline constexpr std::size_t kMaxPortDigits = 5;
 
 enum class RemoteTransport {
   Tcp,  // the legacy bus-server protocol on a TCP port: no authentication (mft-internals.md §1.2)

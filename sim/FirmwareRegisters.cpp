@@ -38,12 +38,6 @@ void put16(std::vector<std::uint8_t>& b, std::size_t offset, std::uint32_t value
   b[offset + 3] = static_cast<std::uint8_t>(value);
 }
 
-void fill(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
-  const std::size_t n = std::min(request.data.size(), full.size());
-  std::copy(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n), request.data.begin());
-  request.status = 0;
-}
-
 // MTMP (PRM "Management Temperature"): sensor 0 is the ASIC, in units of 0.125 degrees C; the
 // max temperature (mte set) is the current one. Other sensors (modules, gearboxes): bad parameter.
 void answer_mtmp(const SimDevice& device, AccessRegisterTlv& request) {
@@ -64,7 +58,7 @@ void answer_mtmp(const SimDevice& device, AccessRegisterTlv& request) {
   b[0x08] = 0x80;  // mte
   put16(b, 0x0c, kWarnHighC * 8);
   put16(b, 0x10, kWarnLowC * 8);
-  fill(request, b);
+  fill_answer(request, b);
 }
 
 // MFRL: the levels and types come from the device's reset register; the state is the arming.
@@ -79,7 +73,7 @@ void answer_mfrl(SimDevice& device, AccessRegisterTlv& request) {
     m.reset_trigger = support.levels;
     m.reset_type = support.types;
     m.reset_state = device.armed_reset() != 0 ? MfrlRegister::kStateWaitingForTrigger : MfrlRegister::kStateIdle;
-    fill(request, m.encode());
+    fill_answer(request, m.encode());
     return;
   }
   auto asked = MfrlRegister::decode(request.data);
@@ -161,7 +155,7 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
     request.status = kMethodNotSupported;
     return {};
   }
-  fill(request, running_mgir(device).encode());
+  fill_answer(request, running_mgir(device).encode());
   return {};
 }
 

@@ -23,11 +23,6 @@ std::uint32_t bank_of(const AccessRegisterTlv& r) { return get32(r.data.data(), 
 
 bool chip_has_64k_blocks(const FlashChip& chip) { return chip.block_size == kBlock64k; }
 
-void fill(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
-  std::copy_n(full.begin(), std::min(full.size(), request.data.size()), request.data.begin());
-  request.status = 0;
-}
-
 // What an erase or program the firmware attempted leaves as the answer: the device lost power
 // under it (Io: nobody answers), or the chip refused it (internal error), or done.
 Result<void> finish_flash_work(SimDevice& device, AccessRegisterTlv& request, const Result<void>& done) {
@@ -43,6 +38,11 @@ Result<void> write_mfba(SimDevice& device, AccessRegisterTlv& request, std::uint
 }
 
 }  // namespace
+
+void fill_answer(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full) {
+  std::copy_n(full.begin(), std::min(full.size(), request.data.size()), request.data.begin());
+  request.status = 0;
+}
 
 void answer_mfpa(SimDevice& device, AccessRegisterTlv& request) {
   if (request.method != AccessRegisterTlv::kMethodQuery) {
@@ -60,7 +60,7 @@ void answer_mfpa(SimDevice& device, AccessRegisterTlv& request) {
   const std::uint32_t j = chip.jedec_id;
   put32(m.data(), 0x14, (j & 0xff) << 16 | (j >> 8 & 0xff) << 8 | (j >> 16 & 0xff));
   put32(m.data(), 0x18, static_cast<std::uint32_t>(std::countr_zero(chip.min_erase_size())));
-  fill(request, m);
+  fill_answer(request, m);
 }
 
 Result<void> answer_mfba(SimDevice& device, AccessRegisterTlv& request) {
@@ -116,7 +116,7 @@ void answer_mfmc(SimDevice& /*device*/, AccessRegisterTlv& request) {
     request.status = AccessRegisterTlv::kStatusBadParameter;
     return;
   }
-  fill(request, std::vector<std::uint8_t>(flash_reg::kMfmcBytes, 0));  // wrp_en 0, quad_en 0, dummy cycles 0
+  fill_answer(request, std::vector<std::uint8_t>(flash_reg::kMfmcBytes, 0));  // wrp_en 0, quad_en 0, dummy cycles 0
 }
 
 }  // namespace openflint::sim

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/Result.h"
 #include "mtcr/AccessRegisterTlv.h"
@@ -10,6 +11,9 @@
 namespace openflint::sim {
 
 class SimDevice;
+
+// A query's answer: `full` copied into the request's data (cut to its size), status ok.
+void fill_answer(AccessRegisterTlv& request, const std::vector<std::uint8_t>& full);
 
 inline constexpr std::uint16_t kMfpaId = flash_reg::kMfpa;
 inline constexpr std::uint16_t kMfbaId = flash_reg::kMfba;
