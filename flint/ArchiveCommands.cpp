@@ -52,7 +52,7 @@ int run_archive_extract(const Options& options, const std::string& out_path) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "archive extract needs --psid PSID"));
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
-  // The same per-board bound as reading a board for q/burn (flint/ImageSource): checked before
+  // The same per-board bound as reading a board for q/burn (fwops/ImageFile): checked before
   // the output is created, so a refused board leaves no file behind.
   auto board = archive->find_board(options.psid, largest_flash_size());
   if (!board) return report_error(options, board.error().with_context(options.image));

@@ -127,7 +127,7 @@ Result<BurnOptions> burn_options(const Options& options) {
   return b;
 }
 
-int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& log) {
+int burn_opened(const Options& options, Device& device, const ImageName& image, BurnLog& log) {
   auto parsed = burn_options(options);
   if (!parsed) return report_error(options, parsed.error());
   BurnOptions b = std::move(*parsed);
@@ -170,17 +170,17 @@ int burn_opened(const Options& options, Device& device, Bytes image, BurnLog& lo
 int run_burn(const Options& options) {
   auto log = BurnLog::open(options.log);
   if (!log) return report_error(options, log.error());
-  auto source = ImageSource::open(options);
-  if (!source) {
-    log->line("failed: " + source.error().message());
-    return report_error(options, source.error());
+  auto image = image_name(options);  // -i is checked before the device is opened
+  if (!image) {
+    log->line("failed: " + image.error().message());
+    return report_error(options, image.error());
   }
   auto device = open_cli_device(options);
   if (!device) {
     log->line("failed: " + device.error().message());
     return report_error(options, device.error());
   }
-  return finish(options, *device, burn_opened(options, *device, source->bytes(), *log));
+  return burn_opened(options, *device, *image, *log);  // burn_device saves the device (commit)
 }
 
 }  // namespace openflint::flint

@@ -61,7 +61,7 @@ int compare(const Options& options, const std::vector<ChecksumRegion>& device,
 
 int run_checksum(const Options& options) {
   if (options.device.empty()) {
-    auto source = ImageSource::open(options);
+    auto source = open_image(options);
     if (!source) return report_error(options, source.error());
     return print_checksum(options, source->bytes(), source->label());
   }
@@ -76,7 +76,7 @@ int run_binary_compare(const Options& options) {
   if (options.device.empty() || options.image.empty()) {
     return report_error(options, Error(ErrorCode::InvalidArgument, "binary_compare needs both -d DEVICE and -i IMAGE"));
   }
-  auto source = ImageSource::open(options);
+  auto source = open_image(options);
   if (!source) return report_error(options, source.error());
   auto image = checksum_regions(source->bytes());
   if (!image) return report_error(options, image.error().with_context(source->label()));

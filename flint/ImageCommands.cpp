@@ -15,7 +15,7 @@ namespace openflint::flint {
 int report_error(const Options& options, const Error& error) { return cli::report_error(error, options.json); }
 
 int run_query(const Options& options) {
-  auto source = ImageSource::open(options);
+  auto source = open_image(options);
   if (!source) return report_error(options, source.error());
   auto query = query_image(source->bytes());
   if (!query) return report_error(options, query.error().with_context(source->label()));
@@ -30,7 +30,7 @@ int run_query(const Options& options) {
 }
 
 int run_verify(const Options& options) {
-  auto source = ImageSource::open(options);
+  auto source = open_image(options);
   if (!source) return report_error(options, source.error());
   auto report = verify_image(source->bytes());
   if (!report) return report_error(options, report.error().with_context(source->label()));
@@ -47,7 +47,7 @@ int run_verify(const Options& options) {
 
 int run_dump_config(const Options& options, const std::string& out_path) {
   if (!options.device.empty()) return run_device_dump_config(options, out_path);
-  auto source = ImageSource::open(options);
+  auto source = open_image(options);
   if (!source) return report_error(options, source.error());
   auto ini = dump_config(source->bytes());
   if (!ini) {

@@ -171,7 +171,7 @@ int run_clear_semaphore(const Options& options) {
 }
 
 int run_burn_block(const Options& options) {
-  auto source = ImageSource::open(options);
+  auto source = open_image(options);
   if (!source) return report_error(options, source.error());
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());

@@ -37,6 +37,15 @@ Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& o
   return report;
 }
 
+Result<BurnReport> burn_device(Device& device, const ImageName& image, const BurnOptions& options) {
+  OF_ASSIGN(const ImageFile file, ImageFile::open(image));
+  auto report = burn_device(device, file.bytes(), options);
+  // What was written is saved whatever the outcome, as a real flash keeps a burn's partial writes.
+  auto saved = device.commit();
+  if (report && !saved) return make_error(std::move(saved).error().with_context(device.name()));
+  return report;
+}
+
 Result<BurnReport> burn_device_flash(Device& device, Bytes image, const BurnOptions& options) {
   OF_ASSIGN_CTX(const BootableImage bootable, BootableImage::check(image), device.name());
   OF_ASSIGN(const FlashPath path, flash_path(device, options.override_firmware));

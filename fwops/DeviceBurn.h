@@ -5,6 +5,7 @@
 #include "core/Result.h"
 #include "fwops/BurnTypes.h"
 #include "fwops/Device.h"
+#include "fwops/ImageFile.h"
 
 namespace openflint {
 
@@ -18,6 +19,11 @@ namespace openflint {
 // do) are made here, before options.decide is asked. Every error but Cancelled names the
 // device; Busy ones carry fwops/StaleLocks.h advice.
 [[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);
+// The same burn of the image a tool names (fwops/ImageFile.h: a file, or an archive's board), so
+// a front end opens the device and makes this one call: the image is opened here (its errors
+// name the file), and the device's writes are saved (Device::commit) before it returns, also
+// when the burn failed part-way.
+[[nodiscard]] Result<BurnReport> burn_device(Device& device, const ImageName& image, const BurnOptions& options);
 // The tool's own burn (burn_image: FailsafeBurner's rules, e.g. bb's in-place non-failsafe burn,
 // sg/sv re-burns) on the flash open_device_flash(device, options.override_firmware) gives: on a
 // device whose firmware owns the flash its sectors are erased and programmed through the firmware

@@ -1,0 +1,54 @@
+// ImageFile: maps an image file, or streams one board out of an MFA archive into memory.
+#include "fwops/ImageFile.h"
+
+#include <cstring>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "core/InputFile.h"
+#include "devices/FlashChip.h"
+#include "image/MfaArchive.h"
+
+namespace openflint {
+
+bool is_mfa_archive(const std::string& path) {
+  // Special files are not archives; opening them here must not block (a FIFO) or read (a tty).
+  auto file = InputFile::open(path, UINT64_MAX);
+  char magic[4] = {};
+  return file && ::pread(file->fd(), magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+         std::memcmp(magic, "MFAR", 4) == 0;
+}
+
+Result<ImageFile> ImageFile::open(const ImageName& name) {
+  ImageFile image;
+  if (!is_mfa_archive(name.path)) {
+    if (!name.psid.empty())
+      return make_error(ErrorCode::InvalidArgument,
+                        "--psid applies to .mfa archives only; " + name.path + " is not one");
+    OF_ASSIGN(image.mapped_, MappedFile::open(name.path, largest_flash_size(), "image"));
+    image.label_ = name.path;
+    return image;
+  }
+  OF_ASSIGN(const MfaArchive archive, MfaArchive::open(name.path));
+  if (name.psid.empty())
+    return make_error(ErrorCode::InvalidArgument,
+                      name.path + " is an MFA archive of " + std::to_string(archive.boards().size()) +
+                          " boards: pick one with --psid PSID (see 'archive list')");
+  // An entry claiming more than any flash holds is refused before anything is inflated.
+  OF_ASSIGN_CTX(const MfaBoard* board, archive.find_board(name.psid, largest_flash_size()), name.path);
+  std::vector<std::uint8_t>& out = image.extracted_;
+  OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    return {};
+  }));
+  image.label_ = name.path + " (board " + name.psid + ")";
+  return image;
+}
+
+Bytes ImageFile::bytes() const {
+  if (mapped_) return mapped_->bytes();
+  return extracted_;
+}
+
+}  // namespace openflint

@@ -1,0 +1,41 @@
+// ImageFile: the image a tool names — a mapped image file, or one board extracted from an MFA archive.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ByteReader.h"
+#include "core/MappedFile.h"
+#include "core/Result.h"
+
+namespace openflint {
+
+// A file, and for an MFA archive the PSID of the board to take out of it.
+struct ImageName {
+  std::string path;
+  std::string psid;  // empty for a plain image; required for an archive
+};
+
+class ImageFile {
+ public:
+  // Maps a plain image (sized against the largest flash before it is read), or inflates the
+  // board `name.psid` names out of an archive (its size checked before anything is inflated).
+  // A PSID given for a plain image, or none for an archive, is InvalidArgument.
+  [[nodiscard]] static Result<ImageFile> open(const ImageName& name);
+
+  [[nodiscard]] Bytes bytes() const;
+  // "FILE" or "FILE (board PSID)" for messages.
+  [[nodiscard]] const std::string& label() const { return label_; }
+
+ private:
+  std::optional<MappedFile> mapped_;
+  std::vector<std::uint8_t> extracted_;
+  std::string label_;
+};
+
+// True when the file starts with the MFA magic "MFAR" (special files never are, and are not read).
+[[nodiscard]] bool is_mfa_archive(const std::string& path);
+
+}  // namespace openflint
