@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "image/MfaArchive.h"
 #include "sim/SimDevice.h"
 

@@ -5,7 +5,7 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
-#include "fwops/SessionRecording.h"
+#include "fwops/recording/SessionRecording.h"
 
 namespace openflint::cli {
 

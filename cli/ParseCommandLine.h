@@ -7,7 +7,7 @@
 
 namespace openflint::cli {
 
-// Adds the option every tool has, --record FILE (fwops/SessionRecording.h), and parses argv into
+// Adds the option every tool has, --record FILE (fwops/recording/SessionRecording.h), and parses argv into
 // `app`. Returns nullopt when the tool should go on; otherwise the exit status
 // to return at once: 0 after --help/--help-all/--version (printed by CLI11), kUsage after a usage
 // error (its message printed on stderr).

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fwops/RunningFirmware.h"
+#include "fwops/registers/RunningFirmware.h"
 
 namespace openflint::cli {
 

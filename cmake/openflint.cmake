@@ -1,7 +1,12 @@
-# Helpers: one library per folder built from every .cpp in it (adding a file needs no CMake edit).
+# Helpers: one library per folder built from every .cpp in it and in the sub-folders SUBDIRS
+# names (a folder's rooms, e.g. mtcr/pci; adding a file needs no CMake edit).
 function(openflint_library name)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  cmake_parse_arguments(ARG "" "" "DEPS;SUBDIRS" ${ARGN})
+  set(patterns "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
+  foreach(sub ${ARG_SUBDIRS})
+    list(APPEND patterns "${CMAKE_CURRENT_SOURCE_DIR}/${sub}/*.cpp")
+  endforeach()
+  file(GLOB sources CONFIGURE_DEPENDS ${patterns})
   if(sources)
     add_library(${name} STATIC ${sources})
     if(OPENFLINT_LIBRARY_OPT)

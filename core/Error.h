@@ -1,6 +1,7 @@
 // Error: the closed set of failure kinds plus a message that gains context on the way up.
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -61,5 +62,8 @@ class Error {
   ErrorCode code_;
   std::string message_;
 };
+
+// strerror's text for an errno value; a negative one (as libibumad returns them) by its magnitude.
+[[nodiscard]] inline std::string errno_text(int err) { return std::strerror(err < 0 ? -err : err); }
 
 }  // namespace openflint

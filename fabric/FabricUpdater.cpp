@@ -2,14 +2,14 @@
 #include "fabric/FabricUpdater.h"
 
 #include "core/Interrupt.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 
 #include <chrono>
 #include <thread>
 
 #include "fwops/Device.h"
 #include "fwops/DeviceBurn.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "fabric/OutOfBand.h"
 
 namespace openflint {
@@ -33,7 +33,7 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
     out.message = "burned; not reset: " + stop.error().message();
     return;
   }
-  // The one safe reset (fwops/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
+  // The one safe reset (fwops/registers/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
   // reached in-band is refused with the reason (it needs a PCI reset on its host).
   // Out-of-band the bus protocol carries CR-space only: the opened remote Device refuses, and the
   // burn still stands (the new firmware runs after a reset on the device's host).

@@ -9,8 +9,8 @@
 
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
-#include "fwops/RunningFirmware.h"
-#include "mtcr/MadChannel.h"
+#include "fwops/registers/RunningFirmware.h"
+#include "mtcr/inband/MadChannel.h"
 
 namespace openflint {
 

@@ -13,7 +13,7 @@
 #include "fabric/FabricDiscovery.h"
 #include "fabric/HealthThresholds.h"
 #include "fabric/PortCounters.h"
-#include "mtcr/MadChannel.h"
+#include "mtcr/inband/MadChannel.h"
 
 namespace openflint {
 

@@ -1,4 +1,4 @@
-// HostsFile: line-numbered parsing of a hosts file; the host grammar is mtcr/RemoteHost's.
+// HostsFile: line-numbered parsing of a hosts file; the host grammar is mtcr/remote/RemoteHost's.
 #include "fabric/HostsFile.h"
 
 #include "fabric/ConfigText.h"

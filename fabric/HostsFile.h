@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "mtcr/RemoteHost.h"
+#include "mtcr/remote/RemoteHost.h"
 
 namespace openflint {
 
-// One RemoteHost per line (HOST[:PORT] or ssh:[USER@]HOST[:PORT], mtcr/RemoteHost.h); '#' starts
+// One RemoteHost per line (HOST[:PORT] or ssh:[USER@]HOST[:PORT], mtcr/remote/RemoteHost.h); '#' starts
 // a comment; blank lines and surrounding blanks are ignored. InvalidArgument "FILE:LINE: why" for
 // the first line that does not parse; NotFound/Io when the file cannot be read.
 [[nodiscard]] Result<std::vector<RemoteHost>> read_hosts_file(const std::filesystem::path& path);

@@ -6,7 +6,7 @@
 #include "core/Result.h"
 #include "fabric/FabricNode.h"
 #include "fwops/Device.h"
-#include "mtcr/MadChannel.h"
+#include "mtcr/inband/MadChannel.h"
 
 namespace openflint {
 

@@ -9,8 +9,8 @@
 #include "core/Result.h"
 #include "fabric/FabricNode.h"
 #include "image/ImageQuery.h"
-#include "mtcr/MadChannel.h"
-#include "mtcr/RemoteDeviceName.h"
+#include "mtcr/inband/MadChannel.h"
+#include "mtcr/remote/RemoteDeviceName.h"
 
 namespace openflint {
 

@@ -12,8 +12,8 @@
 #include "core/Result.h"
 #include "devices/RegisterLayout.h"
 #include "fabric/FabricNode.h"
-#include "fwops/RegisterByName.h"
-#include "mtcr/MadChannel.h"
+#include "fwops/registers/RegisterByName.h"
+#include "mtcr/inband/MadChannel.h"
 
 namespace openflint {
 

@@ -7,7 +7,7 @@
 
 #include "core/Result.h"
 #include "fabric/FabricNode.h"
-#include "mtcr/MadChannel.h"
+#include "mtcr/inband/MadChannel.h"
 
 namespace openflint {
 

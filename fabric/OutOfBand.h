@@ -7,13 +7,13 @@
 #include "fabric/FabricNode.h"
 #include "fabric/NodeFirmware.h"
 #include "fwops/Device.h"
-#include "fwops/RemoteListing.h"
-#include "mtcr/MadChannel.h"
-#include "mtcr/RemoteHost.h"
+#include "fwops/access/RemoteListing.h"
+#include "mtcr/inband/MadChannel.h"
+#include "mtcr/remote/RemoteHost.h"
 
 namespace openflint {
 
-// Every host's devices (fwops/RemoteListing: L, then each opened and its flash queried), one
+// Every host's devices (fwops/access/RemoteListing: L, then each opened and its flash queried), one
 // thread per host. A host that cannot be reached carries its error; its nodes go in-band.
 [[nodiscard]] std::vector<RemoteHostStatus> scan_hosts(const std::vector<RemoteHost>& hosts,
                                                        const DeviceOpenOptions& options = {});

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "core/BigEndianFields.h"
 #include "core/HexString.h"
-#include "mtcr/FirmwareFlashRegisters.h"
-#include "mtcr/MadFormat.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
 
 namespace openflint {
 namespace {
@@ -17,7 +17,7 @@ Result<std::uint32_t> sector_size_reported(RegisterPort& port) {
   if (mfpa.status != 0 || mfpa.data.size() < flash_reg::kMfpaBytes)
     return make_error(ErrorCode::NotSupported, "the firmware offers no flash access (MFPA status " +
                                                    hex_string(mfpa.status) + ")");
-  const std::uint32_t log2 = mad::get32(mfpa.data.data(), 0x18) & 0x3ff;
+  const std::uint32_t log2 = be::get32(mfpa.data.data(), 0x18) & 0x3ff;
   if (log2 >= 32) return make_error(ErrorCode::NotSupported, "MFPA reports a sector size of 2^" + std::to_string(log2));
   return 1u << log2;
 }
@@ -42,7 +42,7 @@ Result<void> FirmwareFlashBus::read(std::uint32_t address, std::span<std::uint8_
 
 Result<void> FirmwareFlashBus::erase(std::uint32_t address) {
   std::vector<std::uint8_t> data(flash_reg::kMfbeBytes, 0);
-  mad::put32(data.data(), 0x08, address);
+  be::put32(data.data(), 0x08, address);
   OF_ASSIGN(const AccessRegisterTlv answer, port_->write(flash_reg::kMfbe, std::move(data)));
   if (answer.status != 0)
     return make_error(ErrorCode::Io, "the firmware did not erase the flash sector at " + hex_string(address) +
@@ -56,8 +56,8 @@ Result<void> FirmwareFlashBus::program(std::uint32_t address, std::span<const st
     const std::uint32_t at = address + static_cast<std::uint32_t>(done);
     const std::size_t n = std::min(bytes.size() - done, write_block_ - at % write_block_);
     std::vector<std::uint8_t> data(flash_reg::kMfbaHeaderBytes + (n + 3) / 4 * 4, 0);
-    mad::put32(data.data(), 0x04, static_cast<std::uint32_t>(n));
-    mad::put32(data.data(), 0x08, at);
+    be::put32(data.data(), 0x04, static_cast<std::uint32_t>(n));
+    be::put32(data.data(), 0x08, at);
     flash_reg::flash_bytes_to_wire(bytes.subspan(done, n), std::span(data).subspan(flash_reg::kMfbaHeaderBytes));
     OF_ASSIGN(const AccessRegisterTlv answer, port_->write(flash_reg::kMfba, std::move(data)));
     if (answer.status != 0)

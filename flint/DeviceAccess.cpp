@@ -7,7 +7,7 @@
 #include "devices/FlashChip.h"
 #include "flint/Commands.h"
 #include "flint/Progress.h"
-#include "fwops/FlashImageReader.h"
+#include "fwops/edit/FlashImageReader.h"
 #include "fwops/DeviceFlash.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"

@@ -11,7 +11,7 @@
 #include "flash/FlashDriver.h"
 #include "flint/Options.h"
 #include "fwops/Device.h"
-#include "fwops/FlashImageReader.h"
+#include "fwops/edit/FlashImageReader.h"
 #include "image/ImageQuery.h"
 
 namespace openflint::flint {

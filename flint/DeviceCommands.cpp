@@ -8,7 +8,7 @@
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/DeviceReport.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/DeviceQuery.h"
 #include "flint/Progress.h"
 #include "flint/Report.h"
@@ -91,7 +91,7 @@ int run_device_verify(const Options& options) {
 int run_device_reset(const Options& options) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  // The one safe reset (fwops/AdapterReset, as `mst reset`): a bound driver refuses it, PCI
+  // The one safe reset (fwops/registers/AdapterReset, as `mst reset`): a bound driver refuses it, PCI
   // config space is saved and restored around it.
   auto plan = plan_reset(*device, ResetOptions{});
   if (!plan) return finish(options, *device, report_error(options, plan.error()));

@@ -10,7 +10,7 @@
 
 #include "devices/DeviceInfo.h"
 #include "devices/FlashChip.h"
-#include "fwops/RunningFirmware.h"
+#include "fwops/registers/RunningFirmware.h"
 
 namespace openflint::flint {
 

@@ -18,7 +18,7 @@
 #include "flint/Report.h"
 #include "core/Interrupt.h"
 #include "fwops/BurnTypes.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/access/StaleLocks.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint::flint {

@@ -20,7 +20,7 @@ struct Options {
   bool allow_psid_change = false;  // --allow_psid_change: burn an image with another PSID
   int lock_timeout_ms = 5000;      // --lock-timeout: wait this long for a busy device
   std::string sysfs_root;          // --sysfs: the PCI sysfs root (empty: OPENFLINT_SYSFS_ROOT or /sys/bus/pci)
-  // burn: the board's identity (mstflint's flags; fwops/BoardIdentity.h decides)
+  // burn: the board's identity (mstflint's flags; fwops/burn/BoardIdentity.h decides)
   bool use_image_guids = false;    // --use_image_guids
   bool use_image_ps = false;       // --use_image_ps: the image's VSD
   bool blank_guids = false;        // --blank_guids

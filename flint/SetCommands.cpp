@@ -15,7 +15,7 @@
 #include "flint/Report.h"
 #include "flint/UidText.h"
 #include "fwops/BurnTypes.h"
-#include "fwops/DeviceDataEdit.h"
+#include "fwops/edit/DeviceDataEdit.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 #include "image/ImagePatch.h"

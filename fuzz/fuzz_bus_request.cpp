@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusProtocol.h"
 
 // Input: the message text as it arrives between NULs (NULs inside must be refused, not crash).
 // A request that parses must survive format -> parse unchanged. The same bytes also go through

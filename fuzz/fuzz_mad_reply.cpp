@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <span>
 
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/MadFormat.h"
-#include "mtcr/MadReply.h"
-#include "mtcr/MgirRegister.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/inband/MadFormat.h"
+#include "mtcr/inband/MadReply.h"
+#include "mtcr/registers/MgirRegister.h"
 
 namespace {
 

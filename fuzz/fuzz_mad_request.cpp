@@ -6,10 +6,10 @@
 #include <cstring>
 #include <memory>
 
-#include "inband/MadRequestHandler.h"
-#include "inband/MemoryCrSpace.h"
-#include "inband/SimDeviceResponder.h"
-#include "mtcr/MadFormat.h"
+#include "fabricsim/MadRequestHandler.h"
+#include "fabricsim/MemoryCrSpace.h"
+#include "fabricsim/SimDeviceResponder.h"
+#include "mtcr/inband/MadFormat.h"
 
 namespace {
 

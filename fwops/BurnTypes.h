@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/Result.h"
-#include "fwops/BoardIdentity.h"
+#include "fwops/burn/BoardIdentity.h"
 #include "image/ImageQuery.h"
 
 namespace openflint {
@@ -34,7 +34,7 @@ struct BurnOptions {
   bool verify_writes = true;       // false = mstflint --no_flash_verify: no read-back after each write
   IdentityChoice identity;         // default: the board keeps its GUIDs/MACs/VSD/device data
   // --ocr: burn through the CR-space flash gateway even when the device's running firmware
-  // offers to take the image (fwops/FlashPath.h), as mstflint's "override cache replacement".
+  // offers to take the image (fwops/burn/FlashPath.h), as mstflint's "override cache replacement".
   bool override_firmware = false;
   std::function<void(const BurnProgress&)> progress;
   // Called once the flash was read and compared and the burn passed every refusal, before

@@ -14,15 +14,15 @@
 #include "core/SignalDeferral.h"
 #include "devices/DeviceInfo.h"
 #include "flash/CacheReplacement.h"
-#include "fwops/DeviceLockFile.h"
+#include "fwops/access/DeviceLockFile.h"
 #include "fwops/DeviceTransport.h"
-#include "fwops/ReclaimedLock.h"
-#include "fwops/RunningFirmware.h"
+#include "fwops/access/ReclaimedLock.h"
+#include "fwops/registers/RunningFirmware.h"
 #include "mtcr/I2cAccess.h"
-#include "mtcr/MadChannel.h"
+#include "mtcr/inband/MadChannel.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
-#include "mtcr/RemoteDeviceName.h"
+#include "mtcr/remote/RemoteDeviceName.h"
 
 namespace openflint {
 
@@ -37,7 +37,7 @@ struct DeviceOpenOptions {
   std::shared_ptr<MadChannel> channel;
   // Remote names (HOST:PORT,DEVICE): the bound on connecting and on each reply of the server.
   std::chrono::milliseconds remote_timeout{10000};
-  // clear_semaphore only (fwops/StaleLocks.h): a PCI device's VSEC gateway semaphore is freed
+  // clear_semaphore only (fwops/access/StaleLocks.h): a PCI device's VSEC gateway semaphore is freed
   // (written 0 in config space, never taken) once the device lock is held and before the hw id
   // is read through the gateway, which a semaphore left held by a killed tool would block.
   // What was freed: Device::reclaimed_at_open().
@@ -71,7 +71,7 @@ class Device {
   // How the device is reached (fwops/DeviceTransport.h).
   [[nodiscard]] DeviceTransport& transport() { return *transport_; }
   // Puts wrap(transport) in place of the transport: a decorator that sees every operation (the
-  // session recorder, fwops/SessionRecording.h). For the opener.
+  // session recorder, fwops/recording/SessionRecording.h). For the opener.
   template <typename Wrap>
   void wrap_transport(Wrap&& wrap) {
     transport_ = std::forward<Wrap>(wrap)(std::move(transport_));
@@ -113,7 +113,7 @@ class Device {
   // catalog record has a tools HCR (ConnectX-3) the tools HCR in CR-space; vendor MADs (in-band);
   // the simulated firmware (sim:PATH). Opened on the first call and kept; NotSupported when the
   // device has no such channel (a PCI part without ICMD or tools HCR, or firmware too old). Remote
-  // devices: the server's register channel (mtcr/RemoteRegisterPort.h), NotSupported from a
+  // devices: the server's register channel (mtcr/remote/RemoteRegisterPort.h), NotSupported from a
   // legacy server that has none.
   [[nodiscard]] Result<RegisterPort*> register_port();
 
@@ -129,7 +129,7 @@ class Device {
   // Sims: saves flash, registers, counters, faults and the boot state into PATH. Every
   // file is first written in full next to its old copy (a new temp file, never through a
   // link) and only then renamed into place, so an error (disk full, ...) leaves the previous
-  // state untouched. PCI devices: the function's config file is fsynced (mtcr/PciConfigFile.h
+  // state untouched. PCI devices: the function's config file is fsynced (mtcr/pci/PciConfigFile.h
   // sync_pci_config: nothing on the kernel's sysfs; a served simulator saves the device before
   // answering). Other devices: nothing to do.
   [[nodiscard]] Result<void> commit() { return transport_->commit(*this); }
@@ -156,7 +156,7 @@ class Device {
 // Opens a device by name through the first transport whose forms it has (fwops/DeviceOpener.cpp
 // kTransports, in order: "sim:PATH" (a simulated device persisted in directory PATH, locked while
 // open); a remote device "HOST:PORT,DEVICE" or "ssh:[USER@]HOST[:PORT]/DEVICE"
-// (mtcr/RemoteDeviceName.h); a PCI device (mtcr/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF,
+// (mtcr/remote/RemoteDeviceName.h); a PCI device (mtcr/pci/PciDeviceName.h: BDF, pciconf-BDF, pcicr-BDF,
 // mtNNNN_pciconfK, mtNNNN_pci_crK, RDMA names; locked while open, see open_pci_device); an in-band
 // device "lid-N[,ca[,port]]", "iblid-N", "ibdr-a.b.c". PCI, in-band and remote devices are
 // identified through the hw id register 0xf0014 and the catalog. Other names: InvalidArgument

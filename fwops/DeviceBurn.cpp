@@ -1,12 +1,12 @@
 // DeviceBurn: one verify, one path decision, one flash open, then the firmware's or the tool's burn.
 #include "fwops/DeviceBurn.h"
 
-#include "fwops/BootableImage.h"
+#include "fwops/burn/BootableImage.h"
 #include "fwops/DeviceFlash.h"
-#include "fwops/FailsafeBurner.h"
-#include "fwops/FirmwareBurn.h"
-#include "fwops/FlashPath.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/burn/FailsafeBurner.h"
+#include "fwops/burn/FirmwareBurn.h"
+#include "fwops/burn/FlashPath.h"
+#include "fwops/access/StaleLocks.h"
 
 namespace openflint {
 namespace {

@@ -10,14 +10,14 @@
 namespace openflint {
 
 // flint burn, fwburn -dev and ibfwmgr update call this and compose nothing around it. In order:
-// the image is verified once (fwops/BootableImage.h: InvalidImage before the flash is touched);
-// the flash path is decided once (fwops/FlashPath.h flash_path: the firmware is asked, never
+// the image is verified once (fwops/burn/BootableImage.h: InvalidImage before the flash is touched);
+// the flash path is decided once (fwops/burn/FlashPath.h flash_path: the firmware is asked, never
 // guessed); then either the running firmware takes the image (burn_through_firmware), or the
 // flash is opened once — the device's cache-replacement policy, its lock held to the end, an
 // interrupted journaled write finished first (fwops/DeviceFlash.h) — and burned failsafe
 // (burn_image). The refusals (image for other devices, PSID change, what the firmware cannot
 // do) are made here, before options.decide is asked. Every error but Cancelled names the
-// device; Busy ones carry fwops/StaleLocks.h advice.
+// device; Busy ones carry fwops/access/StaleLocks.h advice.
 [[nodiscard]] Result<BurnReport> burn_device(Device& device, Bytes image, const BurnOptions& options);
 // The same burn of the image a tool names (fwops/ImageFile.h: a file, or an archive's board), so
 // a front end opens the device and makes this one call: the image is opened here (its errors

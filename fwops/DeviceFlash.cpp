@@ -5,9 +5,9 @@
 
 #include "flash/FirmwareFlashBus.h"
 #include "flash/FirmwareFlashReader.h"
-#include "fwops/FlashPath.h"
-#include "fwops/SectorJournal.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/burn/FlashPath.h"
+#include "fwops/burn/SectorJournal.h"
+#include "fwops/access/StaleLocks.h"
 
 namespace openflint {
 

@@ -9,8 +9,8 @@
 #include "flash/FlashDriver.h"
 #include "flash/FlashReader.h"
 #include "fwops/Device.h"
-#include "fwops/FlashImageReader.h"
-#include "fwops/FlashPath.h"
+#include "fwops/edit/FlashImageReader.h"
+#include "fwops/burn/FlashPath.h"
 #include "image/ImageQuery.h"
 #include "mtcr/RegisterAccess.h"
 
@@ -25,12 +25,12 @@ namespace openflint {
                                                     CacheReplacement cache = CacheReplacement::Refuse,
                                                     I2cAccess* i2c = nullptr);
 // The device's flash for every tool that reads or writes it raw (ri, rb, checksum, ww, wb, wbne,
-// erase, sg/sv, bb): on a device whose running firmware owns the flash (fwops/FlashPath.h
+// erase, sg/sv, bb): on a device whose running firmware owns the flash (fwops/burn/FlashPath.h
 // flash_path() is Firmware) driven through that firmware (MFBA reads and writes, MFBE erases:
 // flash/FirmwareFlashBus), never the CR-space gateway, which the firmware uses; else, or with
 // `override_firmware` (--ocr), through the gateway as above. The same journal recovery either way.
 // flash_path's error (the firmware cannot be asked) is returned: the gateway is never the fallback.
-// Busy errors carry fwops/StaleLocks.h advice.
+// Busy errors carry fwops/access/StaleLocks.h advice.
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, bool override_firmware = false);
 // The same with the path already decided (a burn asks the firmware once).
 [[nodiscard]] Result<FlashDriver> open_device_flash(Device& device, FlashPath path);
@@ -47,11 +47,11 @@ namespace openflint {
                                                     const FlashProgress& progress = {});
 // The query of the copy the device boots (InvalidImage when none is bootable), on every
 // transport from just the copy's tables and query sections (a few hundred accesses; see
-// fwops/SlotCopy.h for when the copies are read whole to decide which one boots).
+// fwops/burn/SlotCopy.h for when the copies are read whole to decide which one boots).
 [[nodiscard]] Result<ImageQuery> query_device_image(Device& device, FlashReader& flash);
 
 // The flash as query and verify read it: through the running firmware (MFPA/MFBA) when it takes
-// burns (fwops/FlashPath.h flash_path; never with `override_firmware`, --ocr), else the gateway
+// burns (fwops/burn/FlashPath.h flash_path; never with `override_firmware`, --ocr), else the gateway
 // (open_device_flash). Either is kept for the reader's lifetime (the gateway: its lock). When the
 // firmware cannot be asked: flash_path's error, except on a transport without any register
 // channel (NotSupported: a legacy mstmtserver), where reads go through the gateway.

@@ -5,7 +5,7 @@
 #include "core/EchoedName.h"
 #include "core/HexString.h"
 #include "fwops/Device.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/access/StaleLocks.h"
 #include "fwops/transports/Transports.h"
 
 namespace openflint {
@@ -53,7 +53,7 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
                                                       std::to_string(kMaxDeviceNameBytes) + " bytes)");
   for (const TransportRow& row : kTransports) {
     if (!row.matches(name, options)) continue;
-    // OPENFLINT_RECORD or --record: every opened device is recorded (fwops/SessionRecording.h).
+    // OPENFLINT_RECORD or --record: every opened device is recorded (fwops/recording/SessionRecording.h).
     OF_ASSIGN(SessionLog* log, active_session_log());
     OF_ASSIGN(Device device, row.open(name, options));
     if (log != nullptr) OF_TRY(transports::record_session(device, *log));

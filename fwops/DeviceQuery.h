@@ -8,7 +8,7 @@
 #include "core/Result.h"
 #include "devices/FlashChip.h"
 #include "fwops/Device.h"
-#include "fwops/RunningFirmware.h"
+#include "fwops/registers/RunningFirmware.h"
 #include "image/ImageQuery.h"
 
 namespace openflint {

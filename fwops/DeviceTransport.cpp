@@ -1,9 +1,9 @@
 // DeviceTransport: what the transports share unless they say otherwise.
 #include "fwops/DeviceTransport.h"
 
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/FirmwareResetRegister.h"
+#include "fwops/registers/FirmwareResetRegister.h"
 
 namespace openflint {
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "fwops/RunningFirmware.h"
+#include "fwops/registers/RunningFirmware.h"
 #include "mtcr/I2cAccess.h"
-#include "mtcr/MfrlRegister.h"
+#include "mtcr/registers/MfrlRegister.h"
 #include "mtcr/RegisterAccess.h"
 #include "mtcr/RegisterPort.h"
 
@@ -49,12 +49,12 @@ class DeviceTransport {
   // Whether running_firmware() is cheap and always current (a simulator's boot state): Device
   // keeps the answer of the others until a reset.
   [[nodiscard]] virtual bool running_firmware_is_live() const { return false; }
-  // Whether the device shows, without asking its firmware, that none runs (fwops/FlashPath).
+  // Whether the device shows, without asking its firmware, that none runs (fwops/burn/FlashPath).
   [[nodiscard]] virtual bool shows_no_firmware(Device& /*device*/) { return false; }
 
   // Reboots the device so it runs what its flash holds (Device::reset).
   [[nodiscard]] virtual Result<void> reset(Device& device) = 0;
-  // What a reset (fwops/AdapterReset.h) of this device does and what blocks it.
+  // What a reset (fwops/registers/AdapterReset.h) of this device does and what blocks it.
   virtual void plan_reset(Device& device, const ResetOptions& options, ResetPlan& plan) = 0;
   // Runs a plan that resets now; returns the config registers written back (PCI). Default:
   // Device::reset().

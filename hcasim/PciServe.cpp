@@ -17,7 +17,7 @@
 #include "cli/ExitCode.h"
 #include "core/Interrupt.h"
 #include "fwops/Device.h"
-#include "mtcr/PciAddress.h"
+#include "mtcr/pci/PciAddress.h"
 #include "pcisim/FuseSysfs.h"
 #include "sim/BarServer.h"
 

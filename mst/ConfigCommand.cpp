@@ -10,7 +10,7 @@
 #include "cli/JsonOutput.h"
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
-#include "fwops/NvConfig.h"
+#include "fwops/registers/NvConfig.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {

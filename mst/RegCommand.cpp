@@ -11,8 +11,8 @@
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
 #include "fwops/Device.h"
-#include "fwops/RegisterByName.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/registers/RegisterByName.h"
+#include "fwops/access/StaleLocks.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {

@@ -1,6 +1,6 @@
 // RegisterCommands: `mst mread`, `mst mwrite` (CR-space dwords) and `mst dump` (the catalog's
-// register ranges, lock registers left alone). The work is fwops/CrSpaceWords and
-// fwops/RegisterDump; this file parses, prints and picks exit codes.
+// register ranges, lock registers left alone). The work is fwops/registers/CrSpaceWords and
+// fwops/registers/RegisterDump; this file parses, prints and picks exit codes.
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -15,9 +15,9 @@
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
-#include "fwops/CrSpaceWords.h"
+#include "fwops/registers/CrSpaceWords.h"
 #include "fwops/Device.h"
-#include "fwops/RegisterDump.h"
+#include "fwops/registers/RegisterDump.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {

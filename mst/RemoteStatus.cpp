@@ -10,7 +10,7 @@
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "cli/TextArgs.h"
-#include "fwops/RemoteListing.h"
+#include "fwops/access/RemoteListing.h"
 
 namespace openflint::mst {
 namespace {

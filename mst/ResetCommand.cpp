@@ -10,9 +10,9 @@
 #include "cli/RunningFirmwareReport.h"
 #include "cli/ExitCode.h"
 #include "core/HexString.h"
-#include "fwops/AdapterReset.h"
-#include "fwops/StaleLocks.h"
-#include "mtcr/MfrlRegister.h"
+#include "fwops/registers/AdapterReset.h"
+#include "fwops/access/StaleLocks.h"
+#include "mtcr/registers/MfrlRegister.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {

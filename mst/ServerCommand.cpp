@@ -15,9 +15,9 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
-#include "fwops/DeviceListing.h"
+#include "fwops/access/DeviceListing.h"
 #include "mst/Commands.h"
-#include "mtcr/PciDeviceName.h"
+#include "mtcr/pci/PciDeviceName.h"
 #include "remote/BusServer.h"
 #include "remote/BusSession.h"
 #include "remote/StdioBusChannel.h"
@@ -40,7 +40,7 @@ struct ServerArgs {
 
 // The DEVICE arguments, or without any the host's default list: the catalog functions `mst
 // status` lists (each by its MST name), found without touching CR-space. A PCI name among the
-// arguments must name a catalog function (mtcr/PciFunctionIds.h): a server never offers another
+// arguments must name a catalog function (mtcr/pci/PciFunctionIds.h): a server never offers another
 // vendor's function, and a mistyped address stops it at the start, not at a client's open.
 Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
   if (!a.devices.empty()) {

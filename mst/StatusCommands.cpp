@@ -12,7 +12,7 @@
 #include "mst/Commands.h"
 #include "mst/RemoteStatus.h"
 #include "mst/StatusReport.h"
-#include "mtcr/PciDeviceName.h"
+#include "mtcr/pci/PciDeviceName.h"
 
 namespace openflint::mst {
 namespace {

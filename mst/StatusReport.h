@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fabric/NodeFirmware.h"
-#include "fwops/DeviceListing.h"
-#include "fwops/HostAccess.h"
-#include "fwops/MstLinks.h"
+#include "fwops/access/DeviceListing.h"
+#include "fwops/access/HostAccess.h"
+#include "fwops/access/MstLinks.h"
 
 namespace openflint::mst {
 

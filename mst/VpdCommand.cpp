@@ -9,7 +9,7 @@
 #include "cli/JsonOutput.h"
 #include "cli/ExitCode.h"
 #include "fwops/Device.h"
-#include "mtcr/PciVpd.h"
+#include "mtcr/pci/PciVpd.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {

@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "mtcr/AccessRegisterTlv.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
 
 namespace openflint {
 
-// PCI: the ICMD mailbox (mtcr/IcmdRegisterPort.h), or the tools HCR in CR-space on pre-ICMD parts
+// PCI: the ICMD mailbox (mtcr/pci/IcmdRegisterPort.h), or the tools HCR in CR-space on pre-ICMD parts
 // (mtcr/ToolsHcrRegisterPort.h). In-band: the vendor GMP register access, or
-// the 44-byte SMP one on a directed route (mtcr/InbandRegisterPort.h). Simulated devices: their
+// the 44-byte SMP one on a directed route (mtcr/inband/InbandRegisterPort.h). Simulated devices: their
 // firmware directly (sim/SimRegisterPort.h). Callers size what they move per access from
 // max_register_bytes(), never from a constant.
 class RegisterPort {
@@ -25,7 +25,7 @@ class RegisterPort {
   [[nodiscard]] virtual Result<AccessRegisterTlv> transact(const AccessRegisterTlv& request) = 0;
   // Several accesses in order, the answers in the same order (a firmware download's MCDA
   // chunks). The default sends them one by one; a port whose every access is a network round
-  // trip (mtcr/RemoteRegisterPort.h) pipelines them. Every request is sent even when an earlier
+  // trip (mtcr/remote/RemoteRegisterPort.h) pipelines them. Every request is sent even when an earlier
   // answer carries a non-zero register status: the caller checks the statuses in order.
   [[nodiscard]] virtual Result<std::vector<AccessRegisterTlv>> transact_all(std::span<const AccessRegisterTlv> requests) {
     std::vector<AccessRegisterTlv> answers;

@@ -9,7 +9,7 @@
 
 #include "core/DurationText.h"
 #include "core/HexString.h"
-#include "mtcr/MadFormat.h"
+#include "core/BigEndianFields.h"
 
 namespace openflint {
 namespace {
@@ -46,7 +46,7 @@ constexpr std::uint32_t kStatusResourceState = 0x9;
 
 std::string command_name(std::uint16_t opcode) { return "tools HCR command " + hex_string(opcode); }
 
-Error status_error(std::uint16_t opcode, std::uint32_t status) {
+Error hcr_status_error(std::uint16_t opcode, std::uint32_t status) {
   const std::string what = command_name(opcode) + " answered status " + hex_string(status);
   switch (status) {
     case kStatusBusy: return Error(ErrorCode::Busy, what + " (busy)");
@@ -93,17 +93,17 @@ class SemaphoreHold {
   std::uint32_t address_;
 };
 
-std::vector<std::uint32_t> to_dwords(std::span<const std::uint8_t> bytes) {
+std::vector<std::uint32_t> hcr_dwords(std::span<const std::uint8_t> bytes) {
   std::vector<std::uint32_t> out((bytes.size() + 3) / 4, 0);
   std::vector<std::uint8_t> padded(out.size() * 4, 0);
   std::copy(bytes.begin(), bytes.end(), padded.begin());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = mad::get32(padded.data(), 4 * i);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = be::get32(padded.data(), 4 * i);
   return out;
 }
 
 std::vector<std::uint8_t> to_bytes(std::span<const std::uint32_t> dwords) {
   std::vector<std::uint8_t> out(dwords.size() * 4);
-  for (std::size_t i = 0; i < dwords.size(); ++i) mad::put32(out.data(), 4 * i, dwords[i]);
+  for (std::size_t i = 0; i < dwords.size(); ++i) be::put32(out.data(), 4 * i, dwords[i]);
   return out;
 }
 
@@ -191,7 +191,7 @@ Result<void> ToolsHcrRegisterPort::execute(const Command& command) {
   OF_TRY(cr_->write32(layout_.hcr + kCommandOffset, hcr[kCommandDword] | kGoBit));
   OF_ASSIGN(const std::uint32_t done, wait_go_clear(command.opcode, true));
   if (const std::uint32_t status = done >> kStatusShift; status != 0)
-    return make_error(status_error(command.opcode, status));
+    return make_error(hcr_status_error(command.opcode, status));
   return {};
 }
 
@@ -201,7 +201,7 @@ Result<AccessRegisterTlv> ToolsHcrRegisterPort::transact(const AccessRegisterTlv
   // The whole mailbox is written (the tools HCR requires it), the request zero padded.
   std::vector<std::uint8_t> mailbox(layout_.mailbox_bytes, 0);
   std::copy(encoded.begin(), encoded.end(), mailbox.begin());
-  const auto in_words = to_dwords(mailbox);
+  const auto in_words = hcr_dwords(mailbox);
   const std::size_t answer_bytes =
       std::min<std::size_t>(layout_.mailbox_bytes, (encoded.size() + kMailboxReadAlign - 1) / kMailboxReadAlign * kMailboxReadAlign);
   std::vector<std::uint32_t> out_words(answer_bytes / 4);

@@ -21,7 +21,7 @@
 #include <string>
 #include <thread>
 
-#include "mtcr/PciFunctionList.h"
+#include "mtcr/pci/PciFunctionList.h"
 #include "pcisim/SysfsAttributes.h"
 
 namespace openflint::pcisim {

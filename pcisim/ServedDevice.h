@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "mtcr/PciAddress.h"
+#include "mtcr/pci/PciAddress.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::pcisim {
@@ -33,7 +33,7 @@ struct ServedDevice {
   // wake a shared-memory BAR server. Runs on a FUSE thread.
   std::function<void()> on_open;
   // Called when a client fsyncs a file of devices/<BDF>/ (tools do at the end of each command,
-  // mtcr/PciConfigFile.h sync_pci_config), before the answer: e.g. to save the device, so what
+  // mtcr/pci/PciConfigFile.h sync_pci_config), before the answer: e.g. to save the device, so what
   // the tool reported done survives the server. False fails the fsync (EIO). Runs on a FUSE thread.
   std::function<bool()> on_sync;
 };

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
 #include "remote/BusSession.h"
 #include "remote/ClientNetwork.h"
 

@@ -7,7 +7,7 @@
 #include <new>
 #include <utility>
 
-#include "fwops/CrSpaceWords.h"
+#include "fwops/registers/CrSpaceWords.h"
 #include "remote/ReadOnlyWrites.h"
 #include "remote/SessionFlashLock.h"
 

@@ -10,7 +10,7 @@
 
 #include "core/Result.h"
 #include "fwops/Device.h"
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusProtocol.h"
 #include "remote/BusChannel.h"
 
 namespace openflint {

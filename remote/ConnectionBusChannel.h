@@ -1,9 +1,9 @@
-// ConnectionBusChannel: a BusChannel over one connected socket (mtcr/BusConnection), for the TCP server.
+// ConnectionBusChannel: a BusChannel over one connected socket (mtcr/remote/BusConnection), for the TCP server.
 #pragma once
 
 #include <utility>
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "remote/BusChannel.h"
 
 namespace openflint {

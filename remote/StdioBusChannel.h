@@ -1,7 +1,7 @@
 // StdioBusChannel: a BusChannel reading one fd and writing another (stdin/stdout: `mst server --stdio`).
 #pragma once
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "remote/BusChannel.h"
 
 namespace openflint {

@@ -12,7 +12,7 @@ common=(-G Ninja -DOPENFLINT_SHARED_DIR="$(cd .. && pwd)/shared")
 [[ "${CI:-}" == "true" ]] && common+=(-DOPENFLINT_WERROR=ON)
 # Debug information is line tables only (-g1): backtraces, ASan and UBSan reports and gdb still
 # name file:line, and GCC compiles an -O2 translation unit about 30% faster than with full -g
-# (measured on fwops/BoardIdentity.cpp: 11.2 s -> 7.4 s).
+# (measured on fwops/burn/BoardIdentity.cpp: 11.2 s -> 7.4 s).
 g1=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
     -DCMAKE_CXX_FLAGS_DEBUG="-g1" -DCMAKE_C_FLAGS_DEBUG="-g1")
 case "$flavour" in

@@ -4,8 +4,10 @@
 #      a tool's folder (a CLI's main and its printing) may also include cli/;
 #   2. no non-test source file is longer than 600 lines;
 #   3. only fwops/ includes fwops/transports/ (one file per transport): everything else reaches a
-#      device through fwops/Device.h, whatever its transport.
-# Exit 0 when both hold; otherwise one line per violation and exit 1.
+#      device through fwops/Device.h, whatever its transport;
+#   4. mtcr/'s transport rooms (pci/, inband/, remote/) do not include one another, and a
+#      transport file (fwops/transports/X) includes no other transport's room than its own.
+# Exit 0 when all hold; otherwise one line per violation and exit 1.
 #   scripts/check-layers.sh [REPO_DIR]
 set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
@@ -20,17 +22,17 @@ declare -A allowed=(
   [sim]="core devices image mtcr flash"
   [pcisim]="core devices image mtcr flash sim"
   [fwops]="core image devices mtcr flash sim"
-  [inband]="core devices mtcr flash sim"
-  [fabric]="core image devices mtcr flash sim fwops inband"
+  [fabricsim]="core devices mtcr flash sim"
+  [fabric]="core image devices mtcr flash sim fwops fabricsim"
   [remote]="core image devices mtcr flash sim fwops"
   [burn]="core image devices fwops"
   [cli]="core image fwops"
   [flint]="core image devices mtcr flash sim fwops cli"
   [hcasim]="core image devices mtcr flash sim pcisim fwops cli"
-  [mst]="core image devices mtcr flash sim fwops inband fabric remote cli"
+  [mst]="core image devices mtcr flash sim fwops fabricsim fabric remote cli"
 )
 # Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
-tool_dirs="inband/responder inband/simfabric inband/tool fabric/ibfwmgr fabric/ibls fabric/ibmon fabric/ibcon fabric/ibtopogen fabric/options burn/cli"
+tool_dirs="fabricsim/responder fabricsim/simfabric fabricsim/tool fabric/ibfwmgr fabric/ibls fabric/ibmon fabric/ibcon fabric/ibtopogen fabric/options burn/cli"
 
 violations=0
 # One pass of git grep over every tracked source (a process per file took 11-40 s).
@@ -59,6 +61,23 @@ while IFS=: read -r file line _; do
   echo "layers: $file:$line includes fwops/transports/, which only fwops/ may (use fwops/Device.h)"
   violations=$((violations + 1))
 done < <(git grep -nE '^#include "fwops/transports/' -- '*.cpp' '*.h' ':!fwops/' || true)
+
+# Rule 4: the room a file may use, by file; every other transport room is refused.
+declare -A own_room=([fwops/transports/PciTransport.cpp]=pci [fwops/transports/InbandTransport.cpp]=inband
+                     [fwops/transports/RemoteTransport.cpp]=remote)
+while IFS=: read -r file line text; do
+  room=${text#\#include \"mtcr/}
+  room=${room%%/*}
+  mine=""
+  [[ $file == mtcr/*/* ]] && mine=$(cut -d/ -f2 <<< "$file")
+  [[ -v own_room[$file] ]] && mine=${own_room[$file]}
+  [[ $file == fwops/transports/* || $file == mtcr/*/* ]] || continue
+  [[ $file == mtcr/registers/* ]] && mine=none
+  if [[ $room != "$mine" ]]; then
+    echo "layers: $file:$line includes mtcr/$room/, another transport's room"
+    violations=$((violations + 1))
+  fi
+done < <(git grep -nE '^#include "mtcr/(pci|inband|remote)/' -- 'mtcr/*/*' 'fwops/transports/*' || true)
 
 if (( violations > 0 )); then
   echo "layers: $violations violation(s)"

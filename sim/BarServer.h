@@ -49,7 +49,7 @@ struct BarServerOptions {
 //    it has no side effect here, so at the first command the server takes the model's
 //    semaphore for the tool and shows 1; the tool's release (0) is relayed. Neither detects a
 //    second agent racing between the tool's lock read and its first command: tools are
-//    serialized per device by a lock file (fwops/DeviceLockFile), one tool at a time is exact.
+//    serialized per device by a lock file (fwops/access/DeviceLockFile), one tool at a time is exact.
 // The device must not be driven by others while start() copies it. The destructor stops the
 // thread, relays the last stores, unmaps and unlinks the file.
 class BarServer {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "mtcr/PciVpd.h"
+#include "mtcr/pci/PciVpd.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {

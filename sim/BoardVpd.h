@@ -8,7 +8,7 @@ namespace openflint::sim {
 
 class SimDevice;
 
-// mtcr/PciVpd.h encoding of: ID "<device name> simulated adapter card" (or "switch"),
+// mtcr/pci/PciVpd.h encoding of: ID "<device name> simulated adapter card" (or "switch"),
 // PN "<catalog part number>-SIM", EC "A1", SN from the running image's base GUID (its low 40 bits
 // in hex: one per board), else "SIM0000000000" (no firmware runs), V0 "openflint hcasim".
 // Adapters only: a switch ASIC has no PCI VPD (empty).

@@ -3,8 +3,8 @@
 
 #include <cstdint>
 
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/FirmwareFlashRegisters.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
 
 namespace openflint::sim {
 

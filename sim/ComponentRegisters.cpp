@@ -4,15 +4,15 @@
 #include <algorithm>
 #include <vector>
 
-#include "mtcr/FirmwareFlashRegisters.h"
-#include "mtcr/MadFormat.h"
+#include "core/BigEndianFields.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {
 namespace {
 
-using mad::get32;
-using mad::put32;
+using be::get32;
+using be::put32;
 
 constexpr std::uint16_t kBootImageIdentifier = 1;  // MCQS identifier: BOOT_IMG
 constexpr std::uint32_t kMcdaMaxWrite = 128;       // MCDA data bytes per access (32 dwords)

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "core/Result.h"
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/MgirRegister.h"
-#include "mtcr/MfrlRegister.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/MgirRegister.h"
+#include "mtcr/registers/MfrlRegister.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {

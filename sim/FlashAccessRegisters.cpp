@@ -5,15 +5,15 @@
 #include <bit>
 #include <vector>
 
-#include "mtcr/FirmwareFlashRegisters.h"
-#include "mtcr/MadFormat.h"
+#include "core/BigEndianFields.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {
 namespace {
 
-using mad::get32;
-using mad::put32;
+using be::get32;
+using be::put32;
 
 constexpr std::size_t kMfbaHeader = flash_reg::kMfbaHeaderBytes;
 constexpr std::uint32_t kMfbaMaxData = flash_reg::kMfbaMaxData;

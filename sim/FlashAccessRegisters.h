@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/Result.h"
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/FirmwareFlashRegisters.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
 
 namespace openflint::sim {
 

@@ -1,7 +1,7 @@
 // NvConfigGen4Registers: MNVA/MNVI/MNVIA of a simulated ConnectX-3 firmware over its NvConfigStore (docs/nvconfig.md §4).
 #include <algorithm>
 
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/NvConfigRegisters.h"
 #include "sim/SimDevice.h"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
 

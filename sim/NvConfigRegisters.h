@@ -2,7 +2,7 @@
 #pragma once
 
 #include "devices/NvConfigInfo.h"
-#include "mtcr/AccessRegisterTlv.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
 
 namespace openflint::sim {
 

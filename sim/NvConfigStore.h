@@ -11,7 +11,7 @@
 
 namespace openflint::sim {
 
-// Items by type dword (mtcr/NvConfigRegisters.h item_type). `stored` is what the NV area holds
+// Items by type dword (mtcr/registers/NvConfigRegisters.h item_type). `stored` is what the NV area holds
 // (a set writes it; it survives power cycles: saved in state.json); `current` is what the
 // firmware loaded at its last boot (a set does not change it; boot() copies stored over it).
 // An item never stored reads as its factory default (every parameter's default, valid bits set).

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
 #include "sim/ToolsHcrQueries.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 
 namespace openflint::sim {
 namespace {

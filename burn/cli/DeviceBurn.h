@@ -5,7 +5,7 @@
 
 #include "core/ByteReader.h"
 #include "core/Result.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 
 namespace openflint::burn::cli {
 

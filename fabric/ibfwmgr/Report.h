@@ -8,7 +8,7 @@
 #include "fabric/FabricUpdater.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/SystemNaming.h"
-#include "fwops/RemoteListing.h"
+#include "fwops/access/RemoteListing.h"
 
 namespace openflint::fabriccli {
 

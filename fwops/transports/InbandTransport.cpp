@@ -1,12 +1,12 @@
 // InbandTransport: a node of the InfiniBand fabric reached by vendor MADs (lid-N[,ca[,port]], iblid-N, ibdr-a.b.c).
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/MgirQuery.h"
+#include "fwops/registers/MgirQuery.h"
 #include "fwops/transports/Transports.h"
-#include "mtcr/InbandAccess.h"
-#include "mtcr/InbandDeviceName.h"
-#include "mtcr/InbandI2cAccess.h"
-#include "mtcr/InbandRegisterPort.h"
+#include "mtcr/inband/InbandAccess.h"
+#include "mtcr/inband/InbandDeviceName.h"
+#include "mtcr/inband/InbandI2cAccess.h"
+#include "mtcr/inband/InbandRegisterPort.h"
 
 namespace openflint {
 namespace {

@@ -7,20 +7,20 @@
 
 #include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/FirmwareResetRegister.h"
-#include "fwops/MgirQuery.h"
-#include "fwops/StaleLocks.h"
+#include "fwops/registers/FirmwareResetRegister.h"
+#include "fwops/registers/MgirQuery.h"
+#include "fwops/access/StaleLocks.h"
 #include "fwops/transports/Transports.h"
-#include "mtcr/IcmdRegisterPort.h"
-#include "mtcr/PciBarAccess.h"
-#include "mtcr/PciConfigAccess.h"
-#include "mtcr/PciConfigFile.h"
-#include "mtcr/PciDeviceName.h"
-#include "mtcr/PciFunctionList.h"
-#include "mtcr/PciFunctionReset.h"
-#include "mtcr/PciVpd.h"
+#include "mtcr/pci/IcmdRegisterPort.h"
+#include "mtcr/pci/PciBarAccess.h"
+#include "mtcr/pci/PciConfigAccess.h"
+#include "mtcr/pci/PciConfigFile.h"
+#include "mtcr/pci/PciDeviceName.h"
+#include "mtcr/pci/PciFunctionList.h"
+#include "mtcr/pci/PciFunctionReset.h"
+#include "mtcr/pci/PciVpd.h"
 #include "mtcr/ToolsHcrRegisterPort.h"
 
 namespace openflint {
@@ -40,7 +40,7 @@ Result<fs::path> lock_path(const PciAddress& address, const fs::path& sysfs_root
                                                              (::geteuid() != 0 ? " (run as root, or set OPENFLINT_RUN_DIR)"
                                                                                : " (or set OPENFLINT_RUN_DIR)"));
   // A link planted in place of the directory is not followed (the lock file itself is opened
-  // without following links: fwops/DeviceLockFile).
+  // without following links: fwops/access/DeviceLockFile).
   if (fs::is_symlink(fs::symlink_status(dir, ec)))
     return make_error(ErrorCode::Io, "lock directory " + dir.string() + " is a symbolic link: not following it");
   std::string name = address.to_string();

@@ -2,7 +2,7 @@
 #include <optional>
 
 #include "fwops/Device.h"
-#include "fwops/SessionRecords.h"
+#include "fwops/recording/SessionRecords.h"
 #include "fwops/transports/Transports.h"
 
 namespace openflint {

@@ -4,16 +4,16 @@
 #include <thread>
 
 #include "devices/DeviceCatalog.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/MgirQuery.h"
+#include "fwops/registers/MgirQuery.h"
 #include "fwops/transports/Transports.h"
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
-#include "mtcr/RemoteHostConnection.h"
-#include "mtcr/RemoteBusAccess.h"
-#include "mtcr/RemoteDeviceName.h"
-#include "mtcr/RemoteRegisterPort.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
+#include "mtcr/remote/RemoteHostConnection.h"
+#include "mtcr/remote/RemoteBusAccess.h"
+#include "mtcr/remote/RemoteDeviceName.h"
+#include "mtcr/remote/RemoteRegisterPort.h"
 
 namespace openflint {
 namespace {
@@ -21,7 +21,7 @@ namespace {
 constexpr std::chrono::milliseconds kSshStartAllowance{20000};
 
 // CR-space through the bus server, and registers through openflint's G extension when the server
-// has it (not named RemoteTransport: mtcr/RemoteDeviceName.h's TCP-or-ssh enum is). Nothing
+// has it (not named RemoteTransport: mtcr/remote/RemoteDeviceName.h's TCP-or-ssh enum is). Nothing
 // that needs the device's host (sysfs, a PCI reset, VPD) is done from here.
 class RemoteDeviceTransport final : public DeviceTransport {
  public:

@@ -2,9 +2,9 @@
 #include <map>
 
 #include "devices/DeviceCatalog.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/SessionRecords.h"
+#include "fwops/recording/SessionRecords.h"
 #include "fwops/transports/Transports.h"
 
 namespace openflint {

@@ -2,7 +2,7 @@
 #include <system_error>
 
 #include "devices/DeviceCatalog.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
 #include "fwops/transports/Transports.h"
 #include "sim/BoardVpd.h"

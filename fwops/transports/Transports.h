@@ -5,7 +5,7 @@
 
 #include "core/Result.h"
 #include "fwops/Device.h"
-#include "fwops/SessionRecording.h"
+#include "fwops/recording/SessionRecording.h"
 
 // One pair per file of fwops/transports/: whether a device name is of that transport's forms, and
 // opening it (a Device over the transport, identified through the catalog). A new transport adds

@@ -1,6 +1,6 @@
 // mst config on simulated devices (sim:PATH): query/set/reset/show_confs, next-boot vs current
 // values across a reset and a power cycle, idempotent sets, and one -E- line with a documented
-// exit code for every refusal. The library (fwops/NvConfig) is checked on the same devices.
+// exit code for every refusal. The library (fwops/registers/NvConfig) is checked on the same devices.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,8 +9,8 @@
 #include <regex>
 
 #include "fwops/Device.h"
-#include "fwops/NvConfig.h"
-#include "mtcr/NvConfigRegisters.h"
+#include "fwops/registers/NvConfig.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 

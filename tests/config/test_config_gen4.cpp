@@ -7,7 +7,7 @@
 #include <map>
 #include <regex>
 
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 

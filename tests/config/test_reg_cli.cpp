@@ -7,7 +7,7 @@
 #include <regex>
 
 #include "fwops/Device.h"
-#include "fwops/RegisterByName.h"
+#include "fwops/registers/RegisterByName.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 

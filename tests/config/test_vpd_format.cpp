@@ -1,10 +1,10 @@
-// mtcr/PciVpd: the VPD resource tags and keywords, the RV checksum, and malformed VPD refused by
+// mtcr/pci/PciVpd: the VPD resource tags and keywords, the RV checksum, and malformed VPD refused by
 // name; mst vpd on simulated devices (sim:PATH).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "mtcr/PciVpd.h"
+#include "mtcr/pci/PciVpd.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

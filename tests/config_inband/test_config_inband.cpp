@@ -3,7 +3,7 @@
 // items are the device's own (they take effect when it next boots).
 #include <nlohmann/json.hpp>
 
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "tests/inband/DeviceFabricFixture.h"
 
 namespace openflint::test {

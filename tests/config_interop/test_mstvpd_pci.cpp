@@ -1,7 +1,7 @@
 // Interop: the board VPD of a served simulated ConnectX-4 read by the Debian mstvpd and lspci -vv
 // (through the sysfs vpd file, as without the mst kernel driver) and by our mst vpd, through the
 // file and through the VPD capability in config space: all the same.
-#include "mtcr/PciVpd.h"
+#include "mtcr/pci/PciVpd.h"
 #include "tests/pci_cli/PciServeFixture.h"
 
 namespace openflint::test {

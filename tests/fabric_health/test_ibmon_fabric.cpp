@@ -16,7 +16,7 @@
 
 #include "fabric/FatTree.h"
 #include "fabric/IbsimTopology.h"
-#include "inband/SimFabric.h"
+#include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
 

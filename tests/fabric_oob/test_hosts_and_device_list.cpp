@@ -8,7 +8,7 @@
 
 #include "fabric/HostsFile.h"
 #include "image/NodeGuid.h"
-#include "mtcr/BusDeviceList.h"
+#include "mtcr/remote/BusDeviceList.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <vector>
 
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/MadFormat.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/inband/MadFormat.h"
 #include "sim/CapabilityRegister.h"
 #include "sim/ComponentRegisters.h"
 #include "sim/FirmwareRegisters.h"

@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "flash/FirmwareFlashReader.h"
-#include "fwops/ComponentUpdater.h"
+#include "fwops/burn/ComponentUpdater.h"
 #include "fwops/Device.h"
 #include "fwops/DeviceBurn.h"
-#include "fwops/FlashPath.h"
+#include "fwops/burn/FlashPath.h"
 #include "fwops/DeviceFlash.h"
-#include "fwops/FirmwareBurn.h"
-#include "mtcr/MgirRegister.h"
+#include "fwops/burn/FirmwareBurn.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "sim/ComponentRegisters.h"
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"

@@ -6,8 +6,8 @@
 
 #include "flash/FirmwareFlashBus.h"
 #include "flash/FlashDriver.h"
-#include "mtcr/FirmwareFlashRegisters.h"
-#include "mtcr/MadFormat.h"
+#include "mtcr/registers/FirmwareFlashRegisters.h"
+#include "mtcr/inband/MadFormat.h"
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"
 #include "tests/support/LiveDevice.h"

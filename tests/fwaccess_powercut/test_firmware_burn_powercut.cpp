@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <tuple>
 
-#include "fwops/FirmwareBurn.h"
+#include "fwops/burn/FirmwareBurn.h"
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"
 #include "tests/support/LiveDevice.h"

@@ -10,8 +10,8 @@
 #include <regex>
 #include <thread>
 
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
 #include "tests/hostile/HostileFixture.h"
 #include "core/ChildProcess.h"
 

@@ -8,9 +8,9 @@
 
 #include <cstdlib>
 
-#include "fwops/ComponentUpdater.h"
-#include "mtcr/IcmdRegisterPort.h"
-#include "mtcr/PciConfigAccess.h"
+#include "fwops/burn/ComponentUpdater.h"
+#include "mtcr/pci/IcmdRegisterPort.h"
+#include "mtcr/pci/PciConfigAccess.h"
 #include "sim/PciConfigSpace.h"
 #include "tests/hostile/KilledToolFixture.h"
 #include "tests/support/LiveDevice.h"

@@ -1,10 +1,10 @@
-// Recording and replay (fwops/SessionRecording.h) over the simulator's transport: a recording that no
+// Recording and replay (fwops/recording/SessionRecording.h) over the simulator's transport: a recording that no
 // longer matches the tool fails loudly at its first divergence, bad files and names are one error
 // line, and --record is the option form of OPENFLINT_RECORD (the byte-for-byte replays of q, v, a
 // burn, dump and config query: tests/house_large).
 #include <gtest/gtest.h>
 
-#include "fwops/SessionRecording.h"
+#include "fwops/recording/SessionRecording.h"
 #include "tests/devcli/SampleDevice.h"
 #include "tests/house/ReplayCheck.h"
 

@@ -1,10 +1,10 @@
-// Recording and replay (fwops/SessionRecording.h) over the simulator's transport: flint q, v, a burn,
+// Recording and replay (fwops/recording/SessionRecording.h) over the simulator's transport: flint q, v, a burn,
 // mst dump and mst config query recorded with OPENFLINT_RECORD replay into the same unmodified
 // tools with byte-identical output. Whole-flash reads and a burn are thousands of records: these
 // run in the release stage (label large); refusals and divergences run under ASan (tests/house).
 #include <gtest/gtest.h>
 
-#include "fwops/SessionRecording.h"
+#include "fwops/recording/SessionRecording.h"
 #include "tests/devcli/SampleDevice.h"
 #include "tests/house/ReplayCheck.h"
 

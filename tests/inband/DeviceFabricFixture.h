@@ -13,7 +13,7 @@
 #include "devices/DeviceCatalog.h"
 #include "image/Fs3Writer.h"
 #include "image/SectionType.h"
-#include "inband/SimFabric.h"
+#include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <memory>
 
-#include "inband/SimFabric.h"
+#include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
 

@@ -11,7 +11,7 @@
 
 #include "devices/DeviceCatalog.h"
 #include "flash/FlashDriver.h"
-#include "inband/SimFabric.h"
+#include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"

@@ -1,8 +1,8 @@
 // Tests: parsing of in-band device names and the ConfigSpaceAccess AttrMod layout.
 #include <gtest/gtest.h>
 
-#include "mtcr/InbandDeviceName.h"
-#include "mtcr/MadFormat.h"
+#include "mtcr/inband/InbandDeviceName.h"
+#include "mtcr/inband/MadFormat.h"
 
 namespace openflint {
 namespace {

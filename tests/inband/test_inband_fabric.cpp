@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "inband/MemoryCrSpace.h"
+#include "fabricsim/MemoryCrSpace.h"
 #include "tests/inband/InbandFabricFixture.h"
 
 namespace openflint::test {

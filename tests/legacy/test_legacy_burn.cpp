@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "image/FirmwareImage.h"
 #include "image/Fs1Writer.h"
 #include "sim/BootRom.h"

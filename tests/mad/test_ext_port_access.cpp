@@ -6,12 +6,12 @@
 #include <numeric>
 #include <vector>
 
-#include "inband/MadRequestHandler.h"
-#include "inband/MemoryCrSpace.h"
-#include "inband/MemoryI2cBus.h"
-#include "mtcr/InbandI2cAccess.h"
-#include "mtcr/MadFormat.h"
-#include "mtcr/MadReply.h"
+#include "fabricsim/MadRequestHandler.h"
+#include "fabricsim/MemoryCrSpace.h"
+#include "fabricsim/MemoryI2cBus.h"
+#include "mtcr/inband/InbandI2cAccess.h"
+#include "mtcr/inband/MadFormat.h"
+#include "mtcr/inband/MadReply.h"
 
 namespace openflint {
 namespace {

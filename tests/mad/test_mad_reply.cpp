@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "mtcr/MadFormat.h"
-#include "mtcr/MadReply.h"
+#include "mtcr/inband/MadFormat.h"
+#include "mtcr/inband/MadReply.h"
 
 namespace openflint {
 namespace {

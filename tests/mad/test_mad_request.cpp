@@ -3,9 +3,9 @@
 
 #include <array>
 
-#include "inband/MadRequestHandler.h"
-#include "inband/MemoryCrSpace.h"
-#include "mtcr/MadFormat.h"
+#include "fabricsim/MadRequestHandler.h"
+#include "fabricsim/MemoryCrSpace.h"
+#include "mtcr/inband/MadFormat.h"
 
 namespace openflint {
 namespace {

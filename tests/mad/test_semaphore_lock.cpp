@@ -4,11 +4,11 @@
 
 #include <array>
 
-#include "inband/MadRequestHandler.h"
-#include "inband/MemoryCrSpace.h"
-#include "inband/SemaphoreLock.h"
-#include "inband/SimDeviceResponder.h"
-#include "mtcr/MadFormat.h"
+#include "fabricsim/MadRequestHandler.h"
+#include "fabricsim/MemoryCrSpace.h"
+#include "fabricsim/SemaphoreLock.h"
+#include "fabricsim/SimDeviceResponder.h"
+#include "mtcr/inband/MadFormat.h"
 #include "flash/FlashDriver.h"
 #include "sim/SimDevice.h"
 #include "tests/support/SyntheticImage.h"

@@ -1,4 +1,4 @@
-// fwops/RegisterDump and the catalog's CR-space layouts: every family's ranges are sane, a dump of
+// fwops/registers/RegisterDump and the catalog's CR-space layouts: every family's ranges are sane, a dump of
 // every simulated model never reads a register whose read takes a lock (checked by a recording
 // decorator), values are what the device holds, and a dump during a held flash lock leaves it held.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 
 #include "devices/CrRegisterMap.h"
 #include "devices/DeviceCatalog.h"
-#include "fwops/RegisterDump.h"
+#include "fwops/registers/RegisterDump.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::test {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fwops/Device.h"
-#include "mtcr/PciConfigFile.h"
+#include "mtcr/pci/PciConfigFile.h"
 #include "tests/pci_cli/PciServeFixture.h"
 
 namespace openflint::test {

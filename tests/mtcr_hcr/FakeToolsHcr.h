@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "devices/ToolsHcrLayout.h"
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/MgirRegister.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "mtcr/RegisterAccess.h"
 
 namespace openflint::test {

@@ -2,7 +2,7 @@
 // released on every path, the command sequence, the mailbox traffic, and the error mapping.
 #include <gtest/gtest.h>
 
-#include "mtcr/MgirRegister.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "mtcr/ToolsHcrRegisterPort.h"
 #include "tests/mtcr_hcr/FakeToolsHcr.h"
 

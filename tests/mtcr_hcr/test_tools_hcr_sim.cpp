@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "fwops/Device.h"
-#include "mtcr/MgirRegister.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "mtcr/ToolsHcrRegisterPort.h"
 #include "pcisim/FuseSysfs.h"
 #include "sim/SimDevice.h"

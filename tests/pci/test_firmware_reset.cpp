@@ -2,7 +2,7 @@
 // register reloads its firmware only when a reset was armed; parts without one always reload.
 #include <gtest/gtest.h>
 
-#include "mtcr/MfrlRegister.h"
+#include "mtcr/registers/MfrlRegister.h"
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"

@@ -2,8 +2,8 @@
 // registers, a held ICMD semaphore, and a ConnectX-3 (no VSEC) without ICMD.
 #include <gtest/gtest.h>
 
-#include "mtcr/IcmdAccess.h"
-#include "mtcr/MgirRegister.h"
+#include "mtcr/pci/IcmdAccess.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "tests/pci/PciSysfsFixture.h"
 
 namespace openflint {

@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-#include "mtcr/LibpciDevice.h"
+#include "mtcr/pci/LibpciDevice.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint {

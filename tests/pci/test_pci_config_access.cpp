@@ -8,7 +8,7 @@
 
 #include "flash/FlashDriver.h"
 #include "fwops/DeviceFlash.h"
-#include "mtcr/PciConfigAccess.h"
+#include "mtcr/pci/PciConfigAccess.h"
 #include "sim/PciConfigSpace.h"
 #include "tests/pci/PciSysfsFixture.h"
 

@@ -8,7 +8,7 @@
 
 #include "devices/FlashGatewayInfo.h"
 #include "fwops/Device.h"
-#include "fwops/DeviceListing.h"
+#include "fwops/access/DeviceListing.h"
 #include "tests/pci/PciSysfsFixture.h"
 
 namespace openflint {

@@ -1,6 +1,6 @@
 // Locks and semaphores a killed tool leaves held over PCI: the next opener names them and the
 // remedy, the flash path is refused rather than taken through the gateway, and reclaiming frees
-// each one without needing any of them (fwops/StaleLocks.h).
+// each one without needing any of them (fwops/access/StaleLocks.h).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <chrono>
 
-#include "fwops/ComponentUpdater.h"
+#include "fwops/burn/ComponentUpdater.h"
 #include "fwops/DeviceBurn.h"
-#include "fwops/FlashPath.h"
+#include "fwops/burn/FlashPath.h"
 #include "fwops/DeviceFlash.h"
-#include "fwops/StaleLocks.h"
-#include "mtcr/IcmdRegisterPort.h"
-#include "mtcr/PciConfigAccess.h"
+#include "fwops/access/StaleLocks.h"
+#include "mtcr/pci/IcmdRegisterPort.h"
+#include "mtcr/pci/PciConfigAccess.h"
 #include "pcisim/FuseSysfs.h"
 #include "sim/PciConfigSpace.h"
 #include "tests/pci/PciSysfsFixture.h"

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "flash/FlashTimeouts.h"
-#include "mtcr/PciBarAccess.h"
+#include "mtcr/pci/PciBarAccess.h"
 #include "sim/BarServer.h"
 #include "sim/SimDevice.h"
 #include "tests/pcibar/BarTree.h"

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "flash/FlashDriver.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "image/FirmwareImage.h"
 #include "tests/pcibar/ServedDevice.h"
 

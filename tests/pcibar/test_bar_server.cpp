@@ -11,7 +11,7 @@
 #include <ctime>
 
 #include "flash/FlashDriver.h"
-#include "mtcr/PciBarAccess.h"
+#include "mtcr/pci/PciBarAccess.h"
 #include "sim/BarServer.h"
 #include "sim/SimDevice.h"
 #include "tests/pcibar/ServedDevice.h"

@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "mtcr/PciBarAccess.h"
+#include "mtcr/pci/PciBarAccess.h"
 #include "tests/pcibar/BarTree.h"
 
 namespace openflint {

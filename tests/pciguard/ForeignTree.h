@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "mtcr/PciFunctionIds.h"
+#include "mtcr/pci/PciFunctionIds.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

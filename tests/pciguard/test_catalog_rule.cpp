@@ -6,11 +6,11 @@
 #include <fstream>
 
 #include "devices/DeviceCatalog.h"
-#include "fwops/AdapterReset.h"
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
-#include "fwops/DeviceListing.h"
-#include "fwops/MstLinks.h"
-#include "mtcr/PciDeviceName.h"
+#include "fwops/access/DeviceListing.h"
+#include "fwops/access/MstLinks.h"
+#include "mtcr/pci/PciDeviceName.h"
 #include "tests/pciguard/ForeignTree.h"
 
 namespace openflint::test {

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "mtcr/PciDeviceName.h"
+#include "mtcr/pci/PciDeviceName.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint {

@@ -5,7 +5,7 @@
 #include <random>
 #include <thread>
 
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "image/Fs2Writer.h"
 #include "sim/BootRom.h"
 #include "sim/SimDevice.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "fwops/FailsafeBurner.h"
-#include "fwops/Fs1FlashLayout.h"
+#include "fwops/burn/FailsafeBurner.h"
+#include "fwops/burn/Fs1FlashLayout.h"
 #include "image/BootCopy.h"
 #include "image/Fs1Writer.h"
 #include "image/FirmwareImage.h"
@@ -194,7 +194,7 @@ TEST(Fs1Burn, EveryFlashOperationLeavesABootableCopy) {
   }
 }
 
-// The burner's current-copy choice (fwops/Fs1FlashLayout booted()) and the boot ROM's rule
+// The burner's current-copy choice (fwops/burn/Fs1FlashLayout booted()) and the boot ROM's rule
 // (image/BootCopy find_boot_copy, also used by the simulator and by flint q/v) must name the same
 // copy, or both none, on any flash: two burned copies, then random damage to the invariant
 // sector, the pointer sectors and the images.

@@ -19,7 +19,7 @@
 #include "image/Fs2Writer.h"
 #include "image/Fs3Writer.h"
 #include "image/SectionType.h"
-#include "mtcr/PciConfigAccess.h"
+#include "mtcr/pci/PciConfigAccess.h"
 #include "pcisim/FuseSysfs.h"
 #include "tests/support/PowerCutHarness.h"
 #include "tests/support/TestSupport.h"

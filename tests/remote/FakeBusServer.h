@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
 
 namespace openflint::test {
 

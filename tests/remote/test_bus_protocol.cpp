@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "mtcr/BusProtocol.h"
+#include "mtcr/remote/BusProtocol.h"
 
 namespace openflint {
 namespace {

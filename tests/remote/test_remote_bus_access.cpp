@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "mtcr/RemoteBusAccess.h"
+#include "mtcr/remote/RemoteBusAccess.h"
 #include "tests/remote/FakeBusServer.h"
 
 namespace openflint {

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <vector>
 
-#include "mtcr/RemoteBusAccess.h"
-#include "mtcr/RemoteRegisterPort.h"
+#include "mtcr/remote/RemoteBusAccess.h"
+#include "mtcr/remote/RemoteRegisterPort.h"
 #include "tests/remote/FakeBusServer.h"
 
 namespace openflint {

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "tests/pci_cli/PciServeFixture.h"
 
 namespace openflint::test {

@@ -7,11 +7,11 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
-#include "mtcr/PciAddress.h"
-#include "mtcr/PciConfigAccess.h"
-#include "mtcr/RemoteBusAccess.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
+#include "mtcr/pci/PciAddress.h"
+#include "mtcr/pci/PciConfigAccess.h"
+#include "mtcr/remote/RemoteBusAccess.h"
 #include "tests/remote_interop/MstmtserverFixture.h"
 
 namespace openflint {

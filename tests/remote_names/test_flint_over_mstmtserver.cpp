@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "tests/remote_interop/MstmtserverFixture.h"
 
 namespace openflint {

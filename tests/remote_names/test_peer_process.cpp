@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
-#include "mtcr/PeerProcess.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/PeerProcess.h"
 
 namespace openflint {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "mtcr/RemoteDeviceName.h"
+#include "mtcr/remote/RemoteDeviceName.h"
 
 namespace openflint {
 namespace {

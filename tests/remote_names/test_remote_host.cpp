@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "mtcr/RemoteHost.h"
+#include "mtcr/remote/RemoteHost.h"
 
 namespace openflint {
 namespace {

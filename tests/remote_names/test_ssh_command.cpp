@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "mtcr/SshCommand.h"
+#include "mtcr/remote/SshCommand.h"
 
 namespace openflint {
 namespace {

@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
-#include "mtcr/BusProtocol.h"
-#include "mtcr/RemoteBusAccess.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/remote/BusProtocol.h"
+#include "mtcr/remote/RemoteBusAccess.h"
 #include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 

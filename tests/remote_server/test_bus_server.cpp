@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "remote/BusServer.h"
 
 namespace openflint::test {

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "fwops/Device.h"
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "remote/BusSession.h"
 #include "remote/ClientNetwork.h"
 #include "remote/ConnectionBusChannel.h"

@@ -9,8 +9,8 @@
 
 #include "core/HexString.h"
 #include "fwops/Device.h"
-#include "mtcr/BusConnection.h"
-#include "mtcr/MgirRegister.h"
+#include "mtcr/remote/BusConnection.h"
+#include "mtcr/registers/MgirRegister.h"
 #include "remote/BusSession.h"
 #include "remote/ConnectionBusChannel.h"
 #include "tests/support/TestSupport.h"

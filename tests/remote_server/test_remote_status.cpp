@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mtcr/BusDeviceList.h"
+#include "mtcr/remote/BusDeviceList.h"
 #include "tests/remote_server/ServerFixture.h"
 
 namespace openflint::test {

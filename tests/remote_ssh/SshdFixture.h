@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "mtcr/BusConnection.h"
+#include "mtcr/remote/BusConnection.h"
 #include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
 

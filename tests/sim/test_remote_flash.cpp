@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "flash/FlashDriver.h"
-#include "fwops/FailsafeBurner.h"
-#include "fwops/FlashImageReader.h"
+#include "fwops/burn/FailsafeBurner.h"
+#include "fwops/edit/FlashImageReader.h"
 #include "image/FirmwareImage.h"
 #include "tests/sim/RemoteSim.h"
 #include "tests/support/TestSupport.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "flash/FlashDriver.h"
-#include "fwops/DeviceLockFile.h"
+#include "fwops/access/DeviceLockFile.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"
 #include "tests/support/ResultMatchers.h"

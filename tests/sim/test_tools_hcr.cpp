@@ -4,9 +4,9 @@
 #include <string_view>
 
 #include "devices/ToolsHcrLayout.h"
-#include "mtcr/AccessRegisterTlv.h"
-#include "mtcr/MgirRegister.h"
-#include "mtcr/NvConfigRegisters.h"
+#include "mtcr/registers/AccessRegisterTlv.h"
+#include "mtcr/registers/MgirRegister.h"
+#include "mtcr/registers/NvConfigRegisters.h"
 #include "sim/FirmwareRegisters.h"
 #include "sim/SimDevice.h"
 #include "tests/support/TestSupport.h"

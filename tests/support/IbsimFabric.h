@@ -1,7 +1,7 @@
 // IbsimFabric: the base of every test that brings up a simulated InfiniBand fabric (ibsim, opensm,
-// responders, inband/SimFabric): skips when a program it needs is missing, starts the fabric, and
+// responders, fabricsim/SimFabric): skips when a program it needs is missing, starts the fabric, and
 // on TearDown shuts it down and checks that none of its processes is left and its directory is gone.
-// Header-only: the test folders that use it link openflint_inband themselves (DEPENDS).
+// Header-only: the test folders that use it link openflint_fabricsim themselves (DEPENDS).
 #pragma once
 
 #include <signal.h>
@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include "inband/SimFabric.h"
+#include "fabricsim/SimFabric.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {

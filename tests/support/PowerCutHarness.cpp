@@ -7,7 +7,7 @@
 #include <set>
 
 #include "devices/DeviceCatalog.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "image/FirmwareImage.h"
 #include "sim/SimDevice.h"
 

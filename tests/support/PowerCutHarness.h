@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/ByteReader.h"
-#include "fwops/FailsafeBurner.h"
+#include "fwops/burn/FailsafeBurner.h"
 #include "mtcr/RegisterAccess.h"
 #include "sim/SimDevice.h"
 
