@@ -1,10 +1,11 @@
-// ChildProcess: posix_spawn (or fork/exec for a parent-death signal) with environment/cwd/output redirection, bounded waits.
+// ChildProcess: posix_spawn (or fork/exec for a parent-death signal, an isolated peer) with environment/cwd/output redirection, bounded waits.
 #include "core/ChildProcess.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,35 +47,69 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 int output_flags(const SpawnSpec& spec) { return O_WRONLY | O_CREAT | (spec.truncate ? O_TRUNC : O_APPEND); }
 
-// fork/exec, for a child that must die with us (PR_SET_PDEATHSIG is not a posix_spawn
-// attribute). Everything is prepared before the fork; an exec failure comes back through a
+// Whether the child needs fork/exec: what it asks cannot be said to posix_spawn (a parent-death
+// signal, a process group with reset signals, closing inherited descriptors, given descriptors).
+bool needs_fork(const SpawnSpec& spec) {
+  return spec.die_with_parent || spec.isolate || spec.stdio_fd >= 0 || spec.stderr_fd >= 0;
+}
+
+// In the child, between fork and exec: async-signal-safe calls only.
+void isolate_child(int keep_fd) {
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::setpgid(0, 0);
+  // No lock file, device or listening socket of ours leaks into the program; `keep_fd` (the
+  // exec report, close-on-exec) stays until the exec.
+  for (int fd = STDERR_FILENO + 1; fd < keep_fd; ++fd) ::close(fd);
+  ::syscall(SYS_close_range, static_cast<unsigned>(keep_fd + 1), ~0U, 0U);
+}
+
+// fork/exec. Everything is prepared before the fork; an exec failure comes back through a
 // close-on-exec pipe, so it is an error here as with posix_spawnp.
 Result<pid_t> fork_exec(const SpawnSpec& spec, std::vector<char*>& argp, std::vector<char*>& envp) {
   const std::string input = spec.input.empty() ? "/dev/null" : spec.input.string();
   const std::string out_path = spec.output.empty() ? "/dev/null" : spec.output.string();
-  const int in = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
-  const int out = ::open(out_path.c_str(), output_flags(spec) | O_CLOEXEC, 0644);
-  const int err = spec.error.empty() ? -1 : ::open(spec.error.c_str(), output_flags(spec) | O_CLOEXEC, 0644);
+  const bool own_stdio = spec.stdio_fd < 0;
+  const bool own_err = spec.stderr_fd < 0 && !spec.error.empty();
+  const int in = own_stdio ? ::open(input.c_str(), O_RDONLY | O_CLOEXEC) : spec.stdio_fd;
+  const int out = own_stdio ? ::open(out_path.c_str(), output_flags(spec) | O_CLOEXEC, 0644) : spec.stdio_fd;
+  const int err = own_err ? ::open(spec.error.c_str(), output_flags(spec) | O_CLOEXEC, 0644)
+                          : (spec.stderr_fd >= 0 ? spec.stderr_fd : out);
   int report[2] = {-1, -1};
   const auto close_all = [&] {
-    for (int fd : {in, out, err, report[0], report[1]})
+    for (int fd : {own_stdio ? in : -1, own_stdio ? out : -1, own_err ? err : -1, report[0], report[1]})
       if (fd >= 0) ::close(fd);
   };
-  if (in < 0 || out < 0 || (!spec.error.empty() && err < 0) || ::pipe2(report, O_CLOEXEC) != 0) {
+  if (in < 0 || out < 0 || err < 0 || ::pipe2(report, O_CLOEXEC) != 0) {
     const int why = errno;
     close_all();
-    return make_error(ErrorCode::Io, "spawn: cannot set up " + spec.argv[0] + "'s files: " + std::strerror(why));
+    return make_error(ErrorCode::Io, "cannot set up " + spec.argv[0] + "'s files: " + std::strerror(why));
+  }
+  if (report[1] <= STDERR_FILENO) {  // started with a standard descriptor closed: keep it clear of 0-2
+    const int moved = ::fcntl(report[1], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+    ::close(report[1]);
+    report[1] = moved;
+    if (moved < 0) {
+      const int why = errno;
+      close_all();
+      return make_error(ErrorCode::Io, "cannot set up " + spec.argv[0] + "'s files: " + std::strerror(why));
+    }
   }
   const pid_t parent = ::getpid();
   const char* cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
   const pid_t pid = ::fork();
   if (pid == 0) {  // only async-signal-safe calls from here
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) ::_exit(127);
-    ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(err >= 0 ? err : out, 2);
-    if (cwd == nullptr || ::chdir(cwd) == 0) ::execvpe(argp[0], argp.data(), envp.data());
+    if (spec.die_with_parent) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (::getppid() != parent) ::_exit(127);
+    }
+    bool ok = ::dup2(in, 0) >= 0 && ::dup2(out, 1) >= 0 && ::dup2(err, 2) >= 0;
+    if (ok && spec.isolate) isolate_child(report[1]);
+    if (ok && (cwd == nullptr || ::chdir(cwd) == 0)) ::execvpe(argp[0], argp.data(), envp.data());
     const int why = errno;
     [[maybe_unused]] const ssize_t n = ::write(report[1], &why, sizeof why);
     ::_exit(127);
@@ -82,14 +117,18 @@ Result<pid_t> fork_exec(const SpawnSpec& spec, std::vector<char*>& argp, std::ve
   ::close(report[1]);
   report[1] = -1;
   int why = 0;
-  const ssize_t n = pid < 0 ? 0 : ::read(report[0], &why, sizeof why);
+  ssize_t n = 0;
   const int fork_errno = errno;
+  if (pid > 0) {
+    while ((n = ::read(report[0], &why, sizeof why)) < 0 && errno == EINTR) {
+    }
+  }
   close_all();
-  if (pid < 0) return make_error(ErrorCode::Io, "spawn: fork failed: " + std::string(std::strerror(fork_errno)));
+  if (pid < 0) return make_error(ErrorCode::Io, "cannot run '" + spec.argv[0] + "': fork: " + std::strerror(fork_errno));
   if (n == static_cast<ssize_t>(sizeof why)) {
     int status = 0;
     ::waitpid(pid, &status, 0);
-    return make_error(ErrorCode::NotFound, "spawn: cannot start " + spec.argv[0] + ": " + std::strerror(why));
+    return make_error(ErrorCode::NotFound, "cannot run '" + spec.argv[0] + "': " + std::strerror(why));
   }
   return pid;
 }
@@ -101,7 +140,7 @@ Result<pid_t> spawn_raw(const SpawnSpec& spec, int out_fd, int err_fd) {
   std::vector<std::string> env = make_env(spec.env);
   auto argp = pointers(args);
   auto envp = pointers(env);
-  if (spec.die_with_parent && out_fd < 0) return fork_exec(spec, argp, envp);
+  if (needs_fork(spec) && out_fd < 0) return fork_exec(spec, argp, envp);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   const std::string input = spec.input.empty() ? "/dev/null" : spec.input.string();
@@ -122,7 +161,7 @@ Result<pid_t> spawn_raw(const SpawnSpec& spec, int out_fd, int err_fd) {
   pid_t pid = -1;
   const int rc = ::posix_spawnp(&pid, argp[0], &actions, nullptr, argp.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return make_error(ErrorCode::NotFound, "spawn: cannot start " + spec.argv[0] + ": " + std::strerror(rc));
+  if (rc != 0) return make_error(ErrorCode::NotFound, "cannot run '" + spec.argv[0] + "': " + std::strerror(rc));
   return pid;
 }
 

@@ -26,6 +26,16 @@ struct SpawnSpec {
   bool truncate = false;                   // empty `output`/`error` first instead of appending
   // SIGTERM when this process dies (PR_SET_PDEATHSIG), so nothing outlives a crashed test.
   bool die_with_parent = false;
+  // For a peer that talks over a stream (ssh to a bus server): this descriptor as its stdin and
+  // stdout instead of `input`/`output`, and `stderr_fd` as its stderr instead of `error`
+  // (e.g. a pipe this process reads); -1: unused. The caller keeps and closes them.
+  int stdio_fd = -1;
+  int stderr_fd = -1;
+  // A process group of its own (a Ctrl-C at the terminal reaches this process alone, which can
+  // then end the child's work at a safe point), the signal mask and the dispositions of SIGPIPE,
+  // SIGINT and SIGTERM reset (a tool that ignores or blocks them would pass that on through
+  // exec), and every descriptor but 0-2 closed, close-on-exec or not.
+  bool isolate = false;
 };
 
 struct CapturedRun {
@@ -39,7 +49,7 @@ struct CapturedRun {
 
 class ChildProcess {
  public:
-  // NotFound when the program cannot be started.
+  // NotFound when the program cannot be started ("cannot run 'PROGRAM': REASON").
   [[nodiscard]] static Result<ChildProcess> spawn(const SpawnSpec& spec);
   // The same, for a caller that checks pid() (-1 when it could not start).
   explicit ChildProcess(const SpawnSpec& spec);

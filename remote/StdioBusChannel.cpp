@@ -22,13 +22,7 @@ Result<void> StdioBusChannel::send(std::string_view message) {
 }
 
 Result<void> StdioBusChannel::send_all(std::span<const std::string> messages) {
-  std::string framed;
-  for (const std::string& message : messages) {
-    if (message.find('\0') != std::string::npos)
-      return make_error(ErrorCode::InvalidArgument, "a message cannot contain a NUL byte");
-    framed += message;
-    framed.push_back('\0');
-  }
+  OF_ASSIGN(const std::string framed, BusConnection::frame(messages));
   std::size_t done = 0;
   while (done < framed.size()) {
     const ssize_t n = ::write(write_fd_, framed.data() + done, framed.size() - done);

@@ -118,7 +118,7 @@ Result<void> BusConnection::send(std::string_view message) {
   return send_all(std::span<const std::string>(&one, 1));
 }
 
-Result<void> BusConnection::send_all(std::span<const std::string> messages) {
+Result<std::string> BusConnection::frame(std::span<const std::string> messages) {
   std::string framed;
   for (const std::string& message : messages) {
     if (message.find('\0') != std::string::npos)
@@ -126,6 +126,11 @@ Result<void> BusConnection::send_all(std::span<const std::string> messages) {
     framed += message;
     framed.push_back('\0');
   }
+  return framed;
+}
+
+Result<void> BusConnection::send_all(std::span<const std::string> messages) {
+  OF_ASSIGN(const std::string framed, frame(messages));
   if (fd_ < 0) return make_error(ErrorCode::Io, "the connection is closed");
   std::size_t done = 0;
   while (done < framed.size()) {

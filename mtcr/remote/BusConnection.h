@@ -41,6 +41,9 @@ class BusConnection {
   // Sends each message with its NUL in one send(2) (pipelined requests, or a server's replies to
   // them): the peer sees them at once instead of one segment per message.
   [[nodiscard]] Result<void> send_all(std::span<const std::string> messages);
+  // The bytes send_all() writes: each message and its NUL. InvalidArgument when one contains a
+  // NUL. (Also for a channel that writes a pipe, where send(2) does not work.)
+  [[nodiscard]] static Result<std::string> frame(std::span<const std::string> messages);
   // The next message without its NUL. Timeout when none is complete within `timeout`; Io "the
   // server closed the connection" at EOF; InvalidArgument when it runs past `max_bytes`.
   [[nodiscard]] Result<std::string> receive(std::size_t max_bytes, std::chrono::milliseconds timeout);

@@ -1,20 +1,12 @@
-// PeerProcess: fork/execve with the stdio socket, a stderr-tail reader thread, bounded stop and reap.
+// PeerProcess: a ChildProcess on the stdio socket, a stderr-tail reader thread, bounded stop and reap.
 #include "mtcr/remote/PeerProcess.h"
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
-
-extern char** environ;
 
 namespace openflint {
 namespace {
@@ -24,115 +16,38 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kPollStep = std::chrono::milliseconds(10);
 constexpr int kReaderPollMs = 100;  // how soon the reader notices stop_reading_
 
-// argv[0] as execve wants it: as given when it holds a '/', else the first executable match on
-// PATH (resolved here, not in the child, where only async-signal-safe calls are allowed).
-std::optional<std::string> resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (true) {
-    const std::size_t colon = dirs.find(':');
-    std::string dir(dirs.substr(0, colon));
-    if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/" + name;
-    struct stat st{};
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
-    if (colon == std::string_view::npos) return std::nullopt;
-    dirs.remove_prefix(colon + 1);
-  }
-}
-
-// A pipe that is closed on exec: {read, write}.
-Result<std::array<int, 2>> cloexec_pipe() {
-  std::array<int, 2> fds{-1, -1};
-  if (::pipe2(fds.data(), O_CLOEXEC) != 0) return make_error(ErrorCode::Io, "pipe: " + errno_text(errno));
-  return fds;
-}
-
-// In the child, between fork and exec: async-signal-safe calls only. On failure the errno goes
-// to `status_fd` (closed on a successful exec, so the parent reads EOF then).
-[[noreturn]] void exec_child(const char* program, char* const* argv, int stdio_fd, int stderr_fd, int status_fd) {
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);  // mst server blocks SIGTERM in its threads
-  ::signal(SIGPIPE, SIG_DFL);                  // an ignored SIGPIPE would survive the exec
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
-  // A process group of its own: a Ctrl-C at the terminal goes to the tool alone, which stops at
-  // a safe point and ends the session itself over the channel still open (core/Interrupt.h),
-  // instead of losing the channel under a half-done access. (ssh runs with BatchMode: it never
-  // reads the terminal.)
-  ::setpgid(0, 0);
-  bool ok = ::dup2(stdio_fd, STDIN_FILENO) >= 0 && ::dup2(stdio_fd, STDOUT_FILENO) >= 0 &&
-            ::dup2(stderr_fd, STDERR_FILENO) >= 0;
-  if (ok) {
-    // Every other descriptor, the status pipe included, is closed by the exec: no lock file,
-    // device or listening socket of ours leaks into ssh.
-    if (status_fd <= STDERR_FILENO) ok = false;
-    for (int fd = STDERR_FILENO + 1; ok && fd < status_fd; ++fd) ::close(fd);
-    if (ok) ::syscall(SYS_close_range, static_cast<unsigned>(status_fd + 1), ~0U, 0U);
-  }
-  if (ok) ::execve(program, argv, environ);
-  const int err = errno;
-  (void)!::write(status_fd, &err, sizeof err);
-  ::_exit(127);
-}
-
 }  // namespace
 
 Result<std::unique_ptr<PeerProcess>> PeerProcess::spawn(const std::vector<std::string>& argv, int stdio_fd) {
   if (argv.empty()) return make_error(ErrorCode::InvalidArgument, "an empty command");
-  const auto program = resolve_program(argv[0]);
-  if (!program) return make_error(ErrorCode::NotFound, "cannot run '" + argv[0] + "': not found on PATH");
-  std::vector<std::string> args = argv;
-  std::vector<char*> arg_pointers;
-  for (auto& a : args) arg_pointers.push_back(a.data());
-  arg_pointers.push_back(nullptr);
-
-  OF_ASSIGN(const auto err_pipe, cloexec_pipe());
-  auto status_pipe = cloexec_pipe();
-  if (!status_pipe) {
-    ::close(err_pipe[0]);
-    ::close(err_pipe[1]);
-    return make_error(std::move(status_pipe).error());
-  }
-  const pid_t pid = ::fork();
-  if (pid == 0) exec_child(program->c_str(), arg_pointers.data(), stdio_fd, err_pipe[1], (*status_pipe)[1]);
-  const int fork_errno = errno;
+  std::array<int, 2> err_pipe{-1, -1};
+  if (::pipe2(err_pipe.data(), O_CLOEXEC) != 0) return make_error(ErrorCode::Io, "pipe: " + errno_text(errno));
+  SpawnSpec spec;
+  spec.argv = argv;
+  spec.stdio_fd = stdio_fd;
+  spec.stderr_fd = err_pipe[1];
+  // mst server blocks SIGTERM in its threads; ssh runs with BatchMode and never reads the
+  // terminal, so a Ctrl-C there goes to the tool alone, which ends the session itself over the
+  // channel still open (core/Interrupt.h) instead of losing it under a half-done access.
+  spec.isolate = true;
+  auto child = ChildProcess::spawn(spec);
   ::close(err_pipe[1]);
-  ::close((*status_pipe)[1]);
-  if (pid < 0) {
+  if (!child) {
     ::close(err_pipe[0]);
-    ::close((*status_pipe)[0]);
-    return make_error(ErrorCode::Io, "cannot start '" + argv[0] + "': fork: " + errno_text(fork_errno));
+    return make_error(std::move(child).error());
   }
   // From here the process exists: the object owns (and reaps) it whatever happens next.
-  std::unique_ptr<PeerProcess> process(new PeerProcess(pid, err_pipe[0], argv[0]));
-  int exec_errno = 0;
-  ssize_t n = 0;
-  while ((n = ::read((*status_pipe)[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR) {
-  }
-  ::close((*status_pipe)[0]);
-  if (n > 0) return make_error(ErrorCode::Io, "cannot run '" + *program + "': " + errno_text(exec_errno));
-  return process;
+  return std::unique_ptr<PeerProcess>(new PeerProcess(std::move(*child), err_pipe[0], argv[0]));
 }
 
-PeerProcess::PeerProcess(pid_t pid, int stderr_fd, std::string program)
-    : pid_(pid), stderr_fd_(stderr_fd), program_(std::move(program)) {
+PeerProcess::PeerProcess(ChildProcess child, int stderr_fd, std::string program)
+    : child_(std::move(child)), pid_(child_.pid()), stderr_fd_(stderr_fd), program_(std::move(program)) {
   reader_ = std::thread([this] { read_stderr(); });
 }
 
 PeerProcess::~PeerProcess() {
-  if (!wait_exit(kExitGrace)) {
-    ::kill(pid_, SIGTERM);
-    if (!wait_exit(kTermGrace)) {
-      ::kill(pid_, SIGKILL);
-      int status = 0;
-      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-      }
-    }
-  }
+  // It normally exits by itself once its stdin reaches EOF; else SIGTERM, then SIGKILL.
+  if (!child_.wait_for(kExitGrace)) (void)child_.stop(static_cast<int>(kTermGrace.count()));
   {
     // A grandchild (a ProxyCommand, a ControlMaster) may hold the stderr pipe open: do not wait
     // for its EOF, stop reading.
@@ -141,21 +56,6 @@ PeerProcess::~PeerProcess() {
   }
   reader_.join();
   ::close(stderr_fd_);
-}
-
-std::optional<int> PeerProcess::wait_exit(std::chrono::milliseconds wait) {
-  if (status_) return status_;
-  const auto deadline = Clock::now() + wait;
-  while (true) {
-    int status = 0;
-    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-    if (r == pid_ || (r < 0 && errno == ECHILD)) {
-      status_ = r == pid_ ? status : 0;
-      return status_;
-    }
-    if (Clock::now() >= deadline) return std::nullopt;
-    std::this_thread::sleep_for(kPollStep);
-  }
 }
 
 void PeerProcess::read_stderr() {
@@ -196,7 +96,7 @@ std::string PeerProcess::last_stderr_line() {
 
 std::string PeerProcess::exit_report(std::chrono::milliseconds wait) {
   const auto deadline = Clock::now() + wait;
-  const auto status = wait_exit(wait);
+  const auto status = child_.wait_for(wait);
   if (status) {
     // It has exited: what it wrote is in the pipe; wait (bounded) until the reader has it all.
     std::unique_lock lock(mutex_);
@@ -205,10 +105,10 @@ std::string PeerProcess::exit_report(std::chrono::milliseconds wait) {
   std::string report = program_;
   if (!status) {
     report += " is still running";
-  } else if (WIFEXITED(*status)) {
-    report += " exited with status " + std::to_string(WEXITSTATUS(*status));
-  } else if (WIFSIGNALED(*status)) {
-    report += " was killed by signal " + std::to_string(WTERMSIG(*status));
+  } else if (*status >= 0) {
+    report += " exited with status " + std::to_string(*status);
+  } else {
+    report += " was killed by signal " + std::to_string(-*status);
   }
   const std::string line = last_stderr_line();
   if (!line.empty()) report += ": " + line;

@@ -1,4 +1,6 @@
-// PeerProcess: the child process at the far end of a BusConnection (the ssh client), owned RAII: stopped and reaped on destruction.
+// PeerProcess: the child process at the far end of a BusConnection (the ssh client): a
+// core/ChildProcess started isolated on the connection's socket, with its stderr's tail kept for
+// the error message when it goes away; stopped and reaped on destruction.
 #pragma once
 
 #include <sys/types.h>
@@ -12,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/ChildProcess.h"
 #include "core/Result.h"
 
 namespace openflint {
@@ -37,7 +40,7 @@ class PeerProcess {
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
 
-  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] pid_t pid() const { return pid_; }  // kept after the reap, for the caller's reports
   [[nodiscard]] const std::string& program() const { return program_; }
 
   // Why the peer went away, one line, for an error message: waits up to `wait` for it to exit
@@ -46,14 +49,12 @@ class PeerProcess {
   [[nodiscard]] std::string exit_report(std::chrono::milliseconds wait);
 
  private:
-  PeerProcess(pid_t pid, int stderr_fd, std::string program);
-  // Reaps it if it has exited within `wait`; the wait status.
-  std::optional<int> wait_exit(std::chrono::milliseconds wait);
+  PeerProcess(ChildProcess child, int stderr_fd, std::string program);
   void read_stderr();
   [[nodiscard]] std::string last_stderr_line();
 
+  ChildProcess child_;
   pid_t pid_ = -1;
-  std::optional<int> status_;  // waitpid status once reaped
   int stderr_fd_ = -1;
   std::string program_;
   std::mutex mutex_;
