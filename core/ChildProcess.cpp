@@ -50,7 +50,7 @@ int output_flags(const SpawnSpec& spec) { return O_WRONLY | O_CREAT | (spec.trun
 // Whether the child needs fork/exec: what it asks cannot be said to posix_spawn (a parent-death
 // signal, a process group with reset signals, closing inherited descriptors, given descriptors).
 bool needs_fork(const SpawnSpec& spec) {
-  return spec.die_with_parent || spec.isolate || spec.stdio_fd >= 0 || spec.stderr_fd >= 0;
+  return spec.die_with_parent || spec.isolate || spec.stdin_fd >= 0 || spec.stdout_fd >= 0 || spec.stderr_fd >= 0;
 }
 
 // In the child, between fork and exec: async-signal-safe calls only.
@@ -73,15 +73,16 @@ void isolate_child(int keep_fd) {
 Result<pid_t> fork_exec(const SpawnSpec& spec, std::vector<char*>& argp, std::vector<char*>& envp) {
   const std::string input = spec.input.empty() ? "/dev/null" : spec.input.string();
   const std::string out_path = spec.output.empty() ? "/dev/null" : spec.output.string();
-  const bool own_stdio = spec.stdio_fd < 0;
+  const bool own_in = spec.stdin_fd < 0;
+  const bool own_out = spec.stdout_fd < 0;
   const bool own_err = spec.stderr_fd < 0 && !spec.error.empty();
-  const int in = own_stdio ? ::open(input.c_str(), O_RDONLY | O_CLOEXEC) : spec.stdio_fd;
-  const int out = own_stdio ? ::open(out_path.c_str(), output_flags(spec) | O_CLOEXEC, 0644) : spec.stdio_fd;
+  const int in = own_in ? ::open(input.c_str(), O_RDONLY | O_CLOEXEC) : spec.stdin_fd;
+  const int out = own_out ? ::open(out_path.c_str(), output_flags(spec) | O_CLOEXEC, 0644) : spec.stdout_fd;
   const int err = own_err ? ::open(spec.error.c_str(), output_flags(spec) | O_CLOEXEC, 0644)
                           : (spec.stderr_fd >= 0 ? spec.stderr_fd : out);
   int report[2] = {-1, -1};
   const auto close_all = [&] {
-    for (int fd : {own_stdio ? in : -1, own_stdio ? out : -1, own_err ? err : -1, report[0], report[1]})
+    for (int fd : {own_in ? in : -1, own_out ? out : -1, own_err ? err : -1, report[0], report[1]})
       if (fd >= 0) ::close(fd);
   };
   if (in < 0 || out < 0 || err < 0 || ::pipe2(report, O_CLOEXEC) != 0) {

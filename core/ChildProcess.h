@@ -26,10 +26,11 @@ struct SpawnSpec {
   bool truncate = false;                   // empty `output`/`error` first instead of appending
   // SIGTERM when this process dies (PR_SET_PDEATHSIG), so nothing outlives a crashed test.
   bool die_with_parent = false;
-  // For a peer that talks over a stream (ssh to a bus server): this descriptor as its stdin and
-  // stdout instead of `input`/`output`, and `stderr_fd` as its stderr instead of `error`
-  // (e.g. a pipe this process reads); -1: unused. The caller keeps and closes them.
-  int stdio_fd = -1;
+  // Descriptors for its stdin, stdout and stderr instead of `input`, `output` and `error` (a
+  // peer that talks over a socket or pipes: ssh to a bus server; a pipe this process reads);
+  // -1: the files. The caller keeps and closes them.
+  int stdin_fd = -1;
+  int stdout_fd = -1;
   int stderr_fd = -1;
   // A process group of its own (a Ctrl-C at the terminal reaches this process alone, which can
   // then end the child's work at a safe point), the signal mask and the dispositions of SIGPIPE,

@@ -24,7 +24,8 @@ Result<std::unique_ptr<PeerProcess>> PeerProcess::spawn(const std::vector<std::s
   if (::pipe2(err_pipe.data(), O_CLOEXEC) != 0) return make_error(ErrorCode::Io, "pipe: " + errno_text(errno));
   SpawnSpec spec;
   spec.argv = argv;
-  spec.stdio_fd = stdio_fd;
+  spec.stdin_fd = stdio_fd;
+  spec.stdout_fd = stdio_fd;
   spec.stderr_fd = err_pipe[1];
   // mst server blocks SIGTERM in its threads; ssh runs with BatchMode and never reads the
   // terminal, so a Ctrl-C there goes to the tool alone, which ends the session itself over the

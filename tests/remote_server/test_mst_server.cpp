@@ -2,13 +2,13 @@
 // driven by RemoteBusAccess and raw requests: access, locking between sessions, bad requests,
 // --read-only, the unsafe-listen refusal, 50 concurrent clients, and --stdio through pipes.
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <mutex>
 #include <numeric>
 
+#include "core/ChildProcess.h"
 #include "sim/SimDevice.h"
 #include "tests/remote_server/ServerFixture.h"
 
@@ -217,14 +217,12 @@ TEST_F(MstServer, StdioModeAnswersThroughPipes) {
   ASSERT_EQ(::pipe2(to_server, O_CLOEXEC), 0);
   ASSERT_EQ(::pipe2(from_server, O_CLOEXEC), 0);
   const std::string mst = bin("mst").string();
-  const pid_t pid = ::fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    ::dup2(to_server[0], 0);
-    ::dup2(from_server[1], 1);
-    ::execl(mst.c_str(), mst.c_str(), "server", "--stdio", "--audit-log", "/dev/null", device_.c_str(), nullptr);
-    ::_exit(127);
-  }
+  SpawnSpec spec;
+  spec.argv = {mst, "server", "--stdio", "--audit-log", "/dev/null", device_};
+  spec.stdin_fd = to_server[0];
+  spec.stdout_fd = from_server[1];
+  auto server = ChildProcess::spawn(spec);
+  ASSERT_TRUE(server.has_value()) << server.error().message();
   ::close(to_server[0]);
   ::close(from_server[1]);
   BusConnection in(from_server[0]);  // reads the replies (read(2) works on a pipe)
@@ -241,9 +239,9 @@ TEST_F(MstServer, StdioModeAnswersThroughPipes) {
   ASSERT_TRUE(hw.starts_with("O 0x")) << hw;
   EXPECT_EQ(std::stoul(hw.substr(2), nullptr, 16) & 0xffff, kConnectX4HwId);
   ::close(to_server[1]);  // EOF ends the session
-  int status = -1;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  const auto status = server->wait_for(std::chrono::seconds(30));  // exit code, or minus the signal
+  ASSERT_TRUE(status.has_value()) << "mst server --stdio did not end at EOF";
+  EXPECT_EQ(*status, 0);
 }
 
 }  // namespace
