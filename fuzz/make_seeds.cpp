@@ -10,13 +10,15 @@
 
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
+#include "image/Fs3Writer.h"
+#include "image/Fs4Writer.h"
 #include "image/MfaWriter.h"
+#include "image/SectionType.h"
 #include "mtcr/registers/AccessRegisterTlv.h"
 #include "mtcr/inband/MadFormat.h"
 #include "mtcr/registers/MgirRegister.h"
 #include "sim/SimDevice.h"
 #include "sim/SimStateFile.h"
-#include "tests/support/SyntheticImage.h"
 
 namespace {
 
@@ -225,16 +227,34 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "make_seeds: writer failed\n");
     return 1;
   }
-  const auto fs3 = openflint::test::build_fs3().bytes;
-  const auto fs4 = openflint::test::build_fs4().bytes;
+  openflint::Fs4ImageSpec s4;  // an FS4 spec is an FS3 spec and a security version
+  s4.fw_version = {16, 35, 2000};
+  s4.release_date = openflint::ReleaseDate{2019, 9, 23};
+  s4.psid = "MT_0000000001";
+  s4.part_number = "SEED-PART_Ax";
+  s4.supported_hw_ids = {0x249};
+  s4.base_guid = 0x0002c90300001000ull;
+  s4.ini = "[fw]\nkey = value\n";
+  s4.sections = {{openflint::section_type::kMainCode, std::vector<std::uint8_t>(0x3000, 0x5a)}};
+  s4.flash_size = 0x80000;  // the smallest the writers take: small seeds
+  auto fs4 = openflint::write_fs4_image(s4);
+  openflint::Fs3ImageSpec s3 = s4;
+  s3.log2_chunk_size = 16;
+  s3.flash_size = 0x80000;
+  auto fs3 = openflint::write_fs3_image(s3);
+  if (!fs3 || !fs4) {
+    std::fprintf(stderr, "make_seeds: FS3/FS4 writer failed: %s\n",
+                 (!fs3 ? fs3.error() : fs4.error()).message().c_str());
+    return 1;
+  }
   openflint::MfaWriter mfa;
   if (!mfa.add_board({"MT_0000000001", "PN-1", "seed board", {1, 2, 3}, *fs2}).has_value()) return 1;
   auto archive = mfa.build();
   if (!archive) return 1;
   bool ok = save(out / "fs1", "fs1.bin", *fs1) && save(out / "fs2", "fs2.bin", *fs2) &&
-            save(out / "fs3", "fs3.bin", fs3) && save(out / "fs4", "fs4.bin", fs4) &&
+            save(out / "fs3", "fs3.bin", *fs3) && save(out / "fs4", "fs4.bin", *fs4) &&
             save(out / "mfa", "one-board.mfa", *archive);
-  const std::vector<std::uint8_t>* images[] = {&*fs1, &*fs2, &fs3, &fs4};
+  const std::vector<std::uint8_t>* images[] = {&*fs1, &*fs2, &*fs3, &*fs4};
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
   ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&

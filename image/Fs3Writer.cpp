@@ -6,6 +6,7 @@
 
 #include "core/ByteReader.h"
 #include "image/Crc16.h"
+#include "image/DeviceDataSections.h"
 #include "image/GphSections.h"
 #include "image/SectionType.h"
 #include "image/Toc.h"
@@ -86,31 +87,8 @@ Result<void> check_spec(const Fs3ImageSpec& spec) {
   return {};
 }
 
-// DEV_INFO / MFG_INFO uid entry: {[15:8] step 1, [7:0] count, 0, uid[63:32], uid[31:0]}.
-void put_uids(std::vector<std::uint8_t>& v, std::size_t at, std::uint64_t uid, std::uint8_t count) {
-  store_be32(&v[at], 0x100u | count);
-  store_be32(&v[at + 8], static_cast<std::uint32_t>(uid >> 32));
-  store_be32(&v[at + 12], static_cast<std::uint32_t>(uid));
-}
-
-std::vector<std::uint8_t> dev_info(const Fs3ImageSpec& spec) {
-  std::vector<std::uint8_t> v(0x200, 0);
-  const std::uint32_t signature[4] = {0x6d446576, 0x496e666f, 0x2342cafa, 0xbacafe00};  // "mDevInfo"
-  for (int i = 0; i < 4; ++i) store_be32(&v[4 * i], signature[i]);
-  store_be32(&v[0x10], 0x200);  // layout version 2.0
-  put_uids(v, 0x20, spec.base_guid, spec.guid_count);
-  put_uids(v, 0x30, spec.base_mac, spec.mac_count);
-  return v;
-}
-
-std::vector<std::uint8_t> mfg_info(const Fs3ImageSpec& spec) {
-  std::vector<std::uint8_t> v(0x140, 0);
-  put_text(v, 0, spec.psid);
-  store_be32(&v[0x1c], 0x01010001);  // layout version 1.1, guids_override_en
-  put_uids(v, 0x20, spec.base_guid, spec.guid_count);
-  put_uids(v, 0x30, spec.base_mac, spec.mac_count);
-  put_text(v, 0x60, spec.prs_name);
-  return v;
+DeviceDataIdentity identity_of(const Fs3ImageSpec& spec) {
+  return {spec.psid, spec.prs_name, spec.base_guid, spec.guid_count, spec.base_mac, spec.mac_count};
 }
 
 void write_toc_block_crc(std::vector<std::uint8_t>& img, std::uint64_t at) {
@@ -163,8 +141,8 @@ Result<std::vector<Entry>> place_entries(const Fs3ImageSpec& spec, std::uint64_t
     return make_error(ErrorCode::InvalidArgument, "sections: too many for the ITOC");
   for (const auto& slot : kDeviceData) {
     std::vector<std::uint8_t> data(slot.size, 0xff);
-    if (slot.type == st::kDevInfo) data = dev_info(spec);
-    if (slot.type == st::kMfgInfo) data = mfg_info(spec);
+    if (slot.type == st::kDevInfo) data = build_dev_info(identity_of(spec));
+    if (slot.type == st::kMfgInfo) data = build_mfg_info(identity_of(spec));
     entries.push_back({slot.type, std::move(data), spec.flash_size - slot.from_end, true, slot.crc});
   }
   return entries;
