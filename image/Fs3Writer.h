@@ -60,6 +60,11 @@ struct Fs3Layout {
 [[nodiscard]] Result<std::vector<std::uint8_t>> write_fs3_image(const Fs3ImageSpec& spec,
                                                                 Fs3Layout* layout = nullptr);
 
+// The checks of `spec` both FS3 and FS4 writers make (texts fit their fields, at most 4 hw ids,
+// a 48-bit MAC, BOOT2 code, sections of a caller's type and at most `max_section` bytes, a MiB multiple less 4);
+// InvalidArgument naming the field.
+[[nodiscard]] Result<void> check_image_spec_fields(const Fs3ImageSpec& spec, std::uint64_t max_section);
+
 // An IMAGE_INFO section (0x400 bytes, layout 0.2) for `spec`.
 [[nodiscard]] std::vector<std::uint8_t> build_fs3_image_info(const Fs3ImageSpec& spec);
 
