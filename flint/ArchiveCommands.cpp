@@ -8,10 +8,11 @@
 #include "cli/JsonOutput.h"
 #include "devices/FlashChip.h"
 #include "flint/Commands.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "image/MfaArchive.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 Result<MfaArchive> open_archive(const Options& options) {

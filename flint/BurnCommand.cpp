@@ -13,11 +13,12 @@
 #include "fwops/DeviceBurn.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "flint/UidText.h"
 #include "fwops/BurnTypes.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 std::string version_text(const std::optional<ImageQuery>& q) {

@@ -9,10 +9,11 @@
 #include "cli/ExitCode.h"
 #include "flint/ImageSource.h"
 #include "flint/Commands.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "image/ImageChecksum.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 int print_checksum(const Options& options, Bytes image, const std::string& label) {

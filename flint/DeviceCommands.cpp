@@ -7,32 +7,24 @@
 #include "flint/Commands.h"
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
-#include "flint/DeviceReport.h"
+#include "reports/DeviceReport.h"
 #include "fwops/registers/AdapterReset.h"
 #include "fwops/DeviceQuery.h"
 #include "flint/Progress.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
-
-// The device half of a query: printed (or put into JSON) even when the flash holds no image.
-nlohmann::json device_part_json(const Device& device, const DeviceQuery& q) {
-  return {{"device", device_json(device.info())},
-          {"flash", flash_json(q.chip, q.jedec_id)},
-          {"running", cli::running_firmware_json(q.running)}};
-}
 
 int query_opened(const Options& options, Device& device) {
   auto query = query_device(device, options.ocr);  // errors name the device
   if (!query) return report_error(options, query.error());
   if (!query->image) {
-    const Error error = query->no_image->with_context(device.name() + ": flash holds no valid firmware image");
+    const Error error = no_image_error(device.name(), *query);
     if (options.json) {
-      nlohmann::json doc = cli::error_json(error);
-      doc.update(device_part_json(device, *query));
-      cli::print_json(doc);
+      cli::print_json(device_query_json(device.name(), device.info(), *query));
     } else {
       print_running(std::cout, query->running);
       print_device(std::cout, device.info(), query->chip, query->jedec_id);
@@ -41,10 +33,7 @@ int query_opened(const Options& options, Device& device) {
     return cli::exit_code_for(error.code());
   }
   if (options.json) {
-    nlohmann::json doc = query_json(*query->image);
-    doc.update(device_part_json(device, *query));
-    doc["ok"] = true;
-    cli::print_json(doc);
+    cli::print_json(device_query_json(device.name(), device.info(), *query));
   } else {
     print_query(std::cout, *query->image);
     print_running(std::cout, query->running);

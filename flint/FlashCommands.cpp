@@ -12,7 +12,7 @@
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "fwops/burn/BootGuard.h"
 #include "fwops/burn/SectorJournal.h"
 #include "image/BootCopy.h"
@@ -20,6 +20,7 @@
 #include "image/FlashImage.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 Result<void> write_and_commit(OutputFile& out, Bytes bytes) {

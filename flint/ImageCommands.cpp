@@ -7,10 +7,11 @@
 #include "flint/Commands.h"
 #include "flint/ImageSource.h"
 #include "flint/Commands.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 
 int report_error(const Options& options, const Error& error) { return cli::report_error(error, options.json); }
 

@@ -15,13 +15,14 @@
 #include "flint/ImageSource.h"
 #include "flint/Commands.h"
 #include "flint/Progress.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "core/Interrupt.h"
 #include "fwops/BurnTypes.h"
 #include "fwops/access/StaleLocks.h"
 #include "image/FirmwareImage.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 // SPI NOR status register: block-protect bits BP0..BP2 (bits 4:2) — nonzero protects part of the array.

@@ -12,7 +12,7 @@
 #include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 #include "flint/UidText.h"
 #include "fwops/BurnTypes.h"
 #include "fwops/edit/DeviceDataEdit.h"
@@ -21,6 +21,7 @@
 #include "image/ImagePatch.h"
 
 namespace openflint::flint {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 using Patch = FlashPatch;

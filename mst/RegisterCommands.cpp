@@ -19,6 +19,7 @@
 #include "fwops/Device.h"
 #include "fwops/registers/RegisterDump.h"
 #include "mst/Commands.h"
+#include "reports/RegisterDumpReport.h"
 
 namespace openflint::mst {
 namespace {
@@ -93,43 +94,6 @@ int run_mwrite(const RegisterArgs& a, const Common& common) {
   return cli::kOk;
 }
 
-// " # name field=0x.. ..." for a named register (dump -v).
-std::string register_comment(const CrRegister& reg, std::uint32_t value) {
-  std::string s = " # " + reg.name;
-  for (const RegisterField& f : reg.fields) s += " " + std::string(f.name) + "=" + hex_string(field_value(f, value));
-  return s;
-}
-
-nlohmann::json dump_json(const RegisterArgs& a, const Device& device, const RegisterDump& dump, double seconds) {
-  nlohmann::json ranges = nlohmann::json::array(), words = nlohmann::json::array(), named = nlohmann::json::array(),
-                 skipped = nlohmann::json::array();
-  for (const DumpRange& r : dump.ranges)
-    ranges.push_back({{"first", hex8(r.first)}, {"dwords", r.dwords}, {"name", r.name}, {"full_only", r.full_only}});
-  for (const DumpedWord& w : dump.words) {
-    words.push_back({hex8(w.address), hex8(w.value)});
-    const CrRegister* reg = find_cr_register(dump.registers, w.address);
-    if (reg == nullptr) continue;
-    nlohmann::json fields = nlohmann::json::object();
-    for (const RegisterField& f : reg->fields) fields[std::string(f.name)] = hex_string(field_value(f, w.value));
-    named.push_back({{"address", hex8(w.address)}, {"name", reg->name}, {"value", hex8(w.value)}, {"fields", fields}});
-  }
-  for (const SkippedRegister& s : dump.skipped)
-    skipped.push_back({{"address", hex8(s.address)}, {"name", s.name}, {"reason", s.reason}});
-  const DeviceInfo& info = device.info();
-  return {{"ok", true},
-          {"device", a.device},
-          {"family", info.name},
-          {"hw_id", hex_string(info.hw_id)},
-          {"cr_space_size", hex_string(info.cr_space.size)},
-          {"full", a.full},
-          {"ranges", ranges},
-          {"words", words},
-          {"named", named},
-          {"skipped", skipped},
-          {"read_transactions", dump.transactions},
-          {"seconds", seconds}};
-}
-
 int run_dump(const RegisterArgs& a, const Common& common) {
   auto device = open(a);
   if (!device) return cli::report_error(device.error(), common.json);
@@ -138,25 +102,10 @@ int run_dump(const RegisterArgs& a, const Common& common) {
   if (!dump) return cli::report_error(dump.error().with_context(device->name()), common.json);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (common.json) {
-    cli::print_json(dump_json(a, *device, *dump, seconds), 1);
+    cli::print_json(reports::dump_json(a.device, device->info(), *dump, a.full, seconds), 1);
     return cli::kOk;
   }
-  // One "0xADDR 0xVALUE" line per dword, as mstregdump prints them; -v adds the names as
-  // trailing comments and lists the registers left unread.
-  std::string text;
-  text.reserve(dump->words.size() * 22);
-  char line[32];
-  for (const DumpedWord& w : dump->words) {
-    std::snprintf(line, sizeof line, "0x%08x 0x%08x", w.address, w.value);
-    text += line;
-    if (a.verbose) {
-      if (const CrRegister* reg = find_cr_register(dump->registers, w.address)) text += register_comment(*reg, w.value);
-    }
-    text += '\n';
-  }
-  if (a.verbose) {
-    for (const SkippedRegister& s : dump->skipped) text += "# " + hex8(s.address) + " " + s.name + " not read: " + s.reason + "\n";
-  }
+  const std::string text = reports::dump_text(*dump, a.verbose);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return cli::kOk;
 }

@@ -15,8 +15,10 @@
 
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
+#include "cli/SignalStopper.h"
 #include "fwops/access/DeviceListing.h"
 #include "mst/Commands.h"
+#include "mst/ServerSetup.h"
 #include "mtcr/pci/PciDeviceName.h"
 #include "remote/BusServer.h"
 #include "remote/BusSession.h"
@@ -42,62 +44,6 @@ struct ServerArgs {
 // status` lists (each by its MST name), found without touching CR-space. A PCI name among the
 // arguments must name a catalog function (mtcr/pci/PciFunctionIds.h): a server never offers another
 // vendor's function, and a mistyped address stops it at the start, not at a client's open.
-Result<std::vector<std::string>> served_devices(const ServerArgs& a, const std::filesystem::path& root) {
-  if (!a.devices.empty()) {
-    for (const std::string& name : a.devices) {
-      if (!is_pci_device_name(name, root)) continue;
-      if (auto pci = resolve_pci_device_name(name, root); !pci && pci.error().code() == ErrorCode::InvalidArgument)
-        return make_error(std::move(pci).error());
-    }
-    return a.devices;
-  }
-  ListingOptions listing;
-  listing.probe_access = false;
-  OF_ASSIGN(const auto functions, list_pci_devices(root, listing));
-  std::vector<std::string> names;
-  for (const auto& f : functions) {
-    if (f.info != nullptr) names.push_back(f.function.mst_name());
-  }
-  return names;
-}
-
-// Audit lines go to --audit-log (appended) or stderr; the server serialises the calls.
-Result<AuditLog> make_audit_log(const std::string& path) {
-  if (path.empty()) return AuditLog([](std::string_view line) { std::cerr << "-I- " << line << std::endl; });
-  auto file = std::make_shared<std::ofstream>(path, std::ios::app);
-  if (!*file) return make_error(ErrorCode::Io, "cannot open the audit log " + path);
-  return AuditLog([file](std::string_view line) { *file << line << std::endl; });
-}
-
-// SIGINT/SIGTERM/SIGHUP are blocked in every thread and taken by one sigwait thread, which calls stop()
-// (not async-signal-safe, so not from a handler). SIGUSR1 wakes it when the server ends by itself.
-class SignalStopper {
- public:
-  explicit SignalStopper(BusServer& server) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    sigaddset(&set_, SIGHUP);
-    sigaddset(&set_, SIGUSR1);
-    ::pthread_sigmask(SIG_BLOCK, &set_, nullptr);
-    thread_ = std::thread([this, &server] {
-      int sig = 0;
-      ::sigwait(&set_, &sig);
-      server.stop();
-    });
-  }
-  ~SignalStopper() {
-    ::pthread_kill(thread_.native_handle(), SIGUSR1);
-    thread_.join();
-  }
-  SignalStopper(const SignalStopper&) = delete;
-  SignalStopper& operator=(const SignalStopper&) = delete;
-
- private:
-  sigset_t set_{};
-  std::thread thread_;
-};
-
 // A long-running server with a thread per session: glibc would give each thread its own malloc
 // arena (64 MiB of address space each, up to 8 per core), whose freed memory it rarely returns,
 // and raise its mmap threshold after the first large free, so a simulated device's flash freed
@@ -117,7 +63,7 @@ int run_server(const ServerArgs& a, const Common& common) {
   if (!audit) return cli::report_error(audit.error(), common.json);
   const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
   const std::filesystem::path root = a.sysfs.empty() ? default_sysfs_root() : std::filesystem::path(a.sysfs);
-  auto devices = served_devices(a, root);
+  auto devices = served_devices(a.devices, root);
   if (!devices) return cli::report_error(devices.error(), common.json);
   if (a.stdio) {
     auto channel = StdioBusChannel::open(STDIN_FILENO, STDOUT_FILENO);
@@ -151,7 +97,7 @@ int run_server(const ServerArgs& a, const Common& common) {
   if (!server) return cli::report_error(server.error(), common.json);
   Result<void> served;
   {
-    SignalStopper stopper(**server);
+    cli::SignalStopper stopper([&server] { (*server)->stop(); });
     const bool v6 = a.listen.find(':') != std::string::npos;
     std::cerr << "-I- serving " << devices->size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
               << (*server)->port()

@@ -11,10 +11,11 @@
 #include "fabric/OpenedFabric.h"
 #include "mst/Commands.h"
 #include "mst/RemoteStatus.h"
-#include "mst/StatusReport.h"
+#include "reports/StatusReport.h"
 #include "mtcr/pci/PciDeviceName.h"
 
 namespace openflint::mst {
+using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
 namespace fs = std::filesystem;

@@ -37,6 +37,7 @@ int tool_main(int argc, char** argv) {
   openflint::mst::add_reg_command(app, run, common);
   openflint::mst::add_i2c_command(app, run, common);
   openflint::mst::add_server_command(app, run, common);
+  openflint::mst::add_web_command(app, run, common);
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
   if (const auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   return run ? run() : openflint::cli::kUsage;

@@ -27,9 +27,11 @@ declare -A allowed=(
   [remote]="core image devices mtcr flash sim fwops"
   [burn]="core image devices fwops"
   [cli]="core image fwops"
-  [flint]="core image devices mtcr flash sim fwops cli"
+  [reports]="core image devices mtcr flash fwops fabric cli"
+  [web]="core image devices mtcr flash fwops fabric remote cli reports"
+  [flint]="core image devices mtcr flash sim fwops cli reports"
   [hcasim]="core image devices mtcr flash sim pcisim fwops cli"
-  [mst]="core image devices mtcr flash sim fwops fabricsim fabric remote cli"
+  [mst]="core image devices mtcr flash sim fwops fabricsim fabric remote cli reports web"
 )
 # Folders holding a tool's main: they may include cli/ as well as their layer's allowance.
 tool_dirs="fabricsim/responder fabricsim/simfabric fabricsim/tool fabric/ibfwmgr fabric/ibls fabric/ibmon fabric/ibcon fabric/ibtopogen fabric/options burn/cli"

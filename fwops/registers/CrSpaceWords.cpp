@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/HexString.h"
+#include "devices/CrRegisterMap.h"
 
 namespace openflint {
 
@@ -43,6 +44,34 @@ Result<void> write_cr_word(Device& device, std::uint64_t address, std::uint32_t 
   OF_TRY_CTX(device.access().write32(at, value), device.name() + ": writing " + hex_string(at));
   OF_TRY_CTX(device.commit(), device.name() + ": saving the simulated device");
   return {};
+}
+
+Result<FieldWrite> write_cr_field(Device& device, std::uint32_t address, const std::string& field,
+                                  std::uint32_t value) {
+  const auto registers = cr_registers(device.info());
+  const CrRegister* reg = find_cr_register(registers, address);
+  if (reg == nullptr)
+    return make_error(ErrorCode::InvalidArgument, hex_string(address) + " is not a register the catalog names for " +
+                                                      std::string(device.info().name));
+  if (reg->read_effect == ReadEffect::TakesLock)
+    return make_error(ErrorCode::InvalidArgument, reg->name + " is not written field by field: reading it takes a lock");
+  RegisterField bits{"", 31, 0};
+  if (!field.empty() || !reg->fields.empty()) {
+    const auto it = std::find_if(reg->fields.begin(), reg->fields.end(), [&](const RegisterField& f) { return f.name == field; });
+    if (it == reg->fields.end())
+      return make_error(ErrorCode::InvalidArgument, reg->name + " has no field '" + field + "'");
+    bits = *it;
+  }
+  const unsigned width = bits.msb - bits.lsb + 1u;
+  const std::uint32_t mask = width >= 32 ? 0xffffffffu : ((1u << width) - 1u);
+  if ((value & ~mask) != 0)
+    return make_error(ErrorCode::InvalidArgument, hex_string(value) + " does not fit " + reg->name +
+                                                      (field.empty() ? "" : "." + field) + " (" +
+                                                      std::to_string(width) + " bits)");
+  OF_ASSIGN(const auto words, read_cr_words(device, address, 1));
+  FieldWrite w{address, reg->name, words[0], (words[0] & ~(mask << bits.lsb)) | (value << bits.lsb)};
+  OF_TRY(write_cr_word(device, address, w.after));
+  return w;
 }
 
 }  // namespace openflint

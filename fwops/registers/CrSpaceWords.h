@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/Result.h"
@@ -22,5 +23,21 @@ namespace openflint {
 
 // Writes one dword (checked), then Device::commit() so a sim:PATH device keeps it.
 [[nodiscard]] Result<void> write_cr_word(Device& device, std::uint64_t address, std::uint32_t value);
+
+// What a field write changed.
+struct FieldWrite {
+  std::uint32_t address = 0;
+  std::string register_name;
+  std::uint32_t before = 0;  // the whole dword
+  std::uint32_t after = 0;
+};
+
+// Sets field `field` of the catalog register at `address` (cr_registers: a named register and
+// one of its fields; "" for a register without fields: the whole dword) to `value`: reads the
+// dword, replaces the field's bits, writes it and commits. Refused (InvalidArgument) for an
+// address the catalog does not name, a value wider than the field, and a register whose read
+// takes a lock (the gateway, the semaphores: mst dump never reads them either).
+[[nodiscard]] Result<FieldWrite> write_cr_field(Device& device, std::uint32_t address, const std::string& field,
+                                                std::uint32_t value);
 
 }  // namespace openflint

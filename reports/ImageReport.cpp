@@ -1,20 +1,14 @@
 // Report: text (mstflint's layout, so habits and scripts carry over) and JSON renderings.
 #include "core/HexString.h"
-#include "flint/Report.h"
+#include "reports/ImageReport.h"
 
 #include <cstdio>
 #include <optional>
 #include <ostream>
 #include <vector>
 
-namespace openflint::flint {
+namespace openflint::reports {
 namespace {
-
-void field(std::ostream& out, const char* name, const std::string& value) {
-  std::string label = std::string(name) + ":";
-  label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
-  out << label << value << '\n';
-}
 
 std::string or_na(const std::string& s) { return s.empty() ? "N/A" : s; }
 
@@ -61,6 +55,13 @@ std::string hex_list(const std::vector<std::uint64_t>& values, int width) {
 }
 
 }  // namespace
+
+void field(std::ostream& out, const char* name, const std::string& value) {
+  std::string label = std::string(name) + ":";
+  label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
+  out << label << value << '\n';
+}
+
 
 std::string hex(std::uint64_t value, int width) { return hex_string(value, width); }
 
@@ -190,4 +191,4 @@ nlohmann::json boards_json(const MfaArchive& archive) {
 }
 
 
-}  // namespace openflint::flint
+}  // namespace openflint::reports

@@ -13,7 +13,7 @@
 #include "image/MfaArchive.h"
 #include "image/VerifyReport.h"
 
-namespace openflint::flint {
+namespace openflint::reports {
 
 void print_query(std::ostream& out, const ImageQuery& query);
 [[nodiscard]] nlohmann::json query_json(const ImageQuery& query);
@@ -26,4 +26,7 @@ void print_boards(std::ostream& out, const MfaArchive& archive);
 
 [[nodiscard]] std::string hex(std::uint64_t value, int width = 0);
 
-}  // namespace openflint::flint
+// One mstflint-style "Name:                  value" line (the label padded to 23 columns).
+void field(std::ostream& out, const char* name, const std::string& value);
+
+}  // namespace openflint::reports

@@ -12,7 +12,7 @@
 #include "fwops/access/HostAccess.h"
 #include "fwops/access/MstLinks.h"
 
-namespace openflint::mst {
+namespace openflint::reports {
 
 [[nodiscard]] nlohmann::json device_json(const PciDeviceStatus& d);
 [[nodiscard]] nlohmann::json node_json(const NodeFirmware& n);
@@ -26,4 +26,4 @@ void print_nodes(std::ostream& out, const std::vector<NodeFirmware>& nodes);
 void print_host(std::ostream& out, const HostAccess& h, const std::vector<PciDeviceStatus>& devices);
 void print_links(std::ostream& out, const std::filesystem::path& dir, const std::vector<MstLink>& links);
 
-}  // namespace openflint::mst
+}  // namespace openflint::reports

@@ -1,12 +1,12 @@
 // StatusReport: fixed-width rows and the JSON documented in docs/json.md ("mst").
 #include "cli/TextArgs.h"
-#include "mst/StatusReport.h"
+#include "reports/StatusReport.h"
 
 #include <cstdio>
 #include <string>
 
 
-namespace openflint::mst {
+namespace openflint::reports {
 namespace {
 
 using nlohmann::json;
@@ -188,4 +188,4 @@ void print_links(std::ostream& out, const std::filesystem::path& dir, const std:
   for (const auto& l : links) out << (dir / l.name).string() << " -> " << l.target.string() << " (" << to_string(l.state) << ")\n";
 }
 
-}  // namespace openflint::mst
+}  // namespace openflint::reports

@@ -1,19 +1,15 @@
 // DeviceReport: mstflint-style lines and JSON objects for device, flash chip and running firmware.
-#include "flint/DeviceReport.h"
+#include "reports/DeviceReport.h"
 
 #include <ostream>
 #include <string>
 
-#include "flint/Report.h"
+#include "cli/ErrorReport.h"
+#include "cli/RunningFirmwareReport.h"
+#include "reports/ImageReport.h"
 
-namespace openflint::flint {
+namespace openflint::reports {
 namespace {
-
-void field(std::ostream& out, const char* name, const std::string& value) {
-  std::string label = std::string(name) + ":";
-  label.resize(std::max<std::size_t>(label.size() + 1, 23), ' ');
-  out << label << value << '\n';
-}
 
 std::string size_text(std::uint64_t bytes) {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0) return std::to_string(bytes >> 20) + " MiB";
@@ -58,4 +54,27 @@ nlohmann::json flash_json(const FlashChip& chip, std::uint32_t jedec_id) {
           {"sector_size", chip.min_erase_size()}};
 }
 
-}  // namespace openflint::flint
+namespace {
+
+// The device half of a query: printed (or put into JSON) even when the flash holds no image.
+nlohmann::json device_part_json(const DeviceInfo& info, const DeviceQuery& q) {
+  return {{"device", device_json(info)},
+          {"flash", flash_json(q.chip, q.jedec_id)},
+          {"running", cli::running_firmware_json(q.running)}};
+}
+
+}  // namespace
+
+Error no_image_error(const std::string& device_name, const DeviceQuery& query) {
+  const Error why = query.no_image ? *query.no_image : Error(ErrorCode::NotFound, "no image");
+  return why.with_context(device_name + ": flash holds no valid firmware image");
+}
+
+nlohmann::json device_query_json(const std::string& device_name, const DeviceInfo& info, const DeviceQuery& query) {
+  nlohmann::json doc = query.image ? query_json(*query.image) : cli::error_json(no_image_error(device_name, query));
+  doc.update(device_part_json(info, query));
+  if (query.image) doc["ok"] = true;
+  return doc;
+}
+
+}  // namespace openflint::reports

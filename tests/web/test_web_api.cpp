@@ -1,0 +1,221 @@
+// mst web's API in-process (web/WebServer over simulated devices, an httplib client): the pages'
+// documents are the CLIs' --json documents; the token, the host check, cross-site writes, '..',
+// oversized bodies, read-only mode, the allow-list rule and field writes.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "tests/support/TestSupport.h"
+#include "web/WebServer.h"
+
+namespace openflint::test {
+namespace {
+
+using nlohmann::json;
+
+class WebApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* model : {"connectx4", "connectx3"}) {
+      const auto dev = (dir_ / model).string();
+      const auto r = run_tool("hcasim", {"create", "--model", model, dev, "--image",
+                                         sample_image(std::string(model) + "-old").string()});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      devices_.push_back("sim:" + dev);
+    }
+  }
+  void TearDown() override { stop(); }
+
+  void start(bool read_only = false) {
+    WebOptions options;
+    options.devices = devices_;
+    options.read_only = read_only;
+    options.audit = [this](std::string_view line) {
+      const std::lock_guard lock(mutex_);
+      audit_ += std::string(line) + "\n";
+    };
+    auto server = WebServer::bind(std::move(options));
+    ASSERT_TRUE(server.has_value()) << server.error().message();
+    server_ = std::move(*server);
+    thread_ = std::thread([this] { (void)server_->serve(); });
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
+    client_->set_read_timeout(30, 0);
+    for (int i = 0; i < 200 && !client_->Get("/"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  void stop() {
+    if (server_) server_->stop();
+    if (thread_.joinable()) thread_.join();
+    server_.reset();
+  }
+  httplib::Headers with_token() const { return {{"X-Openflint-Token", server_->token()}}; }
+  json get_json(const std::string& path) {
+    auto res = client_->Get(path.c_str(), with_token());
+    EXPECT_TRUE(res) << path;
+    if (!res) return json();
+    EXPECT_EQ(res->status, 200) << path << ": " << res->body;
+    return json::parse(res->body, nullptr, false);
+  }
+  httplib::Result post_field(const std::string& body, httplib::Headers headers) {
+    return client_->Post("/api/devices/0/field", headers, body, "application/json");
+  }
+  std::string audit() {
+    const std::lock_guard lock(mutex_);
+    return audit_;
+  }
+
+  TempDir dir_;
+  std::vector<std::string> devices_;
+  std::unique_ptr<WebServer> server_;
+  std::thread thread_;
+  std::unique_ptr<httplib::Client> client_;
+  std::mutex mutex_;
+  std::string audit_;
+};
+
+TEST_F(WebApi, TheDeviceListHoldsFlintsQueryDocumentOfEachDevice) {
+  start();
+  const json doc = get_json("/api/devices");
+  ASSERT_TRUE(doc["ok"].get<bool>()) << doc.dump();
+  EXPECT_EQ(doc["json_version"], 1);
+  ASSERT_EQ(doc["devices"].size(), 2u);
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    const auto cli = run_tool("flint", {"-d", devices_[i], "q", "--json"});
+    ASSERT_EQ(cli.exit_code, 0) << cli.err;
+    json expected = json::parse(cli.out);
+    expected.erase("json_version");
+    EXPECT_EQ(doc["devices"][i]["name"], devices_[i]);
+    EXPECT_EQ(doc["devices"][i]["query"], expected) << devices_[i];
+  }
+}
+
+TEST_F(WebApi, TheRegisterDocumentIsMstDumpsAndTheDumpTextIsMstDumpsLines) {
+  start();
+  json doc = get_json("/api/devices/0/registers");
+  const auto cli = run_tool("mst", {"dump", "-v", devices_[0], "--json"});
+  ASSERT_EQ(cli.exit_code, 0) << cli.err;
+  json expected = json::parse(cli.out);
+  for (json* d : {&doc, &expected}) d->erase("seconds");  // the time the reads took
+  EXPECT_EQ(doc, expected);
+  const auto text = client_->Get("/api/devices/0/dump.txt", with_token());
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->body, run_tool("mst", {"dump", devices_[0]}).out);
+  bool hw_id = false;
+  for (const auto& r : doc["named"]) hw_id = hw_id || (r["name"] == "hw_id" && r["fields"]["hw_id"] == "0x209");
+  EXPECT_TRUE(hw_id) << doc["named"].dump();
+}
+
+TEST_F(WebApi, EveryRequestNeedsTheTokenAndTheUrlSetsACookie) {
+  start();
+  for (const char* path : {"/", "/device", "/assets/app.js", "/api/devices", "/api/devices/0/registers"}) {
+    const auto res = client_->Get(path);
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 403) << path;
+  }
+  const auto wrong = client_->Get("/api/devices", {{"X-Openflint-Token", std::string(32, '0')}});
+  EXPECT_EQ(wrong->status, 403);
+  const std::string url = server_->url();
+  const auto page = client_->Get(url.substr(url.find("/?")).c_str());
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_NE(page->body.find("<table id=\"devices\">"), std::string::npos);
+  const std::string cookie = page->get_header_value("Set-Cookie");
+  EXPECT_NE(cookie.find("HttpOnly"), std::string::npos) << cookie;
+  EXPECT_NE(cookie.find("SameSite=Strict"), std::string::npos) << cookie;
+  const auto with_cookie = client_->Get("/assets/app.js", {{"Cookie", "openflint_token=" + server_->token()}});
+  EXPECT_EQ(with_cookie->status, 200);
+}
+
+TEST_F(WebApi, AFieldWriteChangesTheDeviceAndIsAudited) {
+  start();
+  const auto res = post_field(R"({"address": "0xf0000", "field": "boot_address", "value": "0x10"})", with_token());
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  const auto read = run_tool("mst", {"mread", devices_[0], "0xf0000"});
+  EXPECT_EQ(read.out, "0x000f0000 0x00001000\n") << read.err;
+  EXPECT_NE(audit().find("wrote " + devices_[0] + " 0x000f0000 (boot_address.boot_address) 0x00000000 -> 0x00001000"),
+            std::string::npos)
+      << audit();
+}
+
+TEST_F(WebApi, CrossSiteAndTokenlessWritesAreRefusedAndChangeNothing) {
+  start();
+  const std::string body = R"({"address": "0xf0000", "field": "boot_address", "value": "0x2000"})";
+  httplib::Headers cross = with_token();
+  cross.emplace("Origin", "http://evil.example");
+  const std::vector<std::pair<std::string, httplib::Headers>> attempts = {
+      {"cross-site origin", cross},
+      {"cookie only (a form post)", {{"Cookie", "openflint_token=" + server_->token()}}},
+      {"cross-site fetch", {{"X-Openflint-Token", server_->token()}, {"Sec-Fetch-Site", "cross-site"}}},
+      {"no token", {}}};
+  for (const auto& [what, headers] : attempts) {
+    const auto res = post_field(body, headers);
+    ASSERT_TRUE(res) << what;
+    EXPECT_EQ(res->status, 403) << what << ": " << res->body;
+  }
+  EXPECT_EQ(run_tool("mst", {"mread", devices_[0], "0xf0000"}).out, "0x000f0000 0x00000000\n");
+  EXPECT_NE(audit().find("refused POST /api/devices/0/field: cross-site request from http://evil.example"), std::string::npos)
+      << audit();
+}
+
+TEST_F(WebApi, ReadOnlyRefusesWrites) {
+  start(/*read_only=*/true);
+  EXPECT_TRUE(get_json("/api/devices")["read_only"].get<bool>());
+  const auto res = post_field(R"({"address": "0xf0000", "field": "boot_address", "value": "0x3000"})", with_token());
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 403) << res->body;
+  EXPECT_NE(res->body.find("read-only"), std::string::npos) << res->body;
+  EXPECT_EQ(run_tool("mst", {"mread", devices_[0], "0xf0000"}).out, "0x000f0000 0x00000000\n");
+}
+
+TEST_F(WebApi, RegistersWhoseReadTakesALockAreNotWrittenAndBadWritesAreNamed) {
+  start();
+  const json doc = get_json("/api/devices/0/registers");
+  ASSERT_FALSE(doc["skipped"].empty()) << "the catalog names no lock register for ConnectX-4";
+  const std::string locked = doc["skipped"][0]["address"];
+  const auto res = post_field(R"({"address": ")" + locked + R"(", "value": "0"})", with_token());
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 400) << res->body;
+  EXPECT_NE(res->body.find("reading it takes a lock"), std::string::npos) << res->body;
+  const auto wide = post_field(R"({"address": "0xf0014", "field": "hw_revision", "value": "0x100"})", with_token());
+  EXPECT_EQ(wide->status, 400) << wide->body;
+  const auto unknown = post_field(R"({"address": "0x4", "value": "1"})", with_token());
+  EXPECT_EQ(unknown->status, 400) << unknown->body;
+  const auto not_json = post_field("address=1", with_token());
+  EXPECT_EQ(not_json->status, 400) << not_json->body;
+}
+
+TEST_F(WebApi, DotDotPathsOversizedBodiesAndForeignHostsAreRefused) {
+  start();
+  for (const char* path : {"/assets/../etc/passwd", "/assets/%2e%2e/x", "//etc/passwd", "/api/devices/0/..%2fregisters"}) {
+    const auto res = client_->Get(path, with_token());
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 400) << path;
+  }
+  const auto big = post_field(std::string(200 * 1024, ' '), with_token());
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
+  httplib::Headers rebinding = with_token();
+  rebinding.emplace("Host", "evil.example:" + std::to_string(server_->port()));
+  const auto foreign = client_->Get("/api/devices", rebinding);
+  ASSERT_TRUE(foreign);
+  EXPECT_EQ(foreign->status, 421);
+  const auto missing = client_->Get("/api/devices/7/registers", with_token());
+  EXPECT_EQ(missing->status, 404);
+}
+
+TEST(WebListen, ANonLoopbackAddressNeedsAnAllowList) {
+  WebOptions options;
+  options.listen_address = "0.0.0.0";
+  const auto refused = WebServer::bind(options);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(refused.error().message().find("needs --allow"), std::string::npos) << refused.error().message();
+  const auto cli = run_tool("mst", {"web", "--listen", "0.0.0.0:0", "sim:/nonexistent"});
+  EXPECT_EQ(cli.exit_code, 2) << cli.err;
+  EXPECT_NE(cli.err.find("needs --allow CIDR"), std::string::npos) << cli.err;
+}
+
+}  // namespace
+}  // namespace openflint::test

@@ -1,0 +1,108 @@
+// DeviceApi: opens the device for each request, builds the report, lets the device go.
+#include "web/DeviceApi.h"
+
+#include <chrono>
+
+#include "cli/ErrorReport.h"
+#include "cli/TextArgs.h"
+#include "core/HexString.h"
+#include "fwops/DeviceQuery.h"
+#include "fwops/registers/CrSpaceWords.h"
+#include "fwops/registers/RegisterDump.h"
+#include "reports/DeviceReport.h"
+#include "reports/RegisterDumpReport.h"
+
+namespace openflint {
+namespace {
+
+// A number given as a JSON number or as text ("0x1f", "31").
+Result<std::uint64_t> number_of(const nlohmann::json& value, const char* what) {
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+  if (value.is_string()) return cli::parse_number(value.get<std::string>(), what);
+  return make_error(ErrorCode::InvalidArgument, std::string(what) + ": a number or a \"0x..\" string is needed");
+}
+
+}  // namespace
+
+DeviceApi::DeviceApi(std::vector<std::string> devices, DeviceOpenOptions open_options, bool read_only, AuditLog audit)
+    : devices_(std::move(devices)), open_options_(std::move(open_options)), read_only_(read_only), audit_(std::move(audit)) {}
+
+Result<Device> DeviceApi::open(std::size_t index) const {
+  if (index >= devices_.size())
+    return make_error(ErrorCode::NotFound, "no device " + std::to_string(index) + " is served");
+  return open_device(devices_[index], open_options_);
+}
+
+void DeviceApi::audit(const std::string& line) const {
+  if (audit_) audit_(line);
+}
+
+nlohmann::json DeviceApi::devices_document() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    nlohmann::json entry{{"index", i}, {"name", devices_[i]}};
+    auto device = open(i);
+    if (!device) {
+      entry["query"] = cli::error_json(device.error());
+    } else {
+      auto query = query_device(*device);
+      entry["query"] = query ? reports::device_query_json(device->name(), device->info(), *query)
+                             : cli::error_json(query.error());
+    }
+    list.push_back(std::move(entry));
+  }
+  return {{"ok", true}, {"read_only", read_only_}, {"devices", std::move(list)}};
+}
+
+Result<nlohmann::json> DeviceApi::registers_document(std::size_t index) const {
+  OF_ASSIGN(Device device, open(index));
+  const auto start = std::chrono::steady_clock::now();
+  OF_ASSIGN_CTX(const RegisterDump dump, dump_registers(device.access(), device.info(), RegisterDumpOptions{}),
+                device.name());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return reports::dump_json(devices_[index], device.info(), dump, false, seconds);
+}
+
+Result<std::string> DeviceApi::dump_text(std::size_t index) const {
+  OF_ASSIGN(Device device, open(index));
+  OF_ASSIGN_CTX(const RegisterDump dump, dump_registers(device.access(), device.info(), RegisterDumpOptions{}),
+                device.name());
+  return reports::dump_text(dump, false);
+}
+
+Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann::json& request,
+                                              const std::string& peer) const {
+  const std::string who = "web " + peer + ": ";
+  if (index >= devices_.size())
+    return make_error(ErrorCode::NotFound, "no device " + std::to_string(index) + " is served");
+  const std::string& name = devices_[index];
+  if (read_only_) {
+    audit(who + "refused write on " + name + ": read-only server");
+    return make_error(ErrorCode::PermissionDenied, "this console is read-only (mst web --read-only)");
+  }
+  if (!request.is_object() || !request.contains("address") || !request.contains("value"))
+    return make_error(ErrorCode::InvalidArgument, "a write needs \"address\" and \"value\" (and \"field\")");
+  OF_ASSIGN(const std::uint64_t address, number_of(request["address"], "address"));
+  OF_ASSIGN(const std::uint64_t value, number_of(request["value"], "value"));
+  if (address > 0xffffffffu || value > 0xffffffffu)
+    return make_error(ErrorCode::InvalidArgument, "address and value are 32-bit numbers");
+  const std::string field = request.contains("field") && request["field"].is_string() ? request["field"].get<std::string>() : "";
+  OF_ASSIGN(Device device, open(index));
+  auto done = write_cr_field(device, static_cast<std::uint32_t>(address), field, static_cast<std::uint32_t>(value));
+  if (!done) {
+    audit(who + "refused write on " + name + " " + hex_dword(static_cast<std::uint32_t>(address)) + ": " +
+          done.error().message());
+    return make_error(std::move(done).error());
+  }
+  audit(who + "wrote " + name + " " + hex_dword(done->address) + " (" + done->register_name +
+        (field.empty() ? "" : "." + field) + ") " + hex_dword(done->before) + " -> " + hex_dword(done->after));
+  return nlohmann::json{{"ok", true},
+                        {"device", name},
+                        {"address", hex_dword(done->address)},
+                        {"register", done->register_name},
+                        {"field", field},
+                        {"before", hex_dword(done->before)},
+                        {"after", hex_dword(done->after)}};
+}
+
+}  // namespace openflint

@@ -1,0 +1,206 @@
+// openflint web console: plain JavaScript over the JSON endpoints (docs/json.md "mst web").
+'use strict';
+
+const params = new URLSearchParams(location.search);
+if (params.get('token')) sessionStorage.setItem('openflint_token', params.get('token'));
+const token = sessionStorage.getItem('openflint_token') || '';
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(c == null ? '' : String(c)));
+  return e;
+}
+
+async function api(path, options = {}) {
+  const headers = Object.assign({'X-Openflint-Token': token}, options.headers || {});
+  const response = await fetch(path, Object.assign({}, options, {headers, credentials: 'same-origin'}));
+  const text = await response.text();
+  let doc = null;
+  try { doc = JSON.parse(text); } catch (e) { doc = {ok: false, error: {message: text}}; }
+  if (!response.ok && doc.ok !== false) doc = {ok: false, error: {message: response.status + ' ' + response.statusText}};
+  return doc;
+}
+
+function setStatus(id, text, isError) {
+  const s = document.getElementById(id);
+  s.textContent = text;
+  s.classList.toggle('error', !!isError);
+}
+
+function showMode(readOnly) {
+  const m = document.getElementById('mode');
+  m.textContent = readOnly ? 'read-only' : 'read-write';
+  m.classList.toggle('read-only', readOnly);
+}
+
+// ---- devices page -------------------------------------------------------------------------
+
+function attentionOf(q) {
+  if (q.ok === false && !q.device) return [q.error ? q.error.message : 'cannot be opened'];
+  const notes = [];
+  if (q.ok === false) notes.push('no valid image on flash');
+  const running = q.running || {};
+  if (running.recovery) notes.push('running in recovery');
+  if (running.fw_version && q.fw_version && running.fw_version !== q.fw_version)
+    notes.push('flash ' + q.fw_version + ' ≠ running ' + running.fw_version + ' (reset to activate)');
+  return notes;
+}
+
+async function loadDevices() {
+  const doc = await api('/api/devices');
+  if (!doc.ok) return setStatus('status', doc.error.message, true);
+  showMode(doc.read_only);
+  const body = document.querySelector('#devices tbody');
+  body.replaceChildren();
+  for (const d of doc.devices) {
+    const q = d.query || {};
+    const notes = attentionOf(q);
+    const link = el('a', {class: 'open', href: '/device?i=' + d.index}, d.name);
+    const row = el('tr', {class: 'device' + (notes.length ? ' attention' : ''), 'data-index': d.index, 'data-name': d.name},
+      el('td', {}, link),
+      el('td', {}, q.device ? q.device.part_number + ' (' + q.device.name + ')' : ''),
+      el('td', {class: 'mono'}, q.running && q.running.fw_version ? q.running.fw_version : '—'),
+      el('td', {class: 'mono'}, q.fw_version || '—'),
+      el('td', {class: 'mono'}, q.psid || ''),
+      el('td', {class: 'mono'}, q.base_guid ? q.base_guid.base : ''),
+      el('td', {class: 'attention-notes'}, notes.join('; ')));
+    body.append(row);
+  }
+  setStatus('status', doc.devices.length + ' device(s)');
+}
+
+// ---- device page ----------------------------------------------------------------------------
+
+const deviceIndex = params.get('i');
+let last = null;         // address -> {value, fields}
+const snapshots = [];    // {time, words: Map address -> value, names}
+let timer = null;
+
+function fieldMap(doc) {
+  const m = new Map();
+  for (const r of doc.named) m.set(r.address, r);
+  return m;
+}
+
+function renderRegisters(doc) {
+  document.getElementById('device-name').textContent = doc.device;
+  document.getElementById('family').textContent = doc.family + ', hw_id ' + doc.hw_id;
+  const body = document.querySelector('#registers tbody');
+  const named = fieldMap(doc);
+  const now = new Map();
+  const rows = [];
+  for (const [address, value] of doc.words) {
+    const reg = named.get(address);
+    const previous = last ? last.get(address) : undefined;
+    now.set(address, {value, fields: reg ? reg.fields : {}});
+    const fields = el('td', {class: 'fields'});
+    if (reg) {
+      for (const [name, v] of Object.entries(reg.fields)) {
+        const changed = previous && previous.fields[name] !== v;
+        const span = el('span', {class: 'field' + (changed ? ' changed' : ''), 'data-field': name, tabIndex: 0}, name + '=' + v);
+        span.addEventListener('click', () => pickField(address, name, v));
+        span.addEventListener('keydown', (e) => { if (e.key === 'Enter') pickField(address, name, v); });
+        fields.append(span);
+      }
+    }
+    const changed = previous && previous.value !== value;
+    rows.push(el('tr', {class: 'register' + (changed ? ' changed' : ''), 'data-address': address, 'data-name': reg ? reg.name : ''},
+      el('td', {class: 'mono'}, address), el('td', {}, reg ? reg.name : ''), el('td', {class: 'mono value'}, value), fields));
+  }
+  body.replaceChildren(...rows);
+  last = now;
+  const skipped = document.getElementById('skipped');
+  skipped.replaceChildren(...doc.skipped.map((s) => el('li', {class: 'mono'}, s.address + ' ' + s.name + ': ' + s.reason)));
+  return doc;
+}
+
+function pickField(address, field, value) {
+  document.getElementById('write-address').value = address;
+  document.getElementById('write-field').value = field;
+  document.getElementById('write-value').value = value;
+  document.getElementById('write-value').focus();
+}
+
+let current = null;
+async function refreshRegisters() {
+  const started = performance.now();
+  const doc = await api('/api/devices/' + deviceIndex + '/registers');
+  if (!doc.ok) return setStatus('status', doc.error.message, true);
+  current = renderRegisters(doc);
+  setStatus('status', 'read ' + doc.words.length + ' dwords in ' + Math.round(performance.now() - started) + ' ms at ' +
+    new Date().toLocaleTimeString());
+}
+
+function schedule() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  const ms = Number(document.getElementById('interval').value);
+  if (ms > 0) timer = setInterval(refreshRegisters, ms);
+}
+
+function takeSnapshot() {
+  if (!current) return;
+  const names = fieldMap(current);
+  snapshots.push({time: new Date(), words: new Map(current.words), names});
+  const list = document.getElementById('snapshots');
+  list.append(el('li', {}, snapshots[snapshots.length - 1].time.toLocaleTimeString() + ' (' + current.words.length + ' dwords)'));
+}
+
+function showDiff() {
+  const table = document.getElementById('diff-output');
+  if (snapshots.length < 2) return setStatus('status', 'take two snapshots first', true);
+  const [a, b] = snapshots.slice(-2);
+  const rows = [];
+  for (const [address, after] of b.words) {
+    const before = a.words.get(address);
+    if (before === after) continue;
+    const reg = b.names.get(address);
+    rows.push(el('tr', {class: 'diff', 'data-address': address}, el('td', {class: 'mono'}, address),
+      el('td', {}, reg ? reg.name : ''), el('td', {class: 'mono'}, before == null ? '—' : before), el('td', {class: 'mono'}, after)));
+  }
+  table.querySelector('tbody').replaceChildren(...rows);
+  table.hidden = false;
+  setStatus('status', rows.length + ' dword(s) differ between the last two snapshots');
+}
+
+async function writeField() {
+  const address = document.getElementById('write-address').value.trim();
+  const field = document.getElementById('write-field').value.trim();
+  const value = document.getElementById('write-value').value.trim();
+  const what = address + (field ? '.' + field : '') + ' = ' + value;
+  if (!confirm('Write ' + what + ' on ' + document.getElementById('device-name').textContent + '?')) return;
+  const doc = await api('/api/devices/' + deviceIndex + '/field', {
+    method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({address, field, value})});
+  if (!doc.ok) return setStatus('write-status', 'refused: ' + doc.error.message, true);
+  setStatus('write-status', 'wrote ' + doc.register + ': ' + doc.before + ' → ' + doc.after);
+  refreshRegisters();
+}
+
+async function loadDevice() {
+  document.getElementById('download').href = '/api/devices/' + deviceIndex + '/dump.txt';
+  const list = await api('/api/devices');
+  if (list.ok) {
+    showMode(list.read_only);
+    if (list.read_only) {
+      for (const id of ['write-address', 'write-field', 'write-value', 'write-button']) document.getElementById(id).disabled = true;
+      setStatus('write-status', 'read-only console: writes are refused');
+    }
+  }
+  document.getElementById('interval').addEventListener('change', schedule);
+  document.getElementById('refresh').addEventListener('click', refreshRegisters);
+  document.getElementById('snapshot').addEventListener('click', takeSnapshot);
+  document.getElementById('diff').addEventListener('click', showDiff);
+  document.getElementById('write-button').addEventListener('click', writeField);
+  await refreshRegisters();
+  schedule();
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  if (document.body.dataset.page === 'devices') loadDevices();
+  else loadDevice();
+});
