@@ -12,6 +12,7 @@
 #include "cli/SignalStopper.h"
 #include "mst/Commands.h"
 #include "mst/ServerSetup.h"
+#include "web/AccessToken.h"
 #include "web/WebServer.h"
 
 namespace openflint::mst {
@@ -24,6 +25,7 @@ struct WebArgs {
   std::vector<std::string> allow;
   bool read_only = false;
   std::string audit_log;
+  std::string token_file;
   std::string sysfs;
   int lock_timeout_ms = 5000;
   std::vector<std::string> devices;
@@ -74,6 +76,11 @@ int run_web(const WebArgs& a, const Common& common) {
   options.open_options.lock_timeout = std::chrono::milliseconds(a.lock_timeout_ms);
   options.read_only = a.read_only;
   options.audit = *audit;
+  if (!a.token_file.empty()) {
+    auto token = load_or_create_token(a.token_file);
+    if (!token) return fail(token.error());
+    options.token = *token;
+  }
   auto server = WebServer::bind(std::move(options));
   if (!server) return fail(server.error());
   Result<void> served;
@@ -102,6 +109,9 @@ void add_web_command(CLI::App& app, std::function<int()>& run, const Common& com
       ->allow_extra_args(false);
   web->add_flag("--read-only", args->read_only, "show only: every write is refused");
   web->add_option("--audit-log", args->audit_log, "append the audit lines (writes, refused writes) to FILE (default stderr)");
+  web->add_option("--token-file", args->token_file,
+                  "keep the access token in FILE (read if it exists, else a random one written there, mode 0600): "
+                  "a URL that survives restarts, as the systemd unit uses");
   web->add_option("--sysfs", args->sysfs, "PCI sysfs root for the default list and PCI names "
                                          "(default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
   web->add_option("--lock-timeout", args->lock_timeout_ms, "milliseconds to wait for a device another tool holds (default 5000)")

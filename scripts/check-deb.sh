@@ -58,4 +58,13 @@ for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update ibls:--to
     _ "$completions/$tool" "$tool" "${want:0:2}")
   [[ " $got " == *" $want "* ]] || { echo "check-deb: $tool completion of '${want:0:2}' gave '$got', not $want" >&2; exit 1; }
 done
+# mst web's service: packaged, disabled (no maintainer script enables it), its program in the package.
+unit=$scratch/root/lib/systemd/system/openflint-web.service
+[[ -s $unit ]] || { echo "check-deb: no openflint-web.service" >&2; exit 1; }
+exec_line=$(sed -n 's/^ExecStart=//p' "$unit")
+[[ -x $scratch/root${exec_line%% *} ]] || { echo "check-deb: the unit runs ${exec_line%% *}, not in the package" >&2; exit 1; }
+if dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE 'postinst|prerm'; then
+  echo "check-deb: a maintainer script would enable or start the web console" >&2; exit 1
+fi
+"$scratch/root/usr/bin/mst" web --help | grep -q -- '--token-file' || { echo "check-deb: mst web has no --token-file" >&2; exit 1; }
 echo "check-deb: ok"

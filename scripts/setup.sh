@@ -10,6 +10,8 @@ DEMO=(
   build-essential cmake ninja-build pkg-config
   libcli11-dev nlohmann-json3-dev zlib1g-dev liblzma-dev libpci-dev libfuse3-dev libssl-dev
   libibmad-dev libibumad-dev libibnetdisc-dev
+  # mst web's HTTP server
+  libcpp-httplib-dev
   # the simulated fabric (ibsim, opensm, ibaddr) and the demo's JSON reading
   ibsim-utils opensm infiniband-diags python3
 )
@@ -22,6 +24,8 @@ TEST=(
   ansible-core
   # the remote_ssh tests: a throwaway sshd on loopback and the ssh client the ssh: names run
   openssh-server openssh-client
+  # the web console's browser tests (tests/web: headless chromium driven by chromedriver)
+  chromium chromium-driver python3-selenium
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
   # runs the packaged completion)
   help2man dpkg-dev lintian bash-completion

@@ -5,9 +5,11 @@
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <thread>
 
 #include "tests/support/TestSupport.h"
+#include "web/AccessToken.h"
 #include "web/WebServer.h"
 
 namespace openflint::test {
@@ -215,6 +217,30 @@ TEST(WebListen, ANonLoopbackAddressNeedsAnAllowList) {
   const auto cli = run_tool("mst", {"web", "--listen", "0.0.0.0:0", "sim:/nonexistent"});
   EXPECT_EQ(cli.exit_code, 2) << cli.err;
   EXPECT_NE(cli.err.find("needs --allow CIDR"), std::string::npos) << cli.err;
+}
+
+}  // namespace
+}  // namespace openflint::test
+
+namespace openflint::test {
+namespace {
+
+TEST(WebToken, ATokenFileIsCreatedPrivateThenReadBackAndAnOpenOrBadOneIsRefused) {
+  const TempDir dir;
+  const auto path = dir / "token";
+  const auto made = load_or_create_token(path);
+  ASSERT_TRUE(made.has_value()) << made.error().message();
+  EXPECT_EQ(made->size(), 32u);
+  EXPECT_EQ(std::filesystem::status(path).permissions() & std::filesystem::perms::all, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(load_or_create_token(path).value(), *made);
+  std::filesystem::permissions(path, std::filesystem::perms::group_read, std::filesystem::perm_options::add);
+  const auto open = load_or_create_token(path);
+  ASSERT_FALSE(open.has_value());
+  EXPECT_EQ(open.error().code(), ErrorCode::PermissionDenied);
+  std::filesystem::permissions(path, std::filesystem::perms::group_read, std::filesystem::perm_options::remove);
+  std::ofstream(path) << "not a token\n";
+  EXPECT_EQ(load_or_create_token(path).error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(random_access_token().value(), random_access_token().value());
 }
 
 }  // namespace

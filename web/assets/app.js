@@ -87,6 +87,16 @@ function fieldMap(doc) {
   return m;
 }
 
+// The catalog range (register block) an address falls in.
+function rangeOf(doc, address) {
+  const a = parseInt(address, 16);
+  for (const r of doc.ranges) {
+    const first = parseInt(r.first, 16);
+    if (a >= first && a < first + 4 * r.dwords) return r;
+  }
+  return null;
+}
+
 function renderRegisters(doc) {
   document.getElementById('device-name').textContent = doc.device;
   document.getElementById('family').textContent = doc.family + ', hw_id ' + doc.hw_id;
@@ -94,7 +104,13 @@ function renderRegisters(doc) {
   const named = fieldMap(doc);
   const now = new Map();
   const rows = [];
+  let block = null;
   for (const [address, value] of doc.words) {
+    const range = rangeOf(doc, address);
+    if (range && range !== block) {
+      block = range;
+      rows.push(el('tr', {class: 'range'}, el('th', {colSpan: 4}, range.name + ' — ' + range.first + ', ' + range.dwords + ' dwords')));
+    }
     const reg = named.get(address);
     const previous = last ? last.get(address) : undefined;
     now.set(address, {value, fields: reg ? reg.fields : {}});
@@ -109,7 +125,8 @@ function renderRegisters(doc) {
       }
     }
     const changed = previous && previous.value !== value;
-    rows.push(el('tr', {class: 'register' + (changed ? ' changed' : ''), 'data-address': address, 'data-name': reg ? reg.name : ''},
+    rows.push(el('tr', {class: 'register' + (reg ? '' : ' unnamed') + (changed ? ' changed' : ''), 'data-address': address,
+      'data-name': reg ? reg.name : ''},
       el('td', {class: 'mono'}, address), el('td', {}, reg ? reg.name : ''), el('td', {class: 'mono value'}, value), fields));
   }
   body.replaceChildren(...rows);
@@ -192,6 +209,10 @@ async function loadDevice() {
     }
   }
   document.getElementById('interval').addEventListener('change', schedule);
+  const namedOnly = document.getElementById('named-only');
+  const applyFilter = () => document.getElementById('registers').classList.toggle('named-only', namedOnly.checked);
+  namedOnly.addEventListener('change', applyFilter);
+  applyFilter();
   document.getElementById('refresh').addEventListener('click', refreshRegisters);
   document.getElementById('snapshot').addEventListener('click', takeSnapshot);
   document.getElementById('diff').addEventListener('click', showDiff);

@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+"""mst web in a real browser: Debian's headless chromium driven through chromedriver (selenium).
+
+Run by tests/web/test_web_browser.cpp against a running `mst web`; exits 0 when every check holds,
+else prints the failed check and exits 1. Saves a screenshot of each page it checks.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+def fail(what):
+    print("browser check failed: " + what, file=sys.stderr)
+    sys.exit(1)
+
+
+def wait_for(driver, what, condition, seconds=10.0):
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition(d))
+    except TimeoutException:
+        fail(what + " (within %.1f s)" % seconds)
+
+
+def mst(args, binary):
+    run = subprocess.run([binary] + args, capture_output=True, text=True, timeout=60)
+    if run.returncode != 0:
+        fail("mst " + " ".join(args) + ": " + run.stderr.strip())
+    return run.stdout
+
+
+def register_row(driver, address):
+    rows = driver.find_elements(By.CSS_SELECTOR, 'tr.register[data-address="%s"]' % address)
+    return rows[0] if rows else None
+
+
+def check(args, driver):
+    shots = args.screenshots
+    # The devices page: one row per served device, each with its part and firmware.
+    driver.get(args.url)
+    rows = wait_for(driver, "%d device rows" % args.devices,
+                    lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr.device")) == args.devices and
+                    d.find_elements(By.CSS_SELECTOR, "tr.device"))
+    texts = [r.text for r in rows]
+    for part in args.expect_part:
+        if not any(part in t for t in texts):
+            fail("no device row shows %s: %s" % (part, texts))
+    mode = driver.find_element(By.ID, "mode").text
+    if mode != ("read-only" if args.read_only else "read-write"):
+        fail("the mode badge says " + mode)
+    driver.save_screenshot(os.path.join(shots, "devices.png"))
+
+    # Its register page: the hw_id register decoded field by field.
+    rows[0].find_element(By.CSS_SELECTOR, "a.open").click()
+    hw = wait_for(driver, "the hw_id field on the register page",
+                  lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.register[data-name="hw_id"] span.field[data-field="hw_id"]'))
+    if hw[0].text != "hw_id=" + args.hw_id:
+        fail("hw_id field shows " + hw[0].text)
+    driver.save_screenshot(os.path.join(shots, "registers.png"))
+
+    # A value changed from outside (mst mwrite) appears highlighted within one refresh.
+    interval_ms = 500
+    Select(driver.find_element(By.ID, "interval")).select_by_value(str(interval_ms))
+    address, value = "0x000f0000", "0x00002300"
+    driver.find_element(By.ID, "snapshot").click()
+    mst(["mwrite", args.device, address, value], args.mst)
+    written = time.monotonic()
+    row = wait_for(driver, "the outside write highlighted",
+                   lambda d: (lambda r: r if r is not None and "changed" in r.get_attribute("class") and
+                              value in r.text else None)(register_row(d, address)),
+                   seconds=(interval_ms + 1500) / 1000.0)
+    seen_ms = (time.monotonic() - written) * 1000
+    print("outside write highlighted after %.0f ms (refresh every %d ms)" % (seen_ms, interval_ms))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    driver.save_screenshot(os.path.join(shots, "registers-changed.png"))
+
+    # Snapshots: the diff of the two names the dword written between them.
+    driver.find_element(By.ID, "snapshot").click()
+    driver.find_element(By.ID, "diff").click()
+    diff = wait_for(driver, "the snapshot diff row", lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.diff[data-address="%s"]' % address))
+    if value not in diff[0].text:
+        fail("the diff row shows " + diff[0].text)
+
+    # A field write from the page: asks first, then the device has it.
+    button = driver.find_element(By.ID, "write-button")
+    if args.read_only:
+        if button.is_enabled():
+            fail("the write button is enabled on a read-only console")
+        status = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('/api/devices/0/field', {method: 'POST', headers: {'X-Openflint-Token': sessionStorage.getItem('openflint_token'),
+              'Content-Type': 'application/json'}, body: JSON.stringify({address: '0xf0000', field: 'boot_address', value: '0x44'})})
+              .then(r => done(r.status));""")
+        if status != 403:
+            fail("a write on a read-only console answered %s" % status)
+        if mst(["mread", args.device, address], args.mst).split()[1] != value:
+            fail("the read-only console changed the device")
+        return
+    driver.find_element(By.ID, "write-address").clear()
+    driver.find_element(By.ID, "write-address").send_keys(address)
+    driver.find_element(By.ID, "write-field").clear()
+    driver.find_element(By.ID, "write-field").send_keys("boot_address")
+    driver.find_element(By.ID, "write-value").clear()
+    driver.find_element(By.ID, "write-value").send_keys("0x45")
+    button.click()
+    alert = wait_for(driver, "the confirmation dialog", lambda d: d.switch_to.alert)
+    alert.accept()
+    wait_for(driver, "the write's report", lambda d: "wrote" in d.find_element(By.ID, "write-status").text)
+    got = mst(["mread", args.device, address], args.mst).split()[1]
+    if got != "0x00004500":
+        fail("after the page's write the device holds " + got)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--mst", required=True)
+    parser.add_argument("--device", required=True, help="the first served device (for mst mwrite/mread)")
+    parser.add_argument("--devices", type=int, required=True, help="how many rows the devices page must show")
+    parser.add_argument("--expect-part", action="append", default=[])
+    parser.add_argument("--hw-id", required=True)
+    parser.add_argument("--read-only", action="store_true")
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--profile", help="chromium's profile directory (default: a new temporary one, removed)")
+    args = parser.parse_args()
+    os.makedirs(args.screenshots, exist_ok=True)
+    profile = args.profile or tempfile.mkdtemp(prefix="openflint-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900",
+                 "--no-first-run", "--disable-extensions", "--user-data-dir=" + profile):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        check(args, driver)
+    finally:
+        driver.quit()
+        subprocess.run(["rm", "-rf", profile])
+    print("browser checks passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+// mst web in a real browser: `mst web` serving simulated ConnectX-4 and ConnectX-3 adapters, checked
+// by tests/web/browser_check.py in Debian's headless chromium (chromedriver + selenium): the device
+// rows, the hw_id field, an outside `mst mwrite` highlighted within one refresh, snapshots and their
+// diff, a field write from the page (and, read-only, refused). Screenshots go to
+// BUILD/web-screenshots. No server, browser or driver process may be left.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include "core/ChildProcess.h"
+#include "tests/support/TestSupport.h"
+
+namespace openflint::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool have_browser() {
+  return fs::exists("/usr/bin/chromium") && fs::exists("/usr/bin/chromedriver") &&
+         run_command({"/usr/bin/python3", "-c", "import selenium"}).exit_code == 0;
+}
+
+// Processes whose command line mentions `text` (the browser's profile directory).
+std::vector<std::string> processes_with(const std::string& text) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline.substr(0, 80));
+  }
+  return found;
+}
+
+class WebBrowser : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (!have_browser())
+      GTEST_SKIP() << "chromium, chromedriver or python3-selenium is not installed (README's test command installs them); "
+                      "browser checks not run";
+    for (const char* model : {"connectx4", "connectx3"}) {
+      const auto dev = (dir_ / model).string();
+      const auto r = run_tool("hcasim", {"create", "--model", model, dev, "--image",
+                                         sample_image(std::string(model) + "-old").string()});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      devices_.push_back("sim:" + dev);
+    }
+  }
+
+  TempDir dir_;
+  std::vector<std::string> devices_;
+};
+
+TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
+  const bool read_only = GetParam();
+  std::vector<std::string> argv = {bin("mst").string(), "web", "--listen", "127.0.0.1:0",
+                                   "--audit-log", (dir_ / "audit.log").string()};
+  if (read_only) argv.push_back("--read-only");
+  argv.insert(argv.end(), devices_.begin(), devices_.end());
+  auto server = ChildProcess::spawn(background_tool(argv, {}, dir_ / "web.out", dir_ / "web.err"));
+  ASSERT_TRUE(server.has_value()) << server.error().message();
+  std::smatch url;
+  const std::regex printed(R"(-I- serving 2 device\(s\)(?: \(read-only\))? on (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}))");
+  std::string err;
+  for (int i = 0; i < 500 && !std::regex_search(err, url, printed); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    err = server->err();
+  }
+  ASSERT_TRUE(!url.empty()) << "mst web printed no URL: " << err;
+
+  const fs::path shots = bin("mst").parent_path().parent_path() / "web-screenshots" / (read_only ? "read-only" : "read-write");
+  fs::remove_all(shots);
+  const std::string profile = (dir_ / "chromium-profile").string();
+  std::vector<std::string> check = {"/usr/bin/python3", (fs::path(OPENFLINT_SOURCE_DIR) / "tests/web/browser_check.py").string(),
+                                    "--url", url[1].str(), "--mst", bin("mst").string(), "--device", devices_[0],
+                                    "--devices", "2", "--expect-part", "MT27700", "--expect-part", "ConnectX-3",
+                                    "--hw-id", "0x209", "--screenshots", shots.string(), "--profile", profile};
+  if (read_only) check.push_back("--read-only");
+  SpawnSpec spec;
+  spec.argv = check;
+  const auto ran = ChildProcess::run(spec, 180000);
+  ASSERT_TRUE(ran.has_value()) << ran.error().message();
+  EXPECT_EQ(ran->exit_code, 0) << ran->out << ran->err;
+  for (const char* page : {"devices.png", "registers.png", "registers-changed.png"}) {
+    std::ifstream png(shots / page, std::ios::binary);
+    char magic[8] = {};
+    png.read(magic, sizeof magic);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG") << shots / page;
+  }
+  ASSERT_TRUE(server->running()) << "mst web ended before it was stopped: " << server->err();
+  EXPECT_EQ(server->stop(5000), 0) << "mst web should end cleanly on SIGTERM: " << server->err();
+  EXPECT_EQ(processes_with(profile), std::vector<std::string>{}) << "a browser process outlived the check";
+  if (!read_only) {
+    std::ifstream audit(dir_ / "audit.log");
+    const std::string lines((std::istreambuf_iterator<char>(audit)), std::istreambuf_iterator<char>());
+    EXPECT_NE(lines.find("wrote " + devices_[0] + " 0x000f0000 (boot_address.boot_address) 0x00002300 -> 0x00004500"),
+              std::string::npos)
+        << lines;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, WebBrowser, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& mode) { return mode.param ? "ReadOnly" : "ReadWrite"; });
+
+}  // namespace
+}  // namespace openflint::test
