@@ -154,6 +154,8 @@ class SimDevice final : public RegisterAccess {
 
   // PATH/state.json (model, chip, power, faults, counters, lock, boot state) + PATH/flash.bin
   // (the array). A loaded device keeps the saved boot state until its next reset/power cycle.
+  // flash.bin is written only when the array changed since it was loaded from or saved to PATH
+  // (a query's save rewrites the small state.json, not 16-32 MiB of unchanged flash).
   [[nodiscard]] Result<void> save_state(const std::filesystem::path& dir) const;
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state(const std::filesystem::path& dir);
 
@@ -188,6 +190,9 @@ class SimDevice final : public RegisterAccess {
   std::uint64_t register_reads_ = 0;
   std::uint64_t register_writes_ = 0;
   std::uint64_t other_changes_ = 0;  // changes() beyond register writes and flash operations
+  // The flash.bin on disk this array matches: where, and the array's generation then.
+  mutable std::filesystem::path flash_file_dir_;
+  mutable std::uint64_t flash_file_generation_ = 0;
   ComponentUpdate update_;
   NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;

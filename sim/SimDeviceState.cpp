@@ -48,11 +48,17 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   // before either replaces its old copy: an error (disk full, a link planted in the directory)
   // leaves the previous state as it was.
   const std::string text = state.to_json();
-  OF_ASSIGN(OutputFile flash_file, OutputFile::create((dir / "flash.bin").string(), "simulator file", OutputFile::Role::State));
+  const bool flash_current = !flash_file_dir_.empty() && flash_file_dir_ == dir &&
+                             flash_file_generation_ == flash_.generation() && fs::exists(dir / "flash.bin");
   OF_ASSIGN(OutputFile state_file, OutputFile::create((dir / "state.json").string(), "simulator file", OutputFile::Role::State));
-  OF_TRY(flash_file.write(flash_.contents()));
   OF_TRY(state_file.write(Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
-  OF_TRY(flash_file.commit());
+  if (!flash_current) {
+    OF_ASSIGN(OutputFile flash_file, OutputFile::create((dir / "flash.bin").string(), "simulator file", OutputFile::Role::State));
+    OF_TRY(flash_file.write(flash_.contents()));
+    OF_TRY(flash_file.commit());
+    flash_file_dir_ = dir;
+    flash_file_generation_ = flash_.generation();
+  }
   return state_file.commit();
 }
 
@@ -103,6 +109,8 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   } else {
     dev->run_boot_rom();
   }
+  dev->flash_file_dir_ = dir;  // its flash.bin holds this array
+  dev->flash_file_generation_ = dev->flash_.generation();
   return dev;
 }
 

@@ -28,6 +28,7 @@ Result<void> SpiNorFlash::set_contents(std::span<const std::uint8_t> bytes) {
                           std::string(chip_->name) + " of " + std::to_string(memory_.size()) + " bytes");
   }
   std::copy(bytes.begin(), bytes.end(), memory_.begin());
+  ++generation_;
   return {};
 }
 
@@ -141,6 +142,7 @@ void SpiNorFlash::finish_program() {
     ++counters_.bytes_programmed;
   }
   ++counters_.programs;
+  ++generation_;
   start_busy();
 }
 
@@ -149,6 +151,7 @@ void SpiNorFlash::finish_erase(std::uint32_t size) {
   const std::uint32_t start = address_ & ~(size - 1);
   std::fill_n(memory_.begin() + start, size, 0xff);
   ++counters_.erases;
+  ++generation_;
   start_busy();
 }
 
@@ -160,6 +163,7 @@ bool SpiNorFlash::program_cells(std::uint32_t address, std::span<const std::uint
   for (std::size_t i = 0; i < bytes.size(); ++i) memory_[address + i] &= bytes[i];
   counters_.bytes_programmed += bytes.size();
   ++counters_.programs;
+  ++generation_;
   start_busy();
   return true;
 }
@@ -172,6 +176,7 @@ bool SpiNorFlash::write_cells(std::uint32_t address, std::span<const std::uint8_
   std::copy(bytes.begin(), bytes.end(), memory_.begin() + address);
   counters_.bytes_programmed += bytes.size();
   ++counters_.programs;
+  ++generation_;
   return true;
 }
 
@@ -182,6 +187,7 @@ bool SpiNorFlash::erase_cells(std::uint32_t start, std::uint32_t size) {
   }
   std::fill_n(memory_.begin() + start, size, 0xff);
   ++counters_.erases;
+  ++generation_;
   start_busy();
   return true;
 }

@@ -48,6 +48,9 @@ class SpiNorFlash {
   [[nodiscard]] std::span<const std::uint8_t> contents() const { return memory_; }
   [[nodiscard]] Result<void> set_contents(std::span<const std::uint8_t> bytes);
   [[nodiscard]] const SpiNorCounters& counters() const { return counters_; }
+  // Grows with every change of the cells (program, erase, set_contents): equal generations, equal
+  // contents. Not saved; a save of an unchanged flash can skip flash.bin (SimDevice::save_state).
+  [[nodiscard]] std::uint64_t generation() const { return generation_; }
   void set_counters(const SpiNorCounters& c) { counters_ = c; }
 
   // Power loss: CS, latches and an in-flight busy period are lost; the array keeps its bits.
@@ -74,6 +77,7 @@ class SpiNorFlash {
   const FlashChip* chip_;
   std::vector<std::uint8_t> memory_;
   SpiNorCounters counters_;
+  std::uint64_t generation_ = 0;
 
   bool selected_ = false;
   std::uint8_t opcode_ = 0;
