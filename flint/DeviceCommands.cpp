@@ -10,6 +10,7 @@
 #include "reports/DeviceReport.h"
 #include "fwops/registers/AdapterReset.h"
 #include "fwops/DeviceQuery.h"
+#include "fwops/DeviceVerify.h"
 #include "flint/Progress.h"
 #include "reports/ImageReport.h"
 #include "image/FirmwareImage.h"
@@ -43,22 +44,14 @@ int query_opened(const Options& options, Device& device) {
 }
 
 int verify_opened(const Options& options, Device& device) {
-  auto flash = open_device_flash_reader(device, options.ocr);
-  if (!flash) return report_error(options, flash.error());
-  auto found = openflint::read_device_flash(device, **flash, false, progress_line(options, "Reading flash"));
-  if (!found) return report_error(options, found.error().with_context(device.name()));
-  // The copy the boot ROM starts; with none bootable, the first copy on flash and why it fails.
-  auto report = verify_found_copy(*found);
-  if (!report) return report_error(options, report.error().with_context(device.name()));
-  if (!found->image_found && report->bootable())
-    report->problems.push_back("the boot ROM finds no bootable copy on flash");
-  const bool ok = found->image_found && report->bootable();
+  auto verified = verify_device(device, options.ocr, progress_line(options, "Reading flash"));
+  if (!verified) return report_error(options, verified.error());
+  const VerifyReport& report = verified->report;
+  const bool ok = verified->ok;
   if (options.json) {
-    nlohmann::json doc = verify_json(*report);
-    doc["ok"] = ok;
-    cli::print_json(doc);
+    cli::print_json(verify_document(report, ok));
   } else {
-    print_verify(std::cout, *report);
+    print_verify(std::cout, report);
   }
   return ok ? cli::kOk : cli::kFailed;
 }

@@ -37,9 +37,7 @@ int run_verify(const Options& options) {
   if (!report) return report_error(options, report.error().with_context(source->label()));
   const bool ok = report->bootable();
   if (options.json) {
-    nlohmann::json doc = verify_json(*report);
-    doc["ok"] = ok;
-    cli::print_json(doc);
+    cli::print_json(verify_document(*report, ok));
   } else {
     print_verify(std::cout, *report);
   }

@@ -191,4 +191,10 @@ nlohmann::json boards_json(const MfaArchive& archive) {
 }
 
 
+nlohmann::json verify_document(const VerifyReport& report, bool ok) {
+  nlohmann::json doc = verify_json(report);
+  doc["ok"] = ok;
+  return doc;
+}
+
 }  // namespace openflint::reports

@@ -20,6 +20,8 @@ void print_query(std::ostream& out, const ImageQuery& query);
 
 void print_verify(std::ostream& out, const VerifyReport& report);
 [[nodiscard]] nlohmann::json verify_json(const VerifyReport& report);
+// The `flint verify --json` document: verify_json with "ok" (`ok`: a bootable copy verified).
+[[nodiscard]] nlohmann::json verify_document(const VerifyReport& report, bool ok);
 
 void print_boards(std::ostream& out, const MfaArchive& archive);
 [[nodiscard]] nlohmann::json boards_json(const MfaArchive& archive);

@@ -49,7 +49,8 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   // leaves the previous state as it was.
   const std::string text = state.to_json();
   const bool flash_current = !flash_file_dir_.empty() && flash_file_dir_ == dir &&
-                             flash_file_generation_ == flash_.generation() && fs::exists(dir / "flash.bin");
+                             flash_file_generation_ == flash_.generation() &&
+                             fs::is_regular_file(fs::symlink_status(dir / "flash.bin"));  // a planted link is refused below
   OF_ASSIGN(OutputFile state_file, OutputFile::create((dir / "state.json").string(), "simulator file", OutputFile::Role::State));
   OF_TRY(state_file.write(Bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
   if (!flash_current) {

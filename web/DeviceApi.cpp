@@ -1,15 +1,20 @@
 // DeviceApi: opens the device for each request, builds the report, lets the device go.
 #include "web/DeviceApi.h"
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "cli/ErrorReport.h"
 #include "cli/TextArgs.h"
 #include "core/HexString.h"
+#include "fwops/DeviceFlash.h"
 #include "fwops/DeviceQuery.h"
+#include "fwops/DeviceVerify.h"
 #include "fwops/registers/CrSpaceWords.h"
 #include "fwops/registers/RegisterDump.h"
 #include "reports/DeviceReport.h"
+#include "reports/ImageReport.h"
 #include "reports/RegisterDumpReport.h"
 
 namespace openflint {
@@ -37,20 +42,46 @@ void DeviceApi::audit(const std::string& line) const {
   if (audit_) audit_(line);
 }
 
-nlohmann::json DeviceApi::devices_document() const {
-  nlohmann::json list = nlohmann::json::array();
-  for (std::size_t i = 0; i < devices_.size(); ++i) {
-    nlohmann::json entry{{"index", i}, {"name", devices_[i]}};
-    auto device = open(i);
-    if (!device) {
-      entry["query"] = cli::error_json(device.error());
-    } else {
-      auto query = query_device(*device);
-      entry["query"] = query ? reports::device_query_json(device->name(), device->info(), *query)
-                             : cli::error_json(query.error());
-    }
-    list.push_back(std::move(entry));
+nlohmann::json DeviceApi::query_entry(std::size_t index) const {
+  nlohmann::json entry{{"index", index}, {"name", devices_[index]}};
+  auto device = open(index);
+  if (!device) {
+    entry["query"] = cli::error_json(device.error());
+  } else {
+    auto query = query_device(*device);
+    entry["query"] = query ? reports::device_query_json(device->name(), device->info(), *query)
+                           : cli::error_json(query.error());
   }
+  entry["queried_at"] = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+  return entry;
+}
+
+nlohmann::json DeviceApi::devices_document(bool refresh) const {
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::size_t> stale;
+  {
+    const std::lock_guard lock(queries_mutex_);
+    queries_.resize(devices_.size());
+    for (std::size_t i = 0; i < devices_.size(); ++i)
+      if (refresh || queries_[i].entry.is_null() || now - queries_[i].at > kQueryTtl) stale.push_back(i);
+  }
+  // The stale ones in parallel: each opens its own device (a sim:PATH one loads its flash file).
+  std::vector<nlohmann::json> fresh(stale.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k = next++; k < stale.size(); k = next++) fresh[k] = query_entry(stale[k]);
+  };
+  std::vector<std::thread> threads;
+  const std::size_t extra = std::min<std::size_t>(kQueryThreads, stale.size()) > 0
+                                ? std::min<std::size_t>(kQueryThreads, stale.size()) - 1 : 0;
+  for (std::size_t t = 0; t < extra; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  const std::lock_guard lock(queries_mutex_);
+  for (std::size_t k = 0; k < stale.size(); ++k) queries_[stale[k]] = {std::move(fresh[k]), now};
+  nlohmann::json list = nlohmann::json::array();
+  for (const KeptQuery& q : queries_) list.push_back(q.entry);
   return {{"ok", true}, {"read_only", read_only_}, {"devices", std::move(list)}};
 }
 
@@ -68,6 +99,33 @@ Result<std::string> DeviceApi::dump_text(std::size_t index) const {
   OF_ASSIGN_CTX(const RegisterDump dump, dump_registers(device.access(), device.info(), RegisterDumpOptions{}),
                 device.name());
   return reports::dump_text(dump, false);
+}
+
+Result<nlohmann::json> DeviceApi::verify_document(std::size_t index) const {
+  OF_ASSIGN(Device device, open(index));
+  OF_ASSIGN(const DeviceVerify verified, verify_device(device));
+  return reports::verify_document(verified.report, verified.ok);
+}
+
+Result<nlohmann::json> DeviceApi::flash_document(std::size_t index, std::uint64_t offset, std::uint64_t length) const {
+  if (length == 0 || length > kMaxFlashBytes)
+    return make_error(ErrorCode::InvalidArgument, "length: 1.." + std::to_string(kMaxFlashBytes) + " bytes");
+  OF_ASSIGN(Device device, open(index));
+  OF_ASSIGN(auto flash, open_device_flash_reader(device));
+  if (offset >= flash->size() || length > flash->size() - offset)
+    return make_error(ErrorCode::InvalidArgument, "offset " + hex_string(offset) + " + " + std::to_string(length) +
+                                                      " bytes is past the flash's end (" + hex_string(flash->size()) + ")");
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(length));
+  OF_TRY_CTX(flash->read_into(offset, bytes), device.name() + ": reading flash at " + hex_string(offset));
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (const std::uint8_t b : bytes) {
+    hex.push_back(kDigits[b >> 4]);
+    hex.push_back(kDigits[b & 0xf]);
+  }
+  return nlohmann::json{{"ok", true},          {"device", devices_[index]}, {"flash_size", flash->size()},
+                        {"offset", offset},    {"length", length},          {"hex", hex}};
 }
 
 Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann::json& request,
@@ -93,6 +151,10 @@ Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann:
     audit(who + "refused write on " + name + " " + hex_dword(static_cast<std::uint32_t>(address)) + ": " +
           done.error().message());
     return make_error(std::move(done).error());
+  }
+  {
+    const std::lock_guard lock(queries_mutex_);
+    if (index < queries_.size()) queries_[index].entry = nullptr;
   }
   audit(who + "wrote " + name + " " + hex_dword(done->address) + " (" + done->register_name +
         (field.empty() ? "" : "." + field) + ") " + hex_dword(done->before) + " -> " + hex_dword(done->after));

@@ -4,7 +4,9 @@
 // opens each device per request and lets it go, so other tools (and `mst mwrite`) work beside it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,12 +23,26 @@ class DeviceApi {
   DeviceApi(std::vector<std::string> devices, DeviceOpenOptions open_options, bool read_only, AuditLog audit);
 
   // {"ok", "read_only", "devices": [{"index", "name", "query": the flint q --json document, or
-  // its error document}]}: one device's failure is its entry's, not the list's.
-  [[nodiscard]] nlohmann::json devices_document() const;
+  // its error document, "queried_at": seconds since the epoch}]}: one device's failure is its
+  // entry's, not the list's. A query older than kQueryTtl, or every one with `refresh`, is asked
+  // again, the devices in parallel (kQueryThreads); a write through the console forgets its
+  // device's. The firmware facts change only with a burn or a reset, so the list answers from the
+  // kept queries in milliseconds and says how old each is.
+  [[nodiscard]] nlohmann::json devices_document(bool refresh = false) const;
+  static constexpr std::chrono::seconds kQueryTtl{30};
+  static constexpr unsigned kQueryThreads = 8;
   // The `mst dump -v --json` document of device `index`. NotFound for an index not served.
   [[nodiscard]] Result<nlohmann::json> registers_document(std::size_t index) const;
   // `mst dump`'s text (diffable with mstregdump's output).
   [[nodiscard]] Result<std::string> dump_text(std::size_t index) const;
+  // The `flint -d NAME verify --json` document (the sections of the copy the boot ROM starts).
+  [[nodiscard]] Result<nlohmann::json> verify_document(std::size_t index) const;
+  // {"ok", "device", "flash_size", "offset", "length", "hex"}: `length` (1..4096) bytes of the
+  // flash from `offset`, read as a query reads (through the firmware where it owns the flash),
+  // as lowercase hex. InvalidArgument past the flash's end.
+  [[nodiscard]] Result<nlohmann::json> flash_document(std::size_t index, std::uint64_t offset, std::uint64_t length) const;
+  static constexpr std::uint64_t kMaxFlashBytes = 4096;
+
   // {"address", "field", "value"} (numbers as "0x.." text or JSON numbers) set through
   // fwops write_cr_field; {"ok", "address", "register", "before", "after"}. PermissionDenied in
   // read-only mode. Audited (done or refused) with `peer`.
@@ -39,8 +55,16 @@ class DeviceApi {
   [[nodiscard]] Result<Device> open(std::size_t index) const;
   void audit(const std::string& line) const;
 
+  [[nodiscard]] nlohmann::json query_entry(std::size_t index) const;
+
   std::vector<std::string> devices_;
   DeviceOpenOptions open_options_;
+  struct KeptQuery {
+    nlohmann::json entry;  // null: not asked yet, or forgotten
+    std::chrono::steady_clock::time_point at;
+  };
+  mutable std::mutex queries_mutex_;
+  mutable std::vector<KeptQuery> queries_;  // one per device
   bool read_only_ = false;
   AuditLog audit_;
 };

@@ -3,10 +3,13 @@
 
 #include <arpa/inet.h>
 
+#include <thread>
+
 #include <httplib.h>
 
 #include "cli/ErrorReport.h"
 #include "cli/JsonOutput.h"
+#include "cli/TextArgs.h"
 #include "web/AccessToken.h"
 #include "web/Assets.h"
 #include "web/DeviceApi.h"
@@ -83,6 +86,7 @@ struct WebServer::State {
   httplib::Server server;
   int port = 0;
   std::vector<std::string> hosts;  // accepted Host values; empty: any
+  std::thread prefetch;            // the first device list, asked while the user opens the URL
 
   explicit State(WebOptions o)
       : options(std::move(o)), api(options.devices, options.open_options, options.read_only, options.audit) {}
@@ -131,8 +135,8 @@ struct WebServer::State {
   void routes() {
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) { return guard(req, res); });
     server.set_payload_max_length(options.max_request_bytes);
-    server.Get("/api/devices", [this](const httplib::Request&, httplib::Response& res) {
-      reply_json(res, api.devices_document());
+    server.Get("/api/devices", [this](const httplib::Request& req, httplib::Response& res) {
+      reply_json(res, api.devices_document(req.has_param("refresh")));
     });
     server.Get(R"(/api/devices/(\d{1,6})/registers)", [this](const httplib::Request& req, httplib::Response& res) {
       auto doc = api.registers_document(index_of(req));
@@ -144,6 +148,20 @@ struct WebServer::State {
       if (!text) return reply_error(res, text.error());
       res.set_header("Content-Disposition", "attachment; filename=\"dump-" + std::to_string(index_of(req)) + ".txt\"");
       res.set_content(*text, "text/plain; charset=utf-8");
+    });
+    server.Get(R"(/api/devices/(\d{1,6})/verify)", [this](const httplib::Request& req, httplib::Response& res) {
+      auto doc = api.verify_document(index_of(req));
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
+    });
+    server.Get(R"(/api/devices/(\d{1,6})/flash)", [this](const httplib::Request& req, httplib::Response& res) {
+      const auto offset = cli::parse_number(req.has_param("offset") ? req.get_param_value("offset") : "0", "offset");
+      const auto length = cli::parse_number(req.has_param("length") ? req.get_param_value("length") : "256", "length");
+      if (!offset) return reply_error(res, offset.error());
+      if (!length) return reply_error(res, length.error());
+      auto doc = api.flash_document(index_of(req), *offset, *length);
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
     });
     server.Post(R"(/api/devices/(\d{1,6})/field)", [this](const httplib::Request& req, httplib::Response& res) {
       const auto body = nlohmann::json::parse(req.body, nullptr, false);
@@ -166,7 +184,10 @@ struct WebServer::State {
 };
 
 WebServer::WebServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
-WebServer::~WebServer() { stop(); }
+WebServer::~WebServer() {
+  stop();
+  if (state_ && state_->prefetch.joinable()) state_->prefetch.join();
+}
 
 Result<std::unique_ptr<WebServer>> WebServer::bind(WebOptions options) {
   if (!peer_address(options.listen_address))
@@ -195,6 +216,7 @@ Result<std::unique_ptr<WebServer>> WebServer::bind(WebOptions options) {
     const std::string p = ":" + std::to_string(s.port);
     s.hosts = {host_part(address) + p, "localhost" + p};
   }
+  s.prefetch = std::thread([&s] { (void)s.api.devices_document(); });
   return std::unique_ptr<WebServer>(new WebServer(std::move(state)));
 }
 

@@ -89,6 +89,27 @@ def check(args, driver):
     if value not in diff[0].text:
         fail("the diff row shows " + diff[0].text)
 
+    # The flash page: the sections of the boot copy beside the bytes (the FS3 magic at 0), then an
+    # InfiniScale III's EEPROMs (FS1: the invariant BOOT2 first).
+    for index, section, first_bytes, shot in ((0, "ITOC_HEADER", "4d 54 46 57", "flash.png"),
+                                              (args.devices - 1, "Invariant BOOT2", None, "flash-eeprom.png")):
+        driver.get(args.url.split("/?")[0] + "/flash?i=%d" % index)
+        row = wait_for(driver, "the %s section on flash page %d" % (section, index),
+                       lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.section[data-name="%s"]' % section))
+        first = wait_for(driver, "the bytes at 0 on flash page %d" % index,
+                         lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.hexrow[data-offset="0x0"] td.bytes'))
+        if first_bytes and not first[0].text.startswith(first_bytes):
+            fail("flash page %d starts with %s" % (index, first[0].text))
+        row[0].find_element(By.CSS_SELECTOR, "a.jump").click()
+        start = row[0].find_elements(By.TAG_NAME, "td")[1].text
+        wait_for(driver, "the jump to %s at %s" % (section, start),
+                 lambda d: d.execute_script(
+                     "return [...document.querySelectorAll('tr.hexrow td:nth-child(4)')].some(c => c.textContent === arguments[0])",
+                     section))
+        driver.save_screenshot(os.path.join(shots, shot))
+    driver.get(args.url.split("/?")[0] + "/device?i=0")
+    wait_for(driver, "the register page again", lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.register[data-name="hw_id"]'))
+
     # A field write from the page: asks first, then the device has it.
     button = driver.find_element(By.ID, "write-button")
     if args.read_only:

@@ -20,7 +20,7 @@ using nlohmann::json;
 class WebApi : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* model : {"connectx4", "connectx3"}) {
+    for (const char* model : {"connectx4", "connectx3", "mt47396"}) {  // the last: InfiniScale III, FS1 in I2C EEPROMs
       const auto dev = (dir_ / model).string();
       const auto r = run_tool("hcasim", {"create", "--model", model, dev, "--image",
                                          sample_image(std::string(model) + "-old").string()});
@@ -81,7 +81,7 @@ TEST_F(WebApi, TheDeviceListHoldsFlintsQueryDocumentOfEachDevice) {
   const json doc = get_json("/api/devices");
   ASSERT_TRUE(doc["ok"].get<bool>()) << doc.dump();
   EXPECT_EQ(doc["json_version"], 1);
-  ASSERT_EQ(doc["devices"].size(), 2u);
+  ASSERT_EQ(doc["devices"].size(), 3u);
   for (std::size_t i = 0; i < devices_.size(); ++i) {
     const auto cli = run_tool("flint", {"-d", devices_[i], "q", "--json"});
     ASSERT_EQ(cli.exit_code, 0) << cli.err;
@@ -90,6 +90,17 @@ TEST_F(WebApi, TheDeviceListHoldsFlintsQueryDocumentOfEachDevice) {
     EXPECT_EQ(doc["devices"][i]["name"], devices_[i]);
     EXPECT_EQ(doc["devices"][i]["query"], expected) << devices_[i];
   }
+}
+
+TEST_F(WebApi, TheListKeepsItsQueriesUntilAskedAgain) {
+  start();
+  const json first = get_json("/api/devices");
+  const json again = get_json("/api/devices");
+  for (std::size_t i = 0; i < devices_.size(); ++i) EXPECT_EQ(again["devices"][i]["queried_at"], first["devices"][i]["queried_at"]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  const json fresh = get_json("/api/devices?refresh=1");
+  for (std::size_t i = 0; i < devices_.size(); ++i)
+    EXPECT_GT(fresh["devices"][i]["queried_at"].get<long long>(), first["devices"][i]["queried_at"].get<long long>());
 }
 
 TEST_F(WebApi, TheRegisterDocumentIsMstDumpsAndTheDumpTextIsMstDumpsLines) {
@@ -106,6 +117,37 @@ TEST_F(WebApi, TheRegisterDocumentIsMstDumpsAndTheDumpTextIsMstDumpsLines) {
   bool hw_id = false;
   for (const auto& r : doc["named"]) hw_id = hw_id || (r["name"] == "hw_id" && r["fields"]["hw_id"] == "0x209");
   EXPECT_TRUE(hw_id) << doc["named"].dump();
+}
+
+TEST_F(WebApi, TheFlashPageHasFlintsVerifyDocumentAndTheFlashBytes) {
+  start();
+  for (const std::size_t i : {std::size_t{0}, std::size_t{2}}) {
+    const json doc = get_json("/api/devices/" + std::to_string(i) + "/verify");
+    const auto cli = run_tool("flint", {"-d", devices_[i], "v", "--json"});
+    ASSERT_EQ(cli.exit_code, 0) << cli.err;
+    json expected = json::parse(cli.out);
+    EXPECT_EQ(doc, expected) << devices_[i];
+    const json bytes = get_json("/api/devices/" + std::to_string(i) + "/flash?offset=0x0&length=64");
+    ASSERT_TRUE(bytes["ok"].get<bool>()) << bytes.dump();
+    std::ifstream flash(dir_ / (i == 0 ? "connectx4" : "mt47396") / "flash.bin", std::ios::binary);
+    std::string head(64, '\0');
+    flash.read(head.data(), 64);
+    std::string hex;
+    for (const char c : head) {
+      char two[3];
+      std::snprintf(two, sizeof two, "%02x", static_cast<unsigned char>(c));
+      hex += two;
+    }
+    EXPECT_EQ(bytes["hex"], hex) << devices_[i];
+  }
+  const json cx4 = get_json("/api/devices/0/flash?offset=0&length=4");
+  EXPECT_EQ(cx4["hex"], "4d544657");  // "MTFW", the FS3 magic
+  for (const char* bad : {"/api/devices/0/flash?offset=0&length=5000", "/api/devices/0/flash?offset=0x1000000&length=16",
+                          "/api/devices/0/flash?offset=zz"}) {
+    const auto res = client_->Get(bad, with_token());
+    ASSERT_TRUE(res) << bad;
+    EXPECT_EQ(res->status, 400) << bad << ": " << res->body;
+  }
 }
 
 TEST_F(WebApi, EveryRequestNeedsTheTokenAndTheUrlSetsACookie) {

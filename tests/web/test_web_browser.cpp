@@ -1,7 +1,8 @@
-// mst web in a real browser: `mst web` serving simulated ConnectX-4 and ConnectX-3 adapters, checked
+// mst web in a real browser: `mst web` serving simulated ConnectX-4 and ConnectX-3 adapters and an InfiniScale III switch, checked
 // by tests/web/browser_check.py in Debian's headless chromium (chromedriver + selenium): the device
 // rows, the hw_id field, an outside `mst mwrite` highlighted within one refresh, snapshots and their
-// diff, a field write from the page (and, read-only, refused). Screenshots go to
+// diff, a field write from the page (and, read-only, refused), the flash page of the ConnectX-4 and
+// of an InfiniScale III's EEPROMs (sections beside the bytes). Screenshots go to
 // BUILD/web-screenshots. No server, browser or driver process may be left.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -43,7 +44,7 @@ class WebBrowser : public ::testing::TestWithParam<bool> {
     if (!have_browser())
       GTEST_SKIP() << "chromium, chromedriver or python3-selenium is not installed (README's test command installs them); "
                       "browser checks not run";
-    for (const char* model : {"connectx4", "connectx3"}) {
+    for (const char* model : {"connectx4", "connectx3", "mt47396"}) {  // the last: InfiniScale III, EEPROMs
       const auto dev = (dir_ / model).string();
       const auto r = run_tool("hcasim", {"create", "--model", model, dev, "--image",
                                          sample_image(std::string(model) + "-old").string()});
@@ -65,7 +66,7 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
   auto server = ChildProcess::spawn(background_tool(argv, {}, dir_ / "web.out", dir_ / "web.err"));
   ASSERT_TRUE(server.has_value()) << server.error().message();
   std::smatch url;
-  const std::regex printed(R"(-I- serving 2 device\(s\)(?: \(read-only\))? on (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}))");
+  const std::regex printed(R"(-I- serving 3 device\(s\)(?: \(read-only\))? on (http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{32}))");
   std::string err;
   for (int i = 0; i < 500 && !std::regex_search(err, url, printed); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -78,7 +79,8 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
   const std::string profile = (dir_ / "chromium-profile").string();
   std::vector<std::string> check = {"/usr/bin/python3", (fs::path(OPENFLINT_SOURCE_DIR) / "tests/web/browser_check.py").string(),
                                     "--url", url[1].str(), "--mst", bin("mst").string(), "--device", devices_[0],
-                                    "--devices", "2", "--expect-part", "MT27700", "--expect-part", "ConnectX-3",
+                                    "--devices", "3", "--expect-part", "MT27700", "--expect-part", "ConnectX-3",
+                                    "--expect-part", "InfiniScale III",
                                     "--hw-id", "0x209", "--screenshots", shots.string(), "--profile", profile};
   if (read_only) check.push_back("--read-only");
   SpawnSpec spec;
@@ -86,7 +88,7 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
   const auto ran = ChildProcess::run(spec, 180000);
   ASSERT_TRUE(ran.has_value()) << ran.error().message();
   EXPECT_EQ(ran->exit_code, 0) << ran->out << ran->err;
-  for (const char* page : {"devices.png", "registers.png", "registers-changed.png"}) {
+  for (const char* page : {"devices.png", "registers.png", "registers-changed.png", "flash.png", "flash-eeprom.png"}) {
     std::ifstream png(shots / page, std::ios::binary);
     char magic[8] = {};
     png.read(magic, sizeof magic);

@@ -51,8 +51,8 @@ function attentionOf(q) {
   return notes;
 }
 
-async function loadDevices() {
-  const doc = await api('/api/devices');
+async function loadDevices(refresh) {
+  const doc = await api('/api/devices' + (refresh ? '?refresh=1' : ''));
   if (!doc.ok) return setStatus('status', doc.error.message, true);
   showMode(doc.read_only);
   const body = document.querySelector('#devices tbody');
@@ -61,8 +61,9 @@ async function loadDevices() {
     const q = d.query || {};
     const notes = attentionOf(q);
     const link = el('a', {class: 'open', href: '/device?i=' + d.index}, d.name);
+    const flash = el('a', {class: 'flash', href: '/flash?i=' + d.index}, 'flash');
     const row = el('tr', {class: 'device' + (notes.length ? ' attention' : ''), 'data-index': d.index, 'data-name': d.name},
-      el('td', {}, link),
+      el('td', {}, link, ' · ', flash),
       el('td', {}, q.device ? q.device.part_number + ' (' + q.device.name + ')' : ''),
       el('td', {class: 'mono'}, q.running && q.running.fw_version ? q.running.fw_version : '—'),
       el('td', {class: 'mono'}, q.fw_version || '—'),
@@ -71,7 +72,9 @@ async function loadDevices() {
       el('td', {class: 'attention-notes'}, notes.join('; ')));
     body.append(row);
   }
-  setStatus('status', doc.devices.length + ' device(s)');
+  const oldest = Math.min(...doc.devices.map((d) => d.queried_at));
+  setStatus('status', doc.devices.length + ' device(s)' +
+    (doc.devices.length ? ', queried since ' + new Date(oldest * 1000).toLocaleTimeString() : ''));
 }
 
 // ---- device page ----------------------------------------------------------------------------
@@ -200,6 +203,7 @@ async function writeField() {
 
 async function loadDevice() {
   document.getElementById('download').href = '/api/devices/' + deviceIndex + '/dump.txt';
+  document.getElementById('flash-link').href = '/flash?i=' + deviceIndex;
   const list = await api('/api/devices');
   if (list.ok) {
     showMode(list.read_only);
@@ -221,7 +225,77 @@ async function loadDevice() {
   schedule();
 }
 
+// ---- flash page ------------------------------------------------------------------------------
+
+const kPage = 256;
+let sections = [];
+
+function sectionAt(offset) {
+  for (let i = 0; i < sections.length; ++i) {
+    const s = sections[i];
+    if (offset >= s.startNum && offset < s.startNum + s.sizeNum) return i;
+  }
+  return -1;
+}
+
+async function showBytes(offset) {
+  offset = Math.max(0, offset - (offset % 16));
+  document.getElementById('offset').value = '0x' + offset.toString(16);
+  const doc = await api('/api/devices/' + deviceIndex + '/flash?offset=' + offset + '&length=' + kPage);
+  if (!doc.ok) return setStatus('status', doc.error.message, true);
+  const rows = [];
+  for (let at = 0; at < doc.length; at += 16) {
+    const hex = doc.hex.substr(at * 2, 32);
+    const bytes = hex.match(/../g) || [];
+    const ascii = bytes.map((b) => { const c = parseInt(b, 16); return c >= 32 && c < 127 ? String.fromCharCode(c) : '.'; }).join('');
+    const address = doc.offset + at;
+    const i = sectionAt(address);
+    rows.push(el('tr', {class: 'hexrow' + (i >= 0 ? ' section-' + (i % 8) : ''), 'data-offset': '0x' + address.toString(16)},
+      el('td', {}, '0x' + address.toString(16).padStart(8, '0')), el('td', {class: 'bytes'}, bytes.join(' ')),
+      el('td', {class: 'ascii'}, ascii), el('td', {}, i >= 0 ? sections[i].name : '')));
+  }
+  document.querySelector('#hex tbody').replaceChildren(...rows);
+  setStatus('status', doc.length + ' bytes at 0x' + doc.offset.toString(16) + ' of ' + doc.flash_size + ' (flash size)');
+}
+
+async function loadFlash() {
+  document.getElementById('registers-link').href = '/device?i=' + deviceIndex;
+  const list = await api('/api/devices');
+  if (list.ok) {
+    showMode(list.read_only);
+    const d = list.devices[Number(deviceIndex)];
+    if (d) document.getElementById('device-name').textContent = d.name;
+  }
+  const doc = await api('/api/devices/' + deviceIndex + '/verify');
+  if (doc.sections) {
+    sections = doc.sections.map((s) => Object.assign({}, s, {startNum: parseInt(s.start, 16), sizeNum: s.size}));
+    document.getElementById('layout').textContent = doc.layout || '';
+    const rows = sections.map((s, i) => {
+      const link = el('a', {href: '#', class: 'jump'}, s.name);
+      link.addEventListener('click', (e) => { e.preventDefault(); showBytes(s.startNum); });
+      const end = s.sizeNum > 0 ? '0x' + (s.startNum + s.sizeNum - 1).toString(16) : '—';
+      return el('tr', {class: 'section section-' + (i % 8) + (s.status === 'wrong CRC' || s.status === 'INVALID' ? ' error' : ''), 'data-name': s.name},
+        el('td', {}, link), el('td', {class: 'mono'}, s.start), el('td', {class: 'mono'}, end), el('td', {}, s.status));
+    });
+    document.querySelector('#sections tbody').replaceChildren(...rows);
+    document.getElementById('problems').replaceChildren(...(doc.problems || []).map((p) => el('li', {}, p)));
+  } else if (doc.error) {
+    setStatus('status', doc.error.message, true);
+  }
+  const current = () => parseInt(document.getElementById('offset').value, 16) || 0;
+  document.getElementById('go').addEventListener('click', () => showBytes(current()));
+  document.getElementById('offset').addEventListener('keydown', (e) => { if (e.key === 'Enter') showBytes(current()); });
+  document.getElementById('prev').addEventListener('click', () => showBytes(Math.max(0, current() - kPage)));
+  document.getElementById('next').addEventListener('click', () => showBytes(current() + kPage));
+  await showBytes(0);
+}
+
 document.addEventListener('DOMContentLoaded', () => {
-  if (document.body.dataset.page === 'devices') loadDevices();
+  const page = document.body.dataset.page;
+  if (page === 'devices') {
+    document.getElementById('requery').addEventListener('click', () => loadDevices(true));
+    loadDevices(false);
+  }
+  else if (page === 'flash') loadFlash();
   else loadDevice();
 });
