@@ -60,10 +60,13 @@ def check(args, driver):
 
     # Its register page: the hw_id register decoded field by field.
     rows[0].find_element(By.CSS_SELECTOR, "a.open").click()
+    # Read inside the page: the table is rebuilt at every refresh (an element found may go stale).
     hw = wait_for(driver, "the hw_id field on the register page",
-                  lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.register[data-name="hw_id"] span.field[data-field="hw_id"]'))
-    if hw[0].text != "hw_id=" + args.hw_id:
-        fail("hw_id field shows " + hw[0].text)
+                  lambda d: d.execute_script(
+                      "const f = document.querySelector('tr.register[data-name=\"hw_id\"] span.field[data-field=\"hw_id\"]');"
+                      "return f === null ? null : f.textContent;"))
+    if hw != "hw_id=" + args.hw_id:
+        fail("hw_id field shows " + hw)
     driver.save_screenshot(os.path.join(shots, "registers.png"))
 
     # A value changed from outside (mst mwrite) appears highlighted within one refresh.
@@ -73,13 +76,17 @@ def check(args, driver):
     driver.find_element(By.ID, "snapshot").click()
     mst(["mwrite", args.device, address, value], args.mst)
     written = time.monotonic()
-    row = wait_for(driver, "the outside write highlighted",
-                   lambda d: (lambda r: r if r is not None and "changed" in r.get_attribute("class") and
-                              value in r.text else None)(register_row(d, address)),
-                   seconds=(interval_ms + 1500) / 1000.0)
+    # Checked inside the page in one step: the table is rebuilt at every refresh.
+    wait_for(driver, "the outside write highlighted",
+             lambda d: d.execute_script(
+                 "const r = document.querySelector('tr.register[data-address=\"' + arguments[0] + '\"]');"
+                 "return r !== null && r.classList.contains('changed') && r.textContent.includes(arguments[1]);",
+                 address, value),
+             seconds=(interval_ms + 2500) / 1000.0)  # one refresh, and time for a loaded CI machine
     seen_ms = (time.monotonic() - written) * 1000
     print("outside write highlighted after %.0f ms (refresh every %d ms)" % (seen_ms, interval_ms))
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    driver.execute_script("document.querySelector('tr.register[data-address=\"' + arguments[0] + '\"]')"
+                          ".scrollIntoView({block: 'center'})", address)
     driver.save_screenshot(os.path.join(shots, "registers-changed.png"))
 
     # Snapshots: the diff of the two names the dword written between them.

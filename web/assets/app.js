@@ -81,6 +81,16 @@ async function loadDevices(refresh) {
 
 const deviceIndex = params.get('i');
 let last = null;         // address -> {value, fields}
+const changedAt = new Map();  // address or address/field -> when its change was seen (ms)
+const kHighlightMs = 3000;    // a change stays highlighted this long (at least one refresh)
+
+// Whether `key` changed now (recorded) or within the last kHighlightMs.
+function highlight(key, changedNow) {
+  const now = Date.now();
+  if (changedNow) changedAt.set(key, now);
+  const at = changedAt.get(key);
+  return at !== undefined && now - at < kHighlightMs;
+}
 const snapshots = [];    // {time, words: Map address -> value, names}
 let timer = null;
 
@@ -120,14 +130,14 @@ function renderRegisters(doc) {
     const fields = el('td', {class: 'fields'});
     if (reg) {
       for (const [name, v] of Object.entries(reg.fields)) {
-        const changed = previous && previous.fields[name] !== v;
+        const changed = highlight(address + '/' + name, previous && previous.fields[name] !== v);
         const span = el('span', {class: 'field' + (changed ? ' changed' : ''), 'data-field': name, tabIndex: 0}, name + '=' + v);
         span.addEventListener('click', () => pickField(address, name, v));
         span.addEventListener('keydown', (e) => { if (e.key === 'Enter') pickField(address, name, v); });
         fields.append(span);
       }
     }
-    const changed = previous && previous.value !== value;
+    const changed = highlight(address, previous && previous.value !== value);
     rows.push(el('tr', {class: 'register' + (reg ? '' : ' unnamed') + (changed ? ' changed' : ''), 'data-address': address,
       'data-name': reg ? reg.name : ''},
       el('td', {class: 'mono'}, address), el('td', {}, reg ? reg.name : ''), el('td', {class: 'mono value'}, value), fields));
