@@ -59,8 +59,9 @@ for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update ibls:--to
   [[ " $got " == *" $want "* ]] || { echo "check-deb: $tool completion of '${want:0:2}' gave '$got', not $want" >&2; exit 1; }
 done
 # mst web's service: packaged, disabled (no maintainer script enables it), its program in the package.
-unit=$scratch/root/lib/systemd/system/openflint-web.service
-[[ -s $unit ]] || { echo "check-deb: no openflint-web.service" >&2; exit 1; }
+# (installed under the prefix: /usr/lib/systemd/system, where systemd looks on Debian 12)
+unit=$scratch/root/usr/lib/systemd/system/openflint-web.service
+[[ -s $unit ]] || { echo "check-deb: no usr/lib/systemd/system/openflint-web.service" >&2; exit 1; }
 exec_line=$(sed -n 's/^ExecStart=//p' "$unit")
 [[ -x $scratch/root${exec_line%% *} ]] || { echo "check-deb: the unit runs ${exec_line%% *}, not in the package" >&2; exit 1; }
 if dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE 'postinst|prerm'; then
