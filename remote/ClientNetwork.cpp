@@ -33,6 +33,23 @@ PeerAddress mapped_ipv4(std::uint32_t ipv4) {
   return out;
 }
 
+std::optional<PeerAddress> parse_peer_address(const std::string& text) {
+  if (in_addr v4{}; ::inet_pton(AF_INET, text.c_str(), &v4) == 1) return mapped_ipv4(ntohl(v4.s_addr));
+  PeerAddress address{};
+  if (in6_addr v6{}; ::inet_pton(AF_INET6, text.c_str(), &v6) == 1) {
+    std::memcpy(address.data(), v6.s6_addr, address.size());
+    return address;
+  }
+  return std::nullopt;
+}
+
+bool is_loopback(const PeerAddress& address) {
+  static const ClientNetwork kIpv4Loopback = ClientNetwork::parse("127.0.0.0/8").value();
+  PeerAddress v6_loopback{};
+  v6_loopback.back() = 1;
+  return kIpv4Loopback.contains(address) || address == v6_loopback;
+}
+
 Result<ClientNetwork> ClientNetwork::parse(std::string_view cidr) {
   const auto bad = [&] {
     return make_error(ErrorCode::InvalidArgument, "not an IP network: '" + std::string(cidr) +
@@ -42,15 +59,10 @@ Result<ClientNetwork> ClientNetwork::parse(std::string_view cidr) {
   const std::string host(cidr.substr(0, slash));
   ClientNetwork network;
   unsigned width = 0;
-  if (in_addr v4{}; ::inet_pton(AF_INET, host.c_str(), &v4) == 1) {
-    network.address = mapped_ipv4(ntohl(v4.s_addr));
-    width = kIpv4Bits;
-  } else if (in6_addr v6{}; ::inet_pton(AF_INET6, host.c_str(), &v6) == 1) {
-    std::memcpy(network.address.data(), v6.s6_addr, network.address.size());
-    width = kIpv6Bits;
-  } else {
-    return bad();
-  }
+  const auto address = parse_peer_address(host);
+  if (!address) return bad();
+  network.address = *address;
+  width = host.find(':') == std::string::npos ? kIpv4Bits : kIpv6Bits;
   unsigned prefix = width;
   if (slash != std::string_view::npos) {
     const std::string_view digits = cidr.substr(slash + 1);

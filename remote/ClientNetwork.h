@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,10 @@ using PeerAddress = std::array<std::uint8_t, 16>;
 
 // ::ffff:A.B.C.D for `ipv4` in host order.
 [[nodiscard]] PeerAddress mapped_ipv4(std::uint32_t ipv4);
+// An IPv4 literal (held mapped) or an IPv6 literal; nullopt for anything else (names included).
+[[nodiscard]] std::optional<PeerAddress> parse_peer_address(const std::string& text);
+// 127.0.0.0/8 (mapped) or ::1.
+[[nodiscard]] bool is_loopback(const PeerAddress& address);
 
 struct ClientNetwork {
   PeerAddress address{};  // host bits cleared

@@ -10,11 +10,12 @@
 #include <cerrno>
 
 #include "core/Error.h"
+#include "core/HexString.h"
 
 namespace openflint {
 
 Result<std::string> random_access_token() {
-  std::array<unsigned char, 16> bytes{};
+  std::array<std::uint8_t, 16> bytes{};
   std::size_t got = 0;
   while (got < bytes.size()) {
     const ssize_t n = ::getrandom(bytes.data() + got, bytes.size() - got, 0);
@@ -24,13 +25,7 @@ Result<std::string> random_access_token() {
     }
     got += static_cast<std::size_t>(n);
   }
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string token;
-  for (const unsigned char b : bytes) {
-    token.push_back(kDigits[b >> 4]);
-    token.push_back(kDigits[b & 0xf]);
-  }
-  return token;
+  return hex_digits(bytes);
 }
 
 Result<std::string> load_or_create_token(const std::filesystem::path& path) {

@@ -117,15 +117,8 @@ Result<nlohmann::json> DeviceApi::flash_document(std::size_t index, std::uint64_
                                                       " bytes is past the flash's end (" + hex_string(flash->size()) + ")");
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(length));
   OF_TRY_CTX(flash->read_into(offset, bytes), device.name() + ": reading flash at " + hex_string(offset));
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(bytes.size() * 2);
-  for (const std::uint8_t b : bytes) {
-    hex.push_back(kDigits[b >> 4]);
-    hex.push_back(kDigits[b & 0xf]);
-  }
-  return nlohmann::json{{"ok", true},          {"device", devices_[index]}, {"flash_size", flash->size()},
-                        {"offset", offset},    {"length", length},          {"hex", hex}};
+  return nlohmann::json{{"ok", true},       {"device", devices_[index]}, {"flash_size", flash->size()},
+                        {"offset", offset}, {"length", length},          {"hex", hex_digits(bytes)}};
 }
 
 Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann::json& request,

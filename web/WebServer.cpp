@@ -43,20 +43,9 @@ void reply_error(httplib::Response& res, const Error& error) {
   reply_json(res, cli::error_json(error), status_for(error.code()));
 }
 
-// An address as an IPv6 (or IPv4-mapped) peer; nullopt for text that is neither.
-std::optional<PeerAddress> peer_address(const std::string& text) {
-  PeerAddress peer{};
-  in_addr v4{};
-  if (::inet_pton(AF_INET, text.c_str(), &v4) == 1) return mapped_ipv4(ntohl(v4.s_addr));
-  if (::inet_pton(AF_INET6, text.c_str(), peer.data()) == 1) return peer;
-  return std::nullopt;
-}
-
-bool is_loopback(const std::string& address) {
-  in_addr v4{};
-  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
-  in6_addr v6{};
-  return ::inet_pton(AF_INET6, address.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+bool loopback_listen(const std::string& address) {
+  const auto peer = parse_peer_address(address);
+  return peer && is_loopback(*peer);
 }
 
 std::string host_part(const std::string& address) {
@@ -93,7 +82,7 @@ struct WebServer::State {
 
   bool client_allowed(const std::string& remote) const {
     if (options.allow.empty()) return true;  // loopback listen only (bind() checks)
-    const auto peer = peer_address(remote);
+    const auto peer = parse_peer_address(remote);
     if (!peer) return false;
     for (const ClientNetwork& n : options.allow)
       if (n.contains(*peer)) return true;
@@ -190,9 +179,9 @@ WebServer::~WebServer() {
 }
 
 Result<std::unique_ptr<WebServer>> WebServer::bind(WebOptions options) {
-  if (!peer_address(options.listen_address))
+  if (!parse_peer_address(options.listen_address))
     return make_error(ErrorCode::InvalidArgument, "--listen: '" + options.listen_address + "' is not an IPv4 or IPv6 address");
-  if (!is_loopback(options.listen_address) && options.allow.empty())
+  if (!loopback_listen(options.listen_address) && options.allow.empty())
     return make_error(ErrorCode::InvalidArgument,
                       "listening on " + options.listen_address + " (not loopback) needs --allow CIDR for the clients");
   if (options.token.empty()) {
@@ -212,7 +201,7 @@ Result<std::unique_ptr<WebServer>> WebServer::bind(WebOptions options) {
                                            " (in use, or not an address of this host)");
     s.port = s.options.port;
   }
-  if (is_loopback(address)) {
+  if (loopback_listen(address)) {
     const std::string p = ":" + std::to_string(s.port);
     s.hosts = {host_part(address) + p, "localhost" + p};
   }
