@@ -13,6 +13,7 @@
 #include "fwops/DeviceBurn.h"
 #include "flint/ImageSource.h"
 #include "flint/Progress.h"
+#include "reports/BurnDocument.h"
 #include "reports/ImageReport.h"
 #include "flint/UidText.h"
 #include "fwops/BurnTypes.h"
@@ -20,10 +21,6 @@
 namespace openflint::flint {
 using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
-
-std::string version_text(const std::optional<ImageQuery>& q) {
-  return q && q->fw_version ? q->fw_version->to_string() : "N/A";
-}
 
 // Every burn is a question (as in mstflint): -y answers it, and without a terminal the answer
 // is "no" (cli/Confirm.h). A downgrade or a re-burn of the same version says so in the question.
@@ -67,53 +64,6 @@ Result<IdentityChoice> identity_choice(const Options& o) {
   OF_ASSIGN(c.macs, parse_uids(o.macs, 48, "--macs value"));
   if (o.vsd_given) c.vsd = o.vsd;
   return c;
-}
-
-std::string uid_list(const std::vector<std::uint64_t>& uids, std::size_t from, std::size_t to) {
-  std::string out;
-  for (std::size_t i = from; i < std::min(to, uids.size()); ++i) out += (out.empty() ? "" : " ") + hex(uids[i], 16);
-  return out;
-}
-
-// One line: which GUIDs/MACs/VSD the board will have, and where they come from.
-std::string identity_text(const IdentityPlan& id) {
-  std::string text = std::string("GUIDs/MACs from the ") + to_string(id.uids_from) + ": ";
-  if (!id.uids.empty()) {
-    text += "GUIDs " + uid_list(id.uids, 0, id.guid_count);
-    if (id.uids.size() > id.guid_count) text += ", MACs " + uid_list(id.uids, id.guid_count, id.uids.size());
-  } else {
-    text += "base GUID " + (id.base_guid ? hex(id.base_guid->base, 16) : std::string("N/A")) + ", base MAC " +
-            (id.base_mac ? hex(id.base_mac->base, 12) : std::string("N/A"));
-  }
-  return text + "; VSD from the " + to_string(id.vsd_from) + ": \"" + id.vsd + "\"";
-}
-
-nlohmann::json identity_json(const IdentityPlan& id) {
-  std::vector<std::string> uids;
-  for (auto u : id.uids) uids.push_back(hex(u, 16));
-  auto range = [](const std::optional<UidRange>& u) {
-    return u ? nlohmann::json{{"base", hex(u->base, 16)}, {"count", u->count}} : nlohmann::json(nullptr);
-  };
-  return {{"uids_from", to_string(id.uids_from)}, {"vsd_from", to_string(id.vsd_from)},
-          {"guids", std::vector<std::string>(uids.begin(), uids.begin() + static_cast<long>(std::min(id.guid_count, uids.size())))},
-          {"macs", std::vector<std::string>(uids.begin() + static_cast<long>(std::min(id.guid_count, uids.size())), uids.end())},
-          {"base_guid", range(id.base_guid)}, {"base_mac", range(id.base_mac)}, {"vsd", id.vsd},
-          {"device_data_from_image", id.write_image_device_data}};
-}
-
-nlohmann::json burn_json(const BurnPreflight& pre, const BurnReport& r) {
-  return {{"ok", true},
-          {"previous_fw_version", pre.current && pre.current->fw_version ? nlohmann::json(version_text(pre.current))
-                                                                         : nlohmann::json(nullptr)},
-          {"new_fw_version", version_text(pre.incoming)},
-          {"new_copy_address", hex(r.new_copy_address)},
-          {"sectors_erased", r.sectors_erased},
-          {"sectors_unchanged", r.sectors_unchanged},
-          {"sectors_probed", r.sectors_probed},
-          {"pages_programmed", r.pages_programmed},
-          {"bytes_programmed", r.bytes_programmed},
-          {"path", r.through_firmware ? "firmware" : "flash gateway"},
-          {"identity", identity_json(pre.identity)}};
 }
 
 Result<BurnOptions> burn_options(const Options& options) {

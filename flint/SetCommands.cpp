@@ -12,10 +12,11 @@
 #include "fwops/DeviceBurn.h"
 #include "fwops/DeviceFlash.h"
 #include "flint/Progress.h"
+#include "reports/BurnDocument.h"
 #include "reports/ImageReport.h"
 #include "flint/UidText.h"
 #include "fwops/BurnTypes.h"
-#include "fwops/edit/DeviceDataEdit.h"
+#include "fwops/edit/DeviceIdentityEdit.h"
 #include "image/FirmwareImage.h"
 #include "image/FlashImage.h"
 #include "image/ImagePatch.h"
@@ -47,17 +48,9 @@ Result<void> parse_sg_params(const std::vector<std::string>& params, UidAllocati
   return {};
 }
 
-nlohmann::json ids_json(const ImageQuery& q) {
-  auto uid = [](const std::optional<UidRange>& u) {
-    return u ? nlohmann::json{{"base", hex(u->base, 16)}, {"count", u->count}} : nlohmann::json(nullptr);
-  };
-  return {{"base_guid", uid(q.base_guid)}, {"base_mac", uid(q.base_mac)}, {"image_vsd", q.image_vsd},
-          {"device_vsd", q.device_vsd}};
-}
-
 void print_done(const Options& options, const std::string& what, const ImageQuery& q, nlohmann::json doc) {
   if (options.json) {
-    doc.update(ids_json(q));
+    doc.update(identity_fields_json(q));
     doc["ok"] = true;
     cli::print_json(doc);
     return;
@@ -86,58 +79,26 @@ int set_on_file(const Options& options, const Patch& patch, const std::string& w
   return cli::kOk;
 }
 
-// FS1/FS2: the patched image goes through the failsafe burner (same version and PSID: no
-// questions; an image for other devices is refused there). Returns the method used for the report.
-Result<std::string> burn_patched(const Options& options, Device& device, Bytes image) {
-  BurnOptions b;
-  b.failsafe = !options.nofs;
-  b.verify_writes = !options.no_flash_verify;
-  b.identity.use_image_guids = true;  // the patched image carries the identity being set
-  b.identity.use_image_vsd = true;
+// sg/sv on a device: fwops' edit (device data, or a failsafe re-burn), with the CLI's flags.
+IdentityEditOptions edit_options(const Options& options) {
+  IdentityEditOptions e;
+  e.failsafe = !options.nofs;
+  e.verify_writes = !options.no_flash_verify;
+  e.override_firmware = options.ocr;
+  e.force = options.force;
+  e.reading = progress_line(options, "Reading flash");
   auto line = progress_line(options, "Burning");
-  if (line) b.progress = [line](const BurnProgress& p) { line(p.done, p.total); };
-  b.override_firmware = options.ocr;
-  OF_ASSIGN(const BurnReport r, burn_device_flash(device, image, b));
-  return std::string(options.nofs ? "burn (not failsafe)" : "failsafe burn") + ", new copy at " +
-         hex(r.new_copy_address);
-}
-
-Result<std::string> patch_device(const Options& options, Device& device, const Patch& patch) {
-  std::vector<std::uint8_t> flash_bytes;
-  {
-    OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.ocr));
-    OF_ASSIGN(flash_bytes, flash.read(0, flash.size(), progress_line(options, "Reading flash")));
-    OF_ASSIGN(const ImageQuery current, query_image(flash_bytes));
-    if (identity_in_device_data(current.format)) {
-      // FS3/FS4 keep GUIDs and VSD in the board's DEV_INFO, which a burn deliberately leaves alone.
-      OF_ASSIGN(const SafeWriteReport r, patch_device_data(flash, flash_bytes, current.format, current.image_start,
-                                                           patch, options.force));
-      return "device data rewritten (" + std::to_string(r.sectors_in_place + r.sectors_journaled + r.sectors_forced) +
-             " sectors, power-cut safe)";
-    }
-    OF_ASSIGN(flash_bytes, image_file_from_flash(flash_bytes));
-  }  // the flash lock is released: the burner takes its own
-  OF_ASSIGN(const std::vector<std::uint8_t> patched, patch(flash_bytes));
-  return burn_patched(options, device, patched);
-}
-
-// What the device's flash holds now.
-Result<ImageQuery> query_device(const Options& options, Device& device) {
-  OF_ASSIGN(FlashDriver flash, open_device_flash(device, options.ocr));
-  OF_ASSIGN(const std::vector<std::uint8_t> bytes, flash.read(0, flash.size(), nullptr));
-  return query_image(bytes);
+  if (line) e.burning = [line](const BurnProgress& p) { line(p.done, p.total); };
+  return e;
 }
 
 int set_on_device(const Options& options, const Patch& patch, const std::string& what) {
   auto device = open_cli_device(options);
   if (!device) return report_error(options, device.error());
-  auto method = patch_device(options, *device, patch);
-  if (!method) return finish(options, *device, report_error(options, method.error().with_context(device->name())));
-  auto query = query_device(options, *device);
-  if (!query)
-    return finish(options, *device, report_error(options, query.error().with_context(device->name() + " after " + what)));
-  print_done(options, what + " on " + device->name() + " (" + *method + ")", *query,
-             {{"device", device->name()}, {"method", *method}});
+  auto edit = edit_device_identity(*device, patch, edit_options(options));
+  if (!edit) return finish(options, *device, report_error(options, edit.error()));
+  print_done(options, what + " on " + device->name() + " (" + edit->method + ")", edit->after,
+             {{"device", device->name()}, {"method", edit->method}});
   return finish(options, *device, cli::kOk);
 }
 

@@ -46,6 +46,30 @@ Result<ImageFile> ImageFile::open(const ImageName& name) {
   return image;
 }
 
+Result<ImageFile> ImageFile::from_bytes(std::vector<std::uint8_t> bytes, const std::string& label,
+                                       const std::string& psid) {
+  ImageFile image;
+  image.label_ = label;
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), "MFAR", 4) != 0) {
+    if (bytes.size() > largest_flash_size())
+      return make_error(ErrorCode::InvalidImage, label + ": " + std::to_string(bytes.size()) +
+                                                     " bytes, more than any flash holds");
+    image.extracted_ = std::move(bytes);
+    return image;
+  }
+  OF_ASSIGN_CTX(const MfaArchive archive, MfaArchive::from_bytes(std::move(bytes)), label);
+  if (psid.empty())
+    return make_error(ErrorCode::InvalidArgument, label + " is an MFA archive: the board's PSID is needed to pick an image");
+  OF_ASSIGN_CTX(const MfaBoard* board, archive.find_board(psid, largest_flash_size()), label);
+  std::vector<std::uint8_t>& out = image.extracted_;
+  OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    return {};
+  }));
+  image.label_ = label + " (board " + psid + ")";
+  return image;
+}
+
 Bytes ImageFile::bytes() const {
   if (mapped_) return mapped_->bytes();
   return extracted_;

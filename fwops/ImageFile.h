@@ -25,6 +25,12 @@ class ImageFile {
   // A PSID given for a plain image, or none for an archive, is InvalidArgument.
   [[nodiscard]] static Result<ImageFile> open(const ImageName& name);
 
+  // Bytes received whole (the web console's upload): a plain image as it is, or from an MFA
+  // archive the board `psid` names (the device's own, for an upload). InvalidImage when a plain
+  // image is larger than any flash.
+  [[nodiscard]] static Result<ImageFile> from_bytes(std::vector<std::uint8_t> bytes, const std::string& label,
+                                                    const std::string& psid);
+
   [[nodiscard]] Bytes bytes() const;
   // "FILE" or "FILE (board PSID)" for messages.
   [[nodiscard]] const std::string& label() const { return label_; }

@@ -11,6 +11,8 @@
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "fwops/registers/NvConfig.h"
+#include "fwops/registers/NvConfigPlan.h"
+#include "reports/ConfigDocument.h"
 #include "mst/Commands.h"
 
 namespace openflint::mst {
@@ -31,19 +33,6 @@ struct ConfigArgs {
 
 std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + (text.size() > width ? " " : "") : text + std::string(width - text.size(), ' ');
-}
-
-json value_json(const NvParameter& p, std::optional<std::uint32_t> v) {
-  if (!v) return nullptr;
-  return {{"value", *v}, {"text", nv_value_name(p, *v)}};
-}
-
-json reading_json(const NvReading& r) {
-  const NvParameter& p = *r.setting.parameter;
-  return {{"name", r.setting.name}, {"item", std::string(r.setting.item->name)},
-          {"port", r.setting.port == 0 ? json(nullptr) : json(r.setting.port)},
-          {"default", value_json(p, r.factory)}, {"current", value_json(p, r.current)},
-          {"next", value_json(p, r.next)}, {"pending", r.pending()}};
 }
 
 // The columns mstconfig prints: Next Boot alone, or with -e Default and Current too.
@@ -90,11 +79,7 @@ int run_query(Device& device, NvConfig& config, const ConfigArgs& a, const Commo
   auto rows = config.query(chosen);
   if (!rows) return cli::report_error(rows.error().with_context("querying " + a.device), common.json);
   if (common.json) {
-    json params = json::array();
-    for (const auto& r : *rows) params.push_back(reading_json(r));
-    cli::print_json(json{{"ok", true}, {"device", a.device}, {"device_type", std::string(device.info().name)},
-                      {"reads_default", config.reads_factory()}, {"reads_current", config.reads_current()},
-                      {"parameters", params}});
+    cli::print_json(reports::config_query_json(a.device, std::string(device.info().name), config, *rows));
     return cli::kOk;
   }
   print_table(std::cout, device, config, *rows, a.verbose, nullptr);
@@ -104,28 +89,17 @@ int run_query(Device& device, NvConfig& config, const ConfigArgs& a, const Commo
 int run_set(Device& device, NvConfig& config, const ConfigArgs& a, const Common& common) {
   if (a.args.empty())
     return cli::report_error(Error(ErrorCode::InvalidArgument, "set needs NAME=VALUE arguments"), common.json);
-  std::vector<NvAssignment> asked;
-  std::vector<NvSetting> settings;
-  for (const std::string& text : a.args) {
-    auto assignment = config.parse_assignment(text);
-    if (!assignment) return cli::report_error(assignment.error().with_context(a.device), common.json);
-    asked.push_back(*assignment);
-    settings.push_back(assignment->setting);
-  }
-  auto rows = config.query(settings);
-  if (!rows) return cli::report_error(rows.error().with_context("querying " + a.device), common.json);
-  std::vector<NvAssignment> changes;
+  auto plan = plan_nv_set(config, a.args);
+  if (!plan) return cli::report_error(plan.error().with_context(a.device), common.json);
+  std::vector<NvReading> rows;
   std::vector<std::optional<std::uint32_t>> new_values;
-  json changed = json::array();
-  for (std::size_t i = 0; i < asked.size(); ++i) {
-    const NvParameter& p = *asked[i].setting.parameter;
-    new_values.push_back(asked[i].value);
-    if ((*rows)[i].next == asked[i].value) continue;  // already so: nothing to write
-    changes.push_back(asked[i]);
-    changed.push_back({{"name", asked[i].setting.name}, {"old", value_json(p, (*rows)[i].next)},
-                       {"new", value_json(p, asked[i].value)}});
+  for (const NvPlannedSet& p : *plan) {
+    rows.push_back(p.before);
+    new_values.push_back(p.assignment.value);
   }
-  print_table(common.json ? std::cerr : std::cout, device, config, *rows, a.verbose, &new_values);
+  const std::vector<NvAssignment> changes = nv_changes(*plan);
+  const json changed = reports::config_changes_json(*plan);
+  print_table(common.json ? std::cerr : std::cout, device, config, rows, a.verbose, &new_values);
   if (changes.empty()) {
     if (common.json) cli::print_json(json{{"ok", true}, {"device", a.device}, {"changed", changed}});
     else std::cout << "-I- " << a.device << ": every parameter already has that next-boot value; nothing written\n";

@@ -14,6 +14,7 @@
 #include "fwops/access/StaleLocks.h"
 #include "mtcr/registers/MfrlRegister.h"
 #include "mst/Commands.h"
+#include "reports/ResetDocument.h"
 
 namespace openflint::mst {
 namespace {
@@ -30,23 +31,6 @@ struct ResetArgs {
   unsigned lock_wait_ms = 1000;
   int level = 3;
 };
-
-json plan_json(const ResetPlan& plan) {
-  json functions = json::array();
-  for (const auto& f : plan.functions)
-    functions.push_back({{"bdf", f.address.to_string()}, {"driver", f.driver.empty() ? json(nullptr) : json(f.driver)}});
-  json blockers = json::array();
-  for (const auto& b : plan.blockers) blockers.push_back(b.why);
-  json firmware = nullptr;
-  if (plan.firmware_reset)
-    firmware = {{"register", "MFRL"}, {"level", plan.firmware_reset->level},
-                {"supported_levels", plan.firmware_reset->supported_levels},
-                {"state", std::string(mfrl_state_name(plan.firmware_reset->state))}};
-  return {{"device", plan.device}, {"device_type", plan.device_type}, {"method", plan.method},
-          {"resets_now", plan.resets_now}, {"firmware_reset", firmware},
-          {"pci_reset_method", plan.pci_reset_method.empty() ? json(nullptr) : json(plan.pci_reset_method)},
-          {"functions", functions}, {"running_before", cli::running_firmware_json(plan.running_before)}, {"blockers", blockers}};
-}
 
 void print_plan(std::ostream& out, const ResetPlan& plan) {
   out << "Device:          " << plan.device << " (" << plan.device_type << ")\n";
@@ -88,9 +72,7 @@ int run_reset_command(const ResetArgs& a, const Common& common) {
                              common.json);
   if (auto saved = device->commit(); !saved) return cli::report_error(saved.error(), common.json);
   if (common.json) {
-    json j{{"ok", true}, {"plan", plan_json(report->plan)}, {"running_after", cli::running_firmware_json(report->running_after)},
-           {"restored", report->restored}, {"took_ms", report->took.count()}};
-    cli::print_json(j);
+    cli::print_json(reports::reset_report_json(*report));
     return cli::kOk;
   }
   for (const auto& r : report->restored) std::cout << "Restored:        " << r << '\n';

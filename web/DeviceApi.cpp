@@ -13,6 +13,9 @@
 #include "fwops/DeviceVerify.h"
 #include "fwops/registers/CrSpaceWords.h"
 #include "fwops/registers/RegisterDump.h"
+#include "fwops/registers/NvConfig.h"
+#include "fwops/registers/NvConfigPlan.h"
+#include "reports/ConfigDocument.h"
 #include "reports/DeviceReport.h"
 #include "reports/ImageReport.h"
 #include "reports/RegisterDumpReport.h"
@@ -36,6 +39,11 @@ Result<Device> DeviceApi::open(std::size_t index) const {
   if (index >= devices_.size())
     return make_error(ErrorCode::NotFound, "no device " + std::to_string(index) + " is served");
   return open_device(devices_[index], open_options_);
+}
+
+void DeviceApi::forget(std::size_t index) const {
+  const std::lock_guard lock(queries_mutex_);
+  if (index < queries_.size()) queries_[index].entry = nullptr;
 }
 
 void DeviceApi::audit(const std::string& line) const {
@@ -145,10 +153,7 @@ Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann:
           done.error().message());
     return make_error(std::move(done).error());
   }
-  {
-    const std::lock_guard lock(queries_mutex_);
-    if (index < queries_.size()) queries_[index].entry = nullptr;
-  }
+  forget(index);
   audit(who + "wrote " + name + " " + hex_dword(done->address) + " (" + done->register_name +
         (field.empty() ? "" : "." + field) + ") " + hex_dword(done->before) + " -> " + hex_dword(done->after));
   return nlohmann::json{{"ok", true},
@@ -158,6 +163,47 @@ Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann:
                         {"field", field},
                         {"before", hex_dword(done->before)},
                         {"after", hex_dword(done->after)}};
+}
+
+Result<nlohmann::json> DeviceApi::config_document(std::size_t index) const {
+  OF_ASSIGN(Device device, open(index));
+  OF_ASSIGN_CTX(NvConfig config, NvConfig::open(device), device.name());
+  OF_ASSIGN_CTX(const std::vector<NvReading> rows, config.query(config.settings()), "querying " + device.name());
+  return reports::config_query_json(devices_[index], std::string(device.info().name), config, rows);
+}
+
+Result<nlohmann::json> DeviceApi::set_config(std::size_t index, const nlohmann::json& request, const std::string& peer) const {
+  const std::string who = "web " + peer + ": ";
+  if (index >= devices_.size())
+    return make_error(ErrorCode::NotFound, "no device " + std::to_string(index) + " is served");
+  const std::string& name = devices_[index];
+  if (read_only_) {
+    audit(who + "refused configuration of " + name + ": read-only server");
+    return make_error(ErrorCode::PermissionDenied, "this console is read-only (mst web --read-only)");
+  }
+  if (!request.is_object() || !request.contains("set") || !request["set"].is_array() || request["set"].empty())
+    return make_error(ErrorCode::InvalidArgument, "a configuration change needs \"set\": [\"NAME=VALUE\", ...]");
+  std::vector<std::string> assignments;
+  for (const auto& item : request["set"]) {
+    if (!item.is_string()) return make_error(ErrorCode::InvalidArgument, "\"set\" holds \"NAME=VALUE\" strings");
+    assignments.push_back(item.get<std::string>());
+  }
+  OF_ASSIGN(Device device, open(index));
+  OF_ASSIGN_CTX(NvConfig config, NvConfig::open(device), name);
+  auto plan = plan_nv_set(config, assignments);
+  if (!plan) {
+    audit(who + "refused configuration of " + name + ": " + plan.error().message());
+    return make_error(plan.error().with_context(name));
+  }
+  const nlohmann::json changed = reports::config_changes_json(*plan);
+  const std::vector<NvAssignment> changes = nv_changes(*plan);
+  if (changes.empty()) return nlohmann::json{{"ok", true}, {"device", name}, {"changed", changed}};
+  OF_TRY_CTX(config.set(changes), name);
+  OF_TRY(device.commit());
+  std::string list;
+  for (const auto& c : changed) list += " " + c["name"].get<std::string>() + "=" + c["new"]["text"].get<std::string>();
+  audit(who + "configured " + name + ":" + list + " (next boot)");
+  return nlohmann::json{{"ok", true}, {"device", name}, {"changed", changed}, {"takes_effect", "next reset"}};
 }
 
 }  // namespace openflint

@@ -49,11 +49,23 @@ class DeviceApi {
   [[nodiscard]] Result<nlohmann::json> write_field(std::size_t index, const nlohmann::json& request,
                                                    const std::string& peer) const;
 
+  // `mst config DEV query --json` (default, current and next boot of every parameter).
+  [[nodiscard]] Result<nlohmann::json> config_document(std::size_t index) const;
+  // {"set": ["NAME=VALUE", ...]} (mstconfig's names and values): `mst config DEV set -y --json`'s
+  // document ({"ok", "device", "changed", "takes_effect"}); nothing written when every value is
+  // already so. PermissionDenied in read-only mode. Audited.
+  [[nodiscard]] Result<nlohmann::json> set_config(std::size_t index, const nlohmann::json& request,
+                                                  const std::string& peer) const;
+
   [[nodiscard]] const std::vector<std::string>& devices() const { return devices_; }
+  [[nodiscard]] bool read_only() const { return read_only_; }
+  // Device `index` opened (NotFound for an index not served), as every request opens it.
+  [[nodiscard]] Result<Device> open(std::size_t index) const;
+  // Its kept query is asked again at the next list (after a burn, a reset, a write).
+  void forget(std::size_t index) const;
+  void audit(const std::string& line) const;
 
  private:
-  [[nodiscard]] Result<Device> open(std::size_t index) const;
-  void audit(const std::string& line) const;
 
   [[nodiscard]] nlohmann::json query_entry(std::size_t index) const;
 

@@ -3,6 +3,8 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
+#include <regex>
 #include <thread>
 
 #include <httplib.h>
@@ -13,6 +15,8 @@
 #include "web/AccessToken.h"
 #include "web/Assets.h"
 #include "web/DeviceApi.h"
+#include "web/FirmwareApi.h"
+#include "web/WebJobs.h"
 #include "web/RequestGuard.h"
 
 namespace openflint {
@@ -28,6 +32,7 @@ int status_for(ErrorCode code) {
     case ErrorCode::PermissionDenied: return 403;
     case ErrorCode::NotFound: return 404;
     case ErrorCode::Busy: return 409;
+    case ErrorCode::InvalidImage: return 422;
     case ErrorCode::NotSupported: return 501;
     case ErrorCode::Timeout: return 504;
     default: return 500;
@@ -72,6 +77,8 @@ std::size_t index_of(const httplib::Request& req) { return static_cast<std::size
 struct WebServer::State {
   WebOptions options;
   DeviceApi api;
+  WebJobs jobs;          // burns and identity edits; its destructor waits for them
+  FirmwareApi firmware{api, jobs};
   httplib::Server server;
   int port = 0;
   std::vector<std::string> hosts;  // accepted Host values; empty: any
@@ -114,16 +121,32 @@ struct WebServer::State {
                  verdict.status);
       return httplib::Server::HandlerResponse::Handled;
     }
+    if (oversized(req, g.path)) {
+      reply_json(res, cli::error_json(Error(ErrorCode::InvalidArgument, "the request is too large")), 413);
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (token_matches(g.query_token, options.token))  // the printed URL: later requests carry the cookie
       res.set_header("Set-Cookie", std::string(kTokenCookie) + "=" + options.token + "; HttpOnly; SameSite=Strict; Path=/");
     return httplib::Server::HandlerResponse::Unhandled;
+  }
+
+  // A body larger than max_request_bytes, or of unknown length, anywhere but the image upload.
+  bool oversized(const httplib::Request& req, const std::string& path) const {
+    static const std::regex upload(R"(/api/devices/\d{1,6}/image)");
+    if (req.method == "POST" && std::regex_match(path, upload)) return false;
+    if (req.has_header("Transfer-Encoding")) return true;
+    const std::string length = req.get_header_value("Content-Length");
+    if (length.empty()) return false;
+    return length.size() > 12 || length.find_first_not_of("0123456789") != std::string::npos ||
+           std::stoull(length) > options.max_request_bytes;
   }
 
   static bool safe(const std::string& method) { return method == "GET" || method == "HEAD"; }
 
   void routes() {
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) { return guard(req, res); });
-    server.set_payload_max_length(options.max_request_bytes);
+    // Bodies up to an image's size reach the upload route only (guard() refuses the others').
+    server.set_payload_max_length(std::max<std::uint64_t>(options.max_request_bytes, FirmwareApi::kMaxUploadBytes));
     server.Get("/api/devices", [this](const httplib::Request& req, httplib::Response& res) {
       reply_json(res, api.devices_document(req.has_param("refresh")));
     });
@@ -158,6 +181,50 @@ struct WebServer::State {
       auto done = api.write_field(index_of(req), body, req.remote_addr);
       if (!done) return reply_error(res, done.error());
       reply_json(res, *done);
+    });
+    // The firmware actions (web/FirmwareApi) and the configuration (DeviceApi).
+    const auto post_json = [this](const char* path, auto action) {
+      server.Post(path, [this, action](const httplib::Request& req, httplib::Response& res) {
+        const auto body = nlohmann::json::parse(req.body.empty() ? std::string("{}") : req.body, nullptr, false);
+        if (body.is_discarded()) return reply_error(res, Error(ErrorCode::InvalidArgument, "the body is not JSON"));
+        auto done = action(index_of(req), body, req.remote_addr);
+        if (!done) return reply_error(res, done.error());
+        reply_json(res, *done);
+      });
+    };
+    post_json(R"(/api/devices/(\d{1,6})/burn)", [this](std::size_t i, const nlohmann::json& b, const std::string& peer) {
+      return firmware.start_burn(i, b, peer);
+    });
+    post_json(R"(/api/devices/(\d{1,6})/identity)", [this](std::size_t i, const nlohmann::json& b, const std::string& peer) {
+      return firmware.start_identity(i, b, peer);
+    });
+    post_json(R"(/api/devices/(\d{1,6})/reset)", [this](std::size_t i, const nlohmann::json&, const std::string& peer) {
+      return firmware.reset(i, peer);
+    });
+    post_json(R"(/api/devices/(\d{1,6})/config)", [this](std::size_t i, const nlohmann::json& b, const std::string& peer) {
+      return api.set_config(i, b, peer);
+    });
+    server.Post(R"(/api/devices/(\d{1,6})/image)", [this](const httplib::Request& req, httplib::Response& res) {
+      const std::string name = req.has_param("name") ? req.get_param_value("name") : "uploaded image";
+      auto done = firmware.upload(index_of(req), std::vector<std::uint8_t>(req.body.begin(), req.body.end()),
+                                  name.substr(0, 200), req.remote_addr);
+      if (!done) return reply_error(res, done.error());
+      reply_json(res, *done);
+    });
+    server.Get(R"(/api/devices/(\d{1,6})/reset)", [this](const httplib::Request& req, httplib::Response& res) {
+      auto doc = firmware.reset_plan(index_of(req));
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
+    });
+    server.Get(R"(/api/devices/(\d{1,6})/config)", [this](const httplib::Request& req, httplib::Response& res) {
+      auto doc = api.config_document(index_of(req));
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
+    });
+    server.Get(R"(/api/jobs/(job-\d{1,12}))", [this](const httplib::Request& req, httplib::Response& res) {
+      auto doc = jobs.document(req.matches[1]);
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
     });
     server.Get(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
       const WebAsset* asset = find_web_asset(req.path);

@@ -5,6 +5,7 @@ Run by tests/web/test_web_browser.cpp against a running `mst web`; exits 0 when 
 else prints the failed check and exits 1. Saves a screenshot of each page it checks.
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -35,6 +36,78 @@ def mst(args, binary):
     if run.returncode != 0:
         fail("mst " + " ".join(args) + ": " + run.stderr.strip())
     return run.stdout
+
+
+def flint_query(args):
+    run = subprocess.run([args.flint, "-d", args.device, "q", "--json"], capture_output=True, text=True, timeout=60)
+    if run.returncode != 0:
+        fail("flint q: " + run.stderr.strip())
+    return json.loads(run.stdout)
+
+
+def check_firmware(args, driver):
+    """The flash page's firmware part: a bad image refused (nothing changes), a good one checked,
+    burned with progress, and the device then has the new version and its own GUIDs."""
+    shots = args.screenshots
+    before = flint_query(args)
+    driver.get(args.url.split("/?")[0] + "/flash?i=0")
+    wait_for(driver, "the firmware part ready", lambda d: d.execute_script(
+        "return document.getElementById('firmware').dataset.ready === 'true'"))
+    chooser = driver.find_element(By.ID, "image-file")
+    state = lambda d: d.find_element(By.ID, "image-status").get_attribute("data-state")
+    chooser.send_keys(args.bad_image)
+    wait_for(driver, "the bad image refused", lambda d: state(d) == "refused", seconds=30)
+    if driver.find_element(By.ID, "burn-button").is_enabled():
+        fail("the burn button is offered for an image that does not verify")
+    print("bad image: " + driver.find_element(By.ID, "image-status").text)
+    if flint_query(args) != before:
+        fail("checking a bad image changed the device")
+    driver.save_screenshot(os.path.join(shots, "firmware-refused.png"))
+    chooser.clear()
+    chooser.send_keys(args.new_image)
+    wait_for(driver, "the new image checked", lambda d: state(d) == "ok", seconds=30)
+    driver.save_screenshot(os.path.join(shots, "firmware-checked.png"))
+    driver.find_element(By.ID, "burn-button").click()
+    wait_for(driver, "the burn's confirmation dialog", lambda d: d.switch_to.alert).accept()
+    burn_state = lambda d: d.find_element(By.ID, "burn-status").get_attribute("data-state")
+    wait_for(driver, "the burn to start", lambda d: burn_state(d) in ("running", "done", "failed"), seconds=10)
+    driver.save_screenshot(os.path.join(shots, "firmware-burning.png"))
+    wait_for(driver, "the burn to end", lambda d: burn_state(d) in ("done", "failed"), seconds=120)
+    status = driver.find_element(By.ID, "burn-status")
+    if burn_state(driver) != "done":
+        fail("the burn failed: " + status.text)
+    stages = (status.get_attribute("data-stages") or "").split(",")
+    progress = driver.find_element(By.ID, "burn-progress").get_attribute("value")
+    print("burn: %s (stages %s, progress %s%%)" % (status.text, stages, progress))
+    if progress != "100" or not stages or stages == [""]:
+        fail("the burn showed no progress: stages %s, bar %s" % (stages, progress))
+    driver.save_screenshot(os.path.join(shots, "firmware-burned.png"))
+    after = flint_query(args)
+    if after.get("fw_version") != args.new_version:
+        fail("after the burn the device has FW %s, not %s" % (after.get("fw_version"), args.new_version))
+    if after.get("base_guid") != before.get("base_guid") or after.get("base_mac") != before.get("base_mac"):
+        fail("the burn changed the board's GUIDs: %s -> %s" % (before.get("base_guid"), after.get("base_guid")))
+
+
+def check_config(args, driver):
+    """The configuration page: mst config's parameters; a new value set for the next boot."""
+    driver.get(args.url.split("/?")[0] + "/config?i=0")
+    wait_for(driver, "the SRIOV_EN row", lambda d: d.find_elements(By.CSS_SELECTOR, 'tr.parameter[data-name="SRIOV_EN"]'))
+    box = driver.find_element(By.CSS_SELECTOR, 'input.new-value[data-name="SRIOV_EN"]')
+    box.send_keys("True")
+    driver.find_element(By.ID, "apply").click()
+    wait_for(driver, "the configuration's confirmation dialog", lambda d: d.switch_to.alert).accept()
+    wait_for(driver, "the configuration written",
+             lambda d: d.find_element(By.ID, "apply-status").get_attribute("data-state") in ("done", "failed"))
+    if driver.find_element(By.ID, "apply-status").get_attribute("data-state") != "done":
+        fail("the configuration change failed: " + driver.find_element(By.ID, "apply-status").text)
+    wait_for(driver, "SRIOV_EN next boot True", lambda d: d.execute_script(
+        "const c = document.querySelector('tr.parameter[data-name=\"SRIOV_EN\"] td.next');"
+        "return c !== null && c.textContent.startsWith('True');"))
+    driver.save_screenshot(os.path.join(args.screenshots, "config.png"))
+    out = mst(["config", args.device, "query", "SRIOV_EN"], args.mst)
+    if "True" not in out:
+        fail("mst config does not show the page's change: " + out)
 
 
 def register_row(driver, address):
@@ -131,6 +204,12 @@ def check(args, driver):
             fail("a write on a read-only console answered %s" % status)
         if mst(["mread", args.device, address], args.mst).split()[1] != value:
             fail("the read-only console changed the device")
+        driver.get(args.url.split("/?")[0] + "/flash?i=0")
+        wait_for(driver, "the read-only note on the flash page",
+                 lambda d: "read-only" in d.find_element(By.ID, "image-status").text)
+        for control in ("image-file", "check-image", "burn-button", "identity-button", "reset-button"):
+            if driver.find_element(By.ID, control).is_enabled():
+                fail("%s is enabled on a read-only console" % control)
         return
     driver.find_element(By.ID, "write-address").clear()
     driver.find_element(By.ID, "write-address").send_keys(address)
@@ -145,6 +224,8 @@ def check(args, driver):
     got = mst(["mread", args.device, address], args.mst).split()[1]
     if got != "0x00004500":
         fail("after the page's write the device holds " + got)
+    check_firmware(args, driver)
+    check_config(args, driver)
 
 
 def main():
@@ -156,6 +237,10 @@ def main():
     parser.add_argument("--expect-part", action="append", default=[])
     parser.add_argument("--hw-id", required=True)
     parser.add_argument("--read-only", action="store_true")
+    parser.add_argument("--flint", required=True)
+    parser.add_argument("--new-image", required=True, help="an image the first device takes (burned from the page)")
+    parser.add_argument("--new-version", required=True, help="its FW version")
+    parser.add_argument("--bad-image", required=True, help="an image that does not verify (refused by the page)")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--profile", help="chromium's profile directory (default: a new temporary one, removed)")
     args = parser.parse_args()

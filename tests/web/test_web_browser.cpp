@@ -2,13 +2,16 @@
 // by tests/web/browser_check.py in Debian's headless chromium (chromedriver + selenium): the device
 // rows, the hw_id field, an outside `mst mwrite` highlighted within one refresh, snapshots and their
 // diff, a field write from the page (and, read-only, refused), the flash page of the ConnectX-4 and
-// of an InfiniScale III's EEPROMs (sections beside the bytes). Screenshots go to
+// of an InfiniScale III's EEPROMs (sections beside the bytes); read-write, an image that does not
+// verify refused from the page, a new one checked and burned with progress (the device then has
+// the new version and its own GUIDs), a configuration value set; read-only, those controls off. Screenshots go to
 // BUILD/web-screenshots. No server, browser or driver process may be left.
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <thread>
 
@@ -82,13 +85,29 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
                                     "--devices", "3", "--expect-part", "MT27700", "--expect-part", "ConnectX-3",
                                     "--expect-part", "InfiniScale III",
                                     "--hw-id", "0x209", "--screenshots", shots.string(), "--profile", profile};
+  // The burn from the page: the ConnectX-4's new image, and a copy with a flipped block that does not verify.
+  const fs::path bad = dir_ / "connectx4-broken.bin";
+  {
+    std::ifstream in(sample_image("connectx4-new"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::size_t at = 0x10100; at < 0x11100; ++at) bytes[at] = static_cast<char>(~bytes[at]);  // in MAIN_CODE
+    std::ofstream(bad, std::ios::binary) << bytes;
+  }
+  const auto version = run_tool("flint", {"-i", sample_image("connectx4-new").string(), "q", "--json"});
+  ASSERT_EQ(version.exit_code, 0) << version.err;
+  check.insert(check.end(), {"--flint", bin("flint").string(), "--new-image", sample_image("connectx4-new").string(),
+                             "--new-version", nlohmann::json::parse(version.out)["fw_version"].get<std::string>(),
+                             "--bad-image", bad.string()});
   if (read_only) check.push_back("--read-only");
   SpawnSpec spec;
   spec.argv = check;
-  const auto ran = ChildProcess::run(spec, 180000);
+  const auto ran = ChildProcess::run(spec, 240000);
   ASSERT_TRUE(ran.has_value()) << ran.error().message();
   EXPECT_EQ(ran->exit_code, 0) << ran->out << ran->err;
-  for (const char* page : {"devices.png", "registers.png", "registers-changed.png", "flash.png", "flash-eeprom.png"}) {
+  std::vector<std::string> pages = {"devices.png", "registers.png", "registers-changed.png", "flash.png", "flash-eeprom.png"};
+  if (!read_only)
+    pages.insert(pages.end(), {"firmware-refused.png", "firmware-checked.png", "firmware-burned.png", "config.png"});
+  for (const std::string& page : pages) {
     std::ifstream png(shots / page, std::ios::binary);
     char magic[8] = {};
     png.read(magic, sizeof magic);
@@ -103,6 +122,8 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
     EXPECT_NE(lines.find("wrote " + devices_[0] + " 0x000f0000 (boot_address.boot_address) 0x00002300 -> 0x00004500"),
               std::string::npos)
         << lines;
+    EXPECT_NE(lines.find("burned " + devices_[0] + ": FW "), std::string::npos) << lines;
+    EXPECT_NE(lines.find("refused image connectx4-broken.bin for " + devices_[0]), std::string::npos) << lines;
   }
 }
 

@@ -51,19 +51,42 @@ function attentionOf(q) {
   return notes;
 }
 
+// "1.2.3" < "1.10.0": a version compared number by number.
+function versionLess(a, b) {
+  const x = String(a).split('.').map(Number), y = String(b).split('.').map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); ++i) {
+    if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0);
+  }
+  return false;
+}
+
+// The newest flash firmware of each PSID among the devices served: an older one is "old firmware".
+function newestByPsid(devices) {
+  const newest = {};
+  for (const d of devices) {
+    const q = d.query || {};
+    if (q.psid && q.fw_version && (!newest[q.psid] || versionLess(newest[q.psid], q.fw_version))) newest[q.psid] = q.fw_version;
+  }
+  return newest;
+}
+
 async function loadDevices(refresh) {
   const doc = await api('/api/devices' + (refresh ? '?refresh=1' : ''));
   if (!doc.ok) return setStatus('status', doc.error.message, true);
   showMode(doc.read_only);
   const body = document.querySelector('#devices tbody');
   body.replaceChildren();
+  const newest = newestByPsid(doc.devices);
   for (const d of doc.devices) {
     const q = d.query || {};
     const notes = attentionOf(q);
+    if (q.psid && q.fw_version && versionLess(q.fw_version, newest[q.psid]))
+      notes.push('old firmware: ' + q.fw_version + ' (other ' + q.psid + ' boards have ' + newest[q.psid] + ')');
     const link = el('a', {class: 'open', href: '/device?i=' + d.index}, d.name);
     const flash = el('a', {class: 'flash', href: '/flash?i=' + d.index}, 'flash');
+    const config = el('a', {class: 'config', href: '/config?i=' + d.index}, 'config');
     const row = el('tr', {class: 'device' + (notes.length ? ' attention' : ''), 'data-index': d.index, 'data-name': d.name},
-      el('td', {}, link, ' · ', flash),
+      el('td', {}, link, ' · ', flash, ' · ', config),
       el('td', {}, q.device ? q.device.part_number + ' (' + q.device.name + ')' : ''),
       el('td', {class: 'mono'}, q.running && q.running.fw_version ? q.running.fw_version : '—'),
       el('td', {class: 'mono'}, q.fw_version || '—'),
@@ -307,5 +330,6 @@ document.addEventListener('DOMContentLoaded', () => {
     loadDevices(false);
   }
   else if (page === 'flash') loadFlash();
-  else loadDevice();
+  else if (page === 'device') loadDevice();
+  // Other pages (configuration, fabric) have their own scripts.
 });
