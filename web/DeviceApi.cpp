@@ -1,6 +1,7 @@
 // DeviceApi: opens the device for each request, builds the report, lets the device go.
 #include "web/DeviceApi.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -87,9 +88,19 @@ nlohmann::json DeviceApi::devices_document(bool refresh) const {
   work();
   for (auto& t : threads) t.join();
   const std::lock_guard lock(queries_mutex_);
-  for (std::size_t k = 0; k < stale.size(); ++k) queries_[stale[k]] = {std::move(fresh[k]), now};
+  for (std::size_t k = 0; k < stale.size(); ++k) {
+    // A device another tool (or a burn from the console) holds is shown so, and asked again next time.
+    const nlohmann::json& q = fresh[k]["query"];
+    const bool busy = q.is_object() && q.contains("error") && q["error"].is_object() &&
+                      q["error"].value("code", "") == std::string(to_string(ErrorCode::Busy));
+    queries_[stale[k]] = {busy ? nlohmann::json(nullptr) : fresh[k], now};
+  }
   nlohmann::json list = nlohmann::json::array();
-  for (const KeptQuery& q : queries_) list.push_back(q.entry);
+  for (std::size_t i = 0; i < queries_.size(); ++i) {
+    const auto k = std::find(stale.begin(), stale.end(), i);
+    list.push_back(queries_[i].entry.is_null() && k != stale.end() ? fresh[static_cast<std::size_t>(k - stale.begin())]
+                                                                    : queries_[i].entry);
+  }
   return {{"ok", true}, {"read_only", read_only_}, {"devices", std::move(list)}};
 }
 

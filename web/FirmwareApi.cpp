@@ -126,29 +126,29 @@ Result<nlohmann::json> FirmwareApi::start_burn(std::size_t index, const nlohmann
   }
   const std::string name = devices_.devices()[index];
   auto image = std::make_shared<Upload>(std::move(upload));
-  OF_ASSIGN(const std::string job, jobs_.start(index, "burn " + image->label, [this, index, image, who, name](const WebJobs::Progress& progress)
+  OF_ASSIGN(const std::string job, jobs_.start(index, "burn " + image->label, [&devices = devices_, index, image, who, name](const WebJobs::Progress& progress)
                                                                                   -> Result<nlohmann::json> {
     const auto fail = [&](const Error& e) {
-      devices_.audit(who + "burn of " + image->label + " into " + name + " failed: " + e.message());
+      devices.audit(who + "burn of " + image->label + " into " + name + " failed: " + e.message());
       return make_error(e);
     };
-    auto device = devices_.open(index);
+    auto device = devices.open(index);
     if (!device) return fail(device.error());
     std::optional<BurnPreflight> pre;
     BurnOptions b;
     b.progress = [&progress](const BurnProgress& p) { progress(p.stage, p.done, p.total); };
     b.decide = [&](const BurnPreflight& p) -> Result<bool> {
       pre = p;
-      devices_.audit(who + "burning " + image->label + " (FW " + reports::version_text(p.incoming) + ") into " + name +
+      devices.audit(who + "burning " + image->label + " (FW " + reports::version_text(p.incoming) + ") into " + name +
                      " (flash has " + reports::version_text(p.current) + "); " + reports::identity_text(p.identity));
       return true;
     };
     auto report = burn_device(*device, image->image, b);
     auto saved = device->commit();  // also after a burn that failed part-way
-    devices_.forget(index);
+    devices.forget(index);
     if (!report) return fail(report.error());
     if (!saved) return fail(saved.error());
-    devices_.audit(who + "burned " + name + ": FW " + reports::version_text(pre->incoming) + " at " +
+    devices.audit(who + "burned " + name + ": FW " + reports::version_text(pre->incoming) + " at " +
                    hex_string(report->new_copy_address));
     nlohmann::json doc = reports::burn_json(*pre, *report);
     doc["device"] = name;
@@ -173,22 +173,22 @@ Result<nlohmann::json> FirmwareApi::start_identity(std::size_t index, const nloh
   if (guid) guids = GuidSettings{*guid, mac};
   const std::string name = devices_.devices()[index];
   const std::string what = std::string(guid ? "set GUIDs" : "") + (guid && vsd ? " and " : "") + (vsd ? "set VSD" : "");
-  OF_ASSIGN(const std::string job, jobs_.start(index, what, [this, index, guids, vsd, who, name, what](const WebJobs::Progress& progress)
+  OF_ASSIGN(const std::string job, jobs_.start(index, what, [&devices = devices_, index, guids, vsd, who, name, what](const WebJobs::Progress& progress)
                                                               -> Result<nlohmann::json> {
-    auto device = devices_.open(index);
+    auto device = devices.open(index);
     if (!device) return make_error(device.error());
     IdentityEditOptions options;
     options.reading = [&progress](std::uint64_t done, std::uint64_t total) { progress("reading", done, total); };
     options.burning = [&progress](const BurnProgress& p) { progress(p.stage, p.done, p.total); };
     auto edit = edit_device_identity(*device, [&](Bytes data) { return set_identity(data, guids, vsd); }, options);
     auto saved = device->commit();
-    devices_.forget(index);
+    devices.forget(index);
     if (!edit) {
-      devices_.audit(who + what + " on " + name + " refused or failed: " + edit.error().message());
+      devices.audit(who + what + " on " + name + " refused or failed: " + edit.error().message());
       return make_error(edit.error());
     }
     if (!saved) return make_error(saved.error());
-    devices_.audit(who + what + " on " + name + " (" + edit->method + ")" +
+    devices.audit(who + what + " on " + name + " (" + edit->method + ")" +
                    (guids ? ": GUID " + hex_string(guids->base_guid, 16) : std::string()) + (vsd ? ": VSD \"" + *vsd + "\"" : ""));
     nlohmann::json doc{{"ok", true}, {"device", name}, {"method", edit->method}};
     doc.update(reports::identity_fields_json(edit->after));

@@ -22,7 +22,8 @@ namespace openflint {
 
 class FirmwareApi {
  public:
-  // `devices` and `jobs` must outlive it.
+  // `devices` and `jobs` must outlive it; `devices` must outlive `jobs` too (a job still running
+  // when the server stops uses it while WebJobs waits for it).
   FirmwareApi(const DeviceApi& devices, WebJobs& jobs) : devices_(devices), jobs_(jobs) {}
 
   // The body of POST /api/devices/N/image: an image, or an MFA archive (the device's PSID picks
