@@ -1,4 +1,4 @@
-// make_seeds: writes a small seed corpus per fuzz target (images, an MFA, fwburn inputs, sim states, MADs, fabric text files).
+// make_seeds: writes a small seed corpus per fuzz target (images, an MFA, fwburn inputs, sim states, MADs, fabric text files, trace events).
 #include <array>
 #include <cstdio>
 #include <regex>
@@ -14,6 +14,8 @@
 #include "image/Fs4Writer.h"
 #include "image/MfaWriter.h"
 #include "image/SectionType.h"
+#include "image/TraceEvent.h"
+#include "image/TraceStringDbBuilder.h"
 #include "mtcr/registers/AccessRegisterTlv.h"
 #include "mtcr/inband/MadFormat.h"
 #include "mtcr/registers/MgirRegister.h"
@@ -202,6 +204,51 @@ bool fabric_text_seeds(const fs::path& out) {
   return ok;
 }
 
+// fuzz_trace: a string DB built from firmware-like formats and event streams over it (complete
+// messages, a 64-bit parameter, a raw word, an unreliable timestamp), plus a DB with no NUL.
+bool trace_seeds(const fs::path& out) {
+  using namespace openflint;
+  const std::vector<std::string_view> formats{"boot from copy %d", "port %d state %u -> %u", "guid %llx",
+                                              "flash erase at %#x", "fw reset level %hhu"};
+  auto built = build_trace_strings(formats, {.base_address = 0x4000, .max_section_size = 0x40});
+  if (!built) return false;
+  const auto header = [&](std::uint8_t flags, const std::vector<TraceStringSection>& sections,
+                          const std::vector<std::vector<std::uint8_t>>& bytes) {
+    std::vector<std::uint8_t> v{flags, 0x10, 0x10, static_cast<std::uint8_t>(sections.size())};
+    for (const TraceStringSection& s : sections) {
+      for (int shift = 24; shift >= 0; shift -= 8) v.push_back(static_cast<std::uint8_t>(s.base_address >> shift));
+      v.push_back(static_cast<std::uint8_t>(s.size >> 8));
+      v.push_back(static_cast<std::uint8_t>(s.size));
+    }
+    for (const auto& b : bytes) v.insert(v.end(), b.begin(), b.end());
+    return v;
+  };
+  const auto words = [](std::vector<std::uint8_t> v, std::initializer_list<std::uint64_t> ws) {
+    for (const std::uint64_t w : ws) {
+      const auto b = store_trace_word(w);
+      v.insert(v.end(), b.begin(), b.end());
+    }
+    return v;
+  };
+  const auto& p = built->pointers;
+  const auto str = [](std::uint16_t tmsn, std::uint8_t tdsn, std::uint32_t param, std::uint8_t ts = 3) {
+    return StringTraceEvent{false, ts, 0x11, tmsn, tdsn, param}.encode();
+  };
+  const auto stamp = [](std::uint64_t t, std::uint8_t urts) { return TimestampTraceEvent{t, urts}.encode(); };
+  const std::vector<std::uint8_t> base = header(0, built->sections, built->section_bytes);
+  bool ok = save(out, "messages", words(base, {str(1, 0, p[0]), str(1, 1, 0), str(2, 0, p[1]), str(2, 1, 1), str(2, 2, 4),
+                                              str(2, 3, 5), stamp(0x1000, 0), str(3, 0, p[2]), str(3, 1, 0x2c903),
+                                              str(3, 2, 0xa04000), str(4, 0, p[3]), str(4, 1, 0x10000), stamp(0x1100, 0)}));
+  ok = ok && save(out, "raw-unreliable", words(header(1, built->sections, built->section_bytes),
+                                               {str(5, 0, 0x10), str(6, 3, 7), StringTraceEvent{true, 0x7f, 0x20, 7, 0, p[4]}.encode(),
+                                                str(7, 1, 300), stamp(0x2000, 1), GenericTraceEvent{false, 1, 0x05, 0xabc}.encode(),
+                                                stamp(0x2080, 4)}));
+  const std::vector<TraceStringSection> hostile{{0x100, 64}};
+  const std::vector<std::vector<std::uint8_t>> no_nul{std::vector<std::uint8_t>(64, '%')};
+  ok = ok && save(out, "no-nul", words(header(2, hostile, no_nul), {str(1, 0, 0x13f), str(1, 0, 0x100), str(1, 0, 0x140), stamp(0x80, 0)}));
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -259,6 +306,6 @@ int main(int argc, char** argv) {
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
   ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&
        mad_seeds(out / "mad_request", out / "mad_reply") && bus_seeds(out / "bus_request") &&
-       fabric_text_seeds(out);
+       fabric_text_seeds(out) && trace_seeds(out / "trace");
   return ok ? 0 : 1;
 }
