@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "fabric/ConfigText.h"
 #include "fabric/PortCounters.h"
 
 namespace openflint {
@@ -99,6 +100,18 @@ Result<HealthThresholds> HealthThresholds::parse(std::string_view text, HealthTh
     if (end == text.size()) break;
   }
   return base;
+}
+
+Result<HealthThresholds> HealthThresholds::load(const std::string& file, const std::vector<std::string>& assignments) {
+  HealthThresholds t = defaults();
+  if (!file.empty()) {
+    OF_ASSIGN(auto text, read_config_text(file, "threshold file"));
+    auto parsed = parse(text, t);
+    if (!parsed) return make_error(ErrorCode::InvalidArgument, "threshold file " + file + ": " + parsed.error().message());
+    t = std::move(*parsed);
+  }
+  for (const auto& s : assignments) OF_TRY(t.set(s));
+  return t;
 }
 
 }  // namespace openflint

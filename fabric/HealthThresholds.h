@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/Result.h"
 
@@ -32,6 +33,11 @@ struct HealthThresholds {
 
   // One `NAME=VALUE` from the command line (same names and values as the file).
   [[nodiscard]] Result<void> set(std::string_view assignment);
+
+  // The defaults, then the threshold file `file` (empty: none) over them, then each `NAME=VALUE`
+  // of `assignments` over that: what ibmon -T FILE --threshold ... and mst web --fabric take. A
+  // file that does not parse is InvalidArgument "threshold file FILE: line N: ...".
+  [[nodiscard]] static Result<HealthThresholds> load(const std::string& file, const std::vector<std::string>& assignments);
 
  private:
   [[nodiscard]] Result<void> set(std::string_view name, std::string_view value);

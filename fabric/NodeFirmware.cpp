@@ -64,4 +64,20 @@ std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
   return out;
 }
 
+std::map<std::uint64_t, std::string> running_fw_versions(const std::string& ca, int port,
+                                                         const std::vector<FabricNode>& nodes) {
+  auto channel = MadChannel::open(ca, port);
+  if (!channel) return {};  // the listing stands without it
+  return running_fw_versions(nodes, *channel);
+}
+
+std::map<std::uint64_t, std::string> running_fw_versions(const std::vector<FabricNode>& nodes,
+                                                         const std::shared_ptr<MadChannel>& channel) {
+  std::map<std::uint64_t, std::string> fw;
+  for (const auto& n : take_inventory(nodes, channel, FlashQuery::Skip)) {
+    if (n.vendor_access && n.fw_version) fw[n.node.guid] = n.fw_version->to_string();
+  }
+  return fw;
+}
+
 }  // namespace openflint

@@ -1,6 +1,7 @@
 // NodeFirmware: what one fabric node runs (device, PSID, FW version) or why it cannot be asked.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,15 @@ enum class FlashQuery { Read, Skip };
 [[nodiscard]] std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
                                                        const std::shared_ptr<MadChannel>& channel,
                                                        FlashQuery flash = FlashQuery::Read);
+
+// The running FW of every node that answers vendor MADs on `ca`/`port` (MGIR; the flash left
+// alone), by node GUID: ibls's column and the web console's. Empty when no MAD channel opens (a
+// listing stands without it).
+[[nodiscard]] std::map<std::uint64_t, std::string> running_fw_versions(const std::string& ca, int port,
+                                                                       const std::vector<FabricNode>& nodes);
+// The same over a channel the caller holds.
+[[nodiscard]] std::map<std::uint64_t, std::string> running_fw_versions(const std::vector<FabricNode>& nodes,
+                                                                       const std::shared_ptr<MadChannel>& channel);
 
 // One node (used by take_inventory and the updater).
 [[nodiscard]] NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChannel>& channel,

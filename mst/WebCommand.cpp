@@ -1,6 +1,7 @@
 // WebCommand: `mst web` — the web console (web/WebServer) on loopback by default, guarded by a
 // random access token printed in its URL.
 #include <signal.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <memory>
@@ -10,6 +11,8 @@
 #include "cli/ErrorReport.h"
 #include "cli/ExitCode.h"
 #include "cli/SignalStopper.h"
+#include "fabric/HostsFile.h"
+#include "fabric/options/SystemNameOptions.h"
 #include "mst/Commands.h"
 #include "mst/ServerSetup.h"
 #include "web/AccessToken.h"
@@ -29,7 +32,28 @@ struct WebArgs {
   std::string sysfs;
   int lock_timeout_ms = 5000;
   std::vector<std::string> devices;
+  // --fabric: the Fabric page, from the fabric seen through --ca/--ca-port.
+  bool fabric = false;
+  std::string ca;
+  int ca_port = 0;
+  SystemNamingFiles naming;
+  std::string hosts_file;
+  std::string thresholds_file;
+  std::vector<std::string> thresholds;
 };
+
+// --fabric's options: the files are read before anything is served (a bad line is a usage error).
+Result<FabricApiOptions> fabric_options(const WebArgs& a) {
+  FabricApiOptions o;
+  OF_ASSIGN(o.naming, SystemNaming::load(a.naming));
+  OF_ASSIGN(o.thresholds, HealthThresholds::load(a.thresholds_file, a.thresholds));
+  std::vector<RemoteHost> hosts;
+  if (!a.hosts_file.empty()) {
+    OF_ASSIGN(hosts, read_hosts_file(a.hosts_file));
+  }
+  o.source = live_fabric_source(a.ca, a.ca_port, std::move(hosts));
+  return o;
+}
 
 // "ADDR:PORT", "[V6]:PORT", or a bare address (the default port).
 Result<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& text) {
@@ -53,8 +77,23 @@ Result<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& te
   return std::pair{address, static_cast<std::uint16_t>(std::stoul(port))};
 }
 
+// Stderr as it was when the command started (a duplicate of fd 2), closed on return.
+struct WebConsoleFd {
+  int fd = ::dup(2);
+  WebConsoleFd() = default;
+  WebConsoleFd(const WebConsoleFd&) = delete;
+  WebConsoleFd& operator=(const WebConsoleFd&) = delete;
+  ~WebConsoleFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
 int run_web(const WebArgs& a, const Common& common) {
   ::signal(SIGPIPE, SIG_IGN);
+  // The URL line goes to stderr as it is now: the server's first device queries and fabric sweeps
+  // run in threads that point fd 2 at /dev/null around the InfiniBand libraries' calls
+  // (core/StderrSilenced), and the line must not fall into such a moment.
+  const WebConsoleFd console;
   const auto fail = [&](const Error& e) { return cli::report_error(e, common.json); };
   auto listen = parse_listen(a.listen);
   if (!listen) return fail(listen.error());
@@ -76,6 +115,11 @@ int run_web(const WebArgs& a, const Common& common) {
   options.open_options.lock_timeout = std::chrono::milliseconds(a.lock_timeout_ms);
   options.read_only = a.read_only;
   options.audit = *audit;
+  if (a.fabric) {
+    auto fabric = fabric_options(a);
+    if (!fabric) return fail(fabric.error());
+    options.fabric = std::move(*fabric);
+  }
   if (!a.token_file.empty()) {
     auto token = load_or_create_token(a.token_file);
     if (!token) return fail(token.error());
@@ -86,8 +130,11 @@ int run_web(const WebArgs& a, const Common& common) {
   Result<void> served;
   {
     cli::SignalStopper stopper([&server] { (*server)->stop(); });
-    std::cerr << "-I- serving " << devices->size() << " device(s)" << (a.read_only ? " (read-only)" : "") << " on "
-              << (*server)->url() << std::endl;
+    const std::string line = "-I- serving " + std::to_string(devices->size()) + " device(s)" +
+                             (a.fabric ? " and the fabric" : "") + (a.read_only ? " (read-only)" : "") + " on " +
+                             (*server)->url() + "\n";
+    if (console.fd < 0 || ::write(console.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      std::cerr << line << std::flush;
     served = (*server)->serve();
   }
   if (!served) return fail(served.error());
@@ -116,6 +163,19 @@ void add_web_command(CLI::App& app, std::function<int()>& run, const Common& com
                                          "(default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
   web->add_option("--lock-timeout", args->lock_timeout_ms, "milliseconds to wait for a device another tool holds (default 5000)")
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* fabric = web->add_flag("--fabric", args->fabric, "add the Fabric page: the fabric's systems and cables (ibls), their firmware "
+                                         "(ibfwmgr list) and health (ibmon), seen through the local CA");
+  web->add_option("--ca", args->ca, "with --fabric: local CA (umad device) the fabric is swept from (default: the first)");
+  web->add_option("--ca-port", args->ca_port, "with --fabric: the CA's port (default: the first active); "
+                                              "the fabric tools' --port (here --listen gives the HTTP port)");
+  fabriccli::add_system_name_options(*web, args->naming, {.hosts_alias = false});
+  web->add_option("--hosts", args->hosts_file, "with --fabric: hosts whose bus servers reach fabric devices out-of-band, "
+                                               "one HOST[:PORT] or ssh:[USER@]HOST[:PORT] a line (ibfwmgr --hosts)");
+  web->add_option("--thresholds", args->thresholds_file, "with --fabric: health threshold file, 'NAME VALUE' per line (ibmon -T)");
+  web->add_option("--threshold", args->thresholds, "with --fabric: NAME=VALUE over the file's (repeatable; ibmon --threshold)")
+      ->allow_extra_args(false);
+  for (const char* name : {"--ca", "--ca-port", "--names", "--topology", "--hosts", "--thresholds", "--threshold"})
+    web->get_option(name)->needs(fabric);  // the fabric's options without --fabric: a usage error
   web->add_option("DEVICE", args->devices, "devices to show (any device name the tools take); none: the PCI functions "
                                            "`mst status` lists");
   web->callback([&run, &common, args] { run = [&common, args] { return run_web(*args, common); }; });

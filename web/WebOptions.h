@@ -5,12 +5,14 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fwops/Device.h"
 #include "remote/BusSession.h"
 #include "remote/ClientNetwork.h"
+#include "web/FabricApiOptions.h"
 
 namespace openflint {
 
@@ -25,6 +27,8 @@ struct WebOptions {
   std::string token;                 // empty: a random one (AccessToken)
   AuditLog audit;                    // one line per write (and per refused write); may be empty
   std::size_t max_request_bytes = 64 * 1024;  // larger bodies: 413
+  // mst web --fabric: the Fabric page's endpoints (/api/fabric...); unset: none (404).
+  std::optional<FabricApiOptions> fabric;
 };
 
 }  // namespace openflint

@@ -15,6 +15,7 @@
 #include "web/AccessToken.h"
 #include "web/Assets.h"
 #include "web/DeviceApi.h"
+#include "web/FabricApi.h"
 #include "web/FirmwareApi.h"
 #include "web/WebJobs.h"
 #include "web/RequestGuard.h"
@@ -83,6 +84,8 @@ struct WebServer::State {
   int port = 0;
   std::vector<std::string> hosts;  // accepted Host values; empty: any
   std::thread prefetch;            // the first device list, asked while the user opens the URL
+  // mst web --fabric: the Fabric page's documents.
+  std::unique_ptr<FabricApi> fabric = options.fabric ? std::make_unique<FabricApi>(*options.fabric, options.devices) : nullptr;
 
   explicit State(WebOptions o)
       : options(std::move(o)), api(options.devices, options.open_options, options.read_only, options.audit) {}
@@ -226,6 +229,18 @@ struct WebServer::State {
       if (!doc) return reply_error(res, doc.error());
       reply_json(res, *doc);
     });
+    // mst web --fabric: the Fabric page's documents (web/FabricApi; docs/json.md).
+    const auto fabric_route = [this](const std::string& path, auto document) {
+      server.Get(path, [this, document](const httplib::Request& req, httplib::Response& res) {
+        if (!fabric) return reply_error(res, Error(ErrorCode::NotFound, "this console serves no fabric (mst web --fabric)"));
+        auto doc = document(*fabric, req.has_param("refresh"));
+        if (!doc) return reply_error(res, doc.error());
+        reply_json(res, *doc);
+      });
+    };
+    fabric_route("/api/fabric", [](FabricApi& f, bool refresh) { return f.fabric_document(refresh); });
+    fabric_route("/api/fabric/firmware", [](FabricApi& f, bool refresh) { return f.firmware_document(refresh); });
+    fabric_route("/api/fabric/health", [](FabricApi& f, bool) { return f.health_document(); });
     server.Get(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
       const WebAsset* asset = find_web_asset(req.path);
       if (asset == nullptr) return reply_error(res, Error(ErrorCode::NotFound, "no page " + req.path));

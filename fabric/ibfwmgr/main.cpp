@@ -19,7 +19,7 @@
 #include "fabric/NodeFirmware.h"
 #include "fabric/OutOfBand.h"
 #include "fabric/options/SystemNameOptions.h"
-#include "fabric/ibfwmgr/Report.h"
+#include "reports/FabricFirmwareReport.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
 
@@ -96,9 +96,9 @@ int run_list(const Args& a) {
   auto inv = inventory(a, std::move(files->naming), files->hosts, channel);
   if (!inv) return fail(a, inv.error());
   if (a.json) {
-    cli::print_json(fabriccli::inventory_json(inv->nodes, inv->naming, inv->hosts));
+    cli::print_json(reports::inventory_json(inv->nodes, inv->naming, inv->hosts));
   } else {
-    fabriccli::print_inventory(std::cout, inv->nodes, inv->naming);
+    reports::print_inventory(std::cout, inv->nodes, inv->naming);
     warn_unreachable(inv->hosts);
   }
   return 0;
@@ -155,7 +155,7 @@ int run_update(const Args& a) {
   auto images = load_images(a, *source, *nodes);
   if (!images) return fail(a, images.error());
   if (!a.json) {
-    fabriccli::print_inventory(std::cout, *nodes, inv->naming);
+    reports::print_inventory(std::cout, *nodes, inv->naming);
     warn_unreachable(inv->hosts);
   }
   if (!a.dry_run && !confirm(a, *nodes)) return fail(a, Error(ErrorCode::Cancelled, "update declined"), openflint::cli::kDeclined);
@@ -169,9 +169,9 @@ int run_update(const Args& a) {
   for (const auto& u : updates)
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
   if (a.json) {
-    cli::print_json(fabriccli::update_json(updates, seconds, inv->naming, inv->hosts));
+    cli::print_json(reports::update_json(updates, seconds, inv->naming, inv->hosts));
   } else {
-    fabriccli::print_updates(std::cout, updates, seconds, inv->naming);
+    reports::print_updates(std::cout, updates, seconds, inv->naming);
   }
   if (interrupted()) {  // the report above says which nodes were updated; one line for the stop
     std::cerr << "-E- interrupted by " << signal_name(interrupt_signal())

@@ -12,13 +12,11 @@
 #include "cli/JsonOutput.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "devices/DeviceCatalog.h"
-#include "fabric/CablingCheck.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/options/SystemNameOptions.h"
-#include "fabric/ibls/Listing.h"
+#include "reports/FabricListing.h"
 
 namespace {
 
@@ -45,62 +43,6 @@ Result<std::optional<std::uint64_t>> parse_guid(std::string_view text) {
   return std::optional<std::uint64_t>{v};
 }
 
-// The running FW of every node that answers vendor MADs (MGIR; flash left alone).
-std::map<std::uint64_t, std::string> firmware_versions(const Args& a, const std::vector<FabricNode>& nodes) {
-  std::map<std::uint64_t, std::string> fw;
-  auto channel = MadChannel::open(a.ca, a.port);
-  if (!channel) return fw;  // the listing stands without it
-  for (const auto& n : take_inventory(nodes, *channel, FlashQuery::Skip)) {
-    if (n.vendor_access && n.fw_version) fw[n.node.guid] = n.fw_version->to_string();
-  }
-  return fw;
-}
-
-Result<ibls::Listing> make_listing(const Args& a, const SystemNaming& naming, const FabricSweep& sweep) {
-  const Topology* topo = naming.topology();
-  const SystemNameMap& names = naming.map();
-  OF_ASSIGN(const auto guid, parse_guid(a.guid));
-  const auto fw = a.no_fw ? std::map<std::uint64_t, std::string>{} : firmware_versions(a, sweep.nodes);
-  ibls::Listing l;
-  std::map<std::uint64_t, std::string> name_of;
-  std::set<std::string> selected;  // names of the systems the filters keep
-  for (const auto& node : sweep.nodes) {
-    ibls::ListedSystem s;
-    s.node = node;
-    s.name = naming.name_or_guid(node);
-    auto info = find_device_by_pci_id(node.device_id);
-    if (info) {
-      s.device = std::string((*info)->name);
-      s.type = std::string((*info)->part_number);
-    }
-    if (auto declared = naming.declared_type(node); !declared.empty()) s.type = declared;
-    if (const auto it = fw.find(node.guid); it != fw.end()) s.fw = it->second;
-    name_of[node.guid] = s.name;
-    if ((!guid || node.guid == *guid) && (a.name.empty() || s.name == a.name)) {
-      selected.insert(s.name);
-      l.systems.push_back(std::move(s));
-    }
-  }
-  if (l.systems.empty()) return make_error(ErrorCode::NotFound, "no system on the fabric matches the filter");
-  const bool filtered = guid || !a.name.empty();
-  for (const auto& link : sweep.links) {
-    ibls::ListedCable c{{name_of[link.guid_a], link.port_a}, {name_of[link.guid_b], link.port_b}, link};
-    if (c.b < c.a) std::swap(c.a, c.b);
-    if (!filtered || selected.count(c.a.system) || selected.count(c.b.system)) l.cables.push_back(c);
-  }
-  std::sort(l.cables.begin(), l.cables.end(), [](const auto& x, const auto& y) { return x.a < y.a; });
-  if (a.check && topo != nullptr) {
-    std::vector<CablingFinding> findings;
-    for (auto& f : check_cabling(*topo, sweep, names)) {
-      const bool touches = selected.count(f.port.system) || (f.expected && selected.count(f.expected->system)) ||
-                           (f.found && selected.count(f.found->system));
-      if (!filtered || touches) findings.push_back(f);
-    }
-    l.findings = std::move(findings);
-  }
-  return l;
-}
-
 int run(const Args& a) {
   const auto fail = [&](const Error& e) { return openflint::cli::report_error(e, a.json); };
   if (a.check && a.files.topology.empty())
@@ -109,12 +51,15 @@ int run(const Args& a) {
   if (!naming) return fail(naming.error());
   auto sweep = discover_fabric_links(a.ca, a.port);
   if (!sweep) return fail(sweep.error());
-  auto listing = make_listing(a, *naming, *sweep);
+  auto guid = parse_guid(a.guid);
+  if (!guid) return fail(guid.error());
+  const auto fw = a.no_fw ? std::map<std::uint64_t, std::string>{} : running_fw_versions(a.ca, a.port, sweep->nodes);
+  auto listing = reports::make_fabric_listing(*naming, *sweep, fw, {.guid = *guid, .name = a.name, .check = a.check});
   if (!listing) return fail(listing.error());
   if (a.json) {
-    openflint::cli::print_json(ibls::listing_json(*listing));
+    openflint::cli::print_json(reports::listing_json(*listing));
   } else {
-    ibls::print_listing(std::cout, *listing);
+    reports::print_listing(std::cout, *listing);
   }
   // A check that found problems: exit 1 (the command ran and the answer is "no").
   return listing->findings && !listing->findings->empty() ? openflint::cli::kFailed : openflint::cli::kOk;

@@ -12,11 +12,11 @@
 #include "cli/ParseCommandLine.h"
 #include "cli/ToolBoundary.h"
 #include "cli/Version.h"
-#include "fabric/ConfigText.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/HealthCheck.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/options/SystemNameOptions.h"
+#include "reports/FabricHealthReport.h"
 
 namespace {
 
@@ -38,115 +38,6 @@ struct Args {
   bool json = false;
 };
 
-// The file first, then the command line's NAME=VALUE over it. A file that does not parse is a
-// usage error like a bad --threshold, name map or hosts file (exit 2; the message names the line).
-Result<HealthThresholds> load_thresholds(const Args& a) {
-  HealthThresholds t = HealthThresholds::defaults();
-  if (!a.thresholds_file.empty()) {
-    OF_ASSIGN(auto text, read_config_text(a.thresholds_file, "threshold file"));
-    auto parsed = HealthThresholds::parse(text, t);
-    if (!parsed) return make_error(ErrorCode::InvalidArgument, "threshold file " + a.thresholds_file + ": " + parsed.error().message());
-    t = std::move(*parsed);
-  }
-  for (const auto& s : a.thresholds) OF_TRY(t.set(s));
-  return t;
-}
-
-struct Pass {
-  int number = 0;
-  FabricSweep sweep;
-  HealthSample sample;
-  std::vector<HealthFinding> findings;
-  std::optional<std::vector<CounterDelta>> deltas;  // since the previous pass (none on the first)
-};
-
-std::string finding_text(const HealthFinding& f, const std::string& system) {
-  char buf[160];
-  switch (f.kind) {
-    case HealthFinding::Kind::PortState:
-      std::snprintf(buf, sizeof buf, "%s port %d: state %s (not Active)", system.c_str(), f.port, f.state.c_str());
-      break;
-    case HealthFinding::Kind::Counter:
-      if (f.delta)
-        std::snprintf(buf, sizeof buf, "%s port %d: %s +%llu since the last pass (now %.0f) > %.0f", system.c_str(),
-                      f.port, f.metric.c_str(), static_cast<unsigned long long>(*f.delta), f.value, f.limit);
-      else
-        std::snprintf(buf, sizeof buf, "%s port %d: %s %.0f > %.0f", system.c_str(), f.port, f.metric.c_str(), f.value,
-                      f.limit);
-      break;
-    case HealthFinding::Kind::Temperature:
-      std::snprintf(buf, sizeof buf, "%s: temperature %.1f C > %.0f C", system.c_str(), f.value, f.limit);
-      break;
-  }
-  return buf;
-}
-
-class Names {
- public:
-  Names(const SystemNaming& naming, const FabricSweep& sweep) {
-    for (const auto& n : sweep.nodes) names_[n.guid] = naming.name_or_guid(n);
-  }
-  [[nodiscard]] std::string of(std::uint64_t guid) const {
-    const auto it = names_.find(guid);
-    return it == names_.end() ? guid_text(guid) : it->second;
-  }
-
- private:
-  std::map<std::uint64_t, std::string> names_;
-};
-
-// Counters and their limits are whole numbers; temperatures are degrees C (eighths).
-json limit_json(const HealthFinding& f) {
-  if (f.kind == HealthFinding::Kind::PortState) return nullptr;
-  if (f.kind == HealthFinding::Kind::Counter) return static_cast<std::uint64_t>(f.limit);
-  return f.limit;
-}
-
-json pass_json(const Pass& p, const Names& names) {
-  json findings = json::array();
-  for (const auto& f : p.findings) {
-    json j{{"kind", to_string(f.kind)}, {"system", names.of(f.guid)}, {"guid", guid_text(f.guid)},
-           {"port", f.port == 0 ? json(nullptr) : json(f.port)}, {"metric", f.metric},
-           {"limit", limit_json(f)},
-           {"text", finding_text(f, names.of(f.guid))}};
-    if (f.kind == HealthFinding::Kind::PortState) j["state"] = f.state;
-    else if (f.kind == HealthFinding::Kind::Counter) j["value"] = static_cast<std::uint64_t>(f.value);
-    else j["value"] = f.value;
-    if (f.kind == HealthFinding::Kind::Counter) j["delta"] = f.delta ? json(*f.delta) : json(nullptr);
-    findings.push_back(std::move(j));
-  }
-  json unread = json::array();
-  for (const auto& [where, why] : p.sample.counter_notes)
-    unread.push_back({{"system", names.of(where.first)}, {"port", where.second}, {"what", "counters"}, {"why", why}});
-  for (const auto& [guid, why] : p.sample.temperature_notes)
-    unread.push_back({{"system", names.of(guid)}, {"port", nullptr}, {"what", "temperature"}, {"why", why}});
-  json deltas = nullptr;
-  if (p.deltas) {
-    deltas = json::array();
-    for (const auto& d : *p.deltas)
-      deltas.push_back({{"system", names.of(d.guid)}, {"guid", guid_text(d.guid)}, {"port", d.port},
-                        {"counter", d.counter}, {"value", d.value}, {"delta", d.delta}});
-  }
-  return json{{"pass", p.number},
-              {"nodes", p.sweep.nodes.size()},
-              {"ports", p.sample.port_state.size()},
-              {"counters_read", p.sample.counters.size()},
-              {"temperatures_read", p.sample.temperature_c.size()},
-              {"healthy", p.findings.empty()},
-              {"findings", findings},
-              {"deltas", deltas},
-              {"unread", unread}};
-}
-
-void print_pass(const Pass& p, const Names& names) {
-  std::cout << "pass " << p.number << ": " << p.sweep.nodes.size() << " nodes, " << p.sample.port_state.size()
-            << " cabled ports (" << p.sample.counters.size() << " counters read), " << p.sample.temperature_c.size()
-            << " temperatures read: " << (p.findings.empty() ? "healthy" : std::to_string(p.findings.size()) + " finding(s)")
-            << '\n';
-  for (const auto& f : p.findings) std::cout << "  " << finding_text(f, names.of(f.guid)) << '\n';
-  std::cout.flush();
-}
-
 // Sleeps `seconds` in small steps so SIGINT/SIGTERM ends a watch at once.
 void pause_for(double seconds) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -158,7 +49,7 @@ int run(const Args& a) {
   if (a.watch < 0 || a.count < 0) return fail(Error(ErrorCode::InvalidArgument, "--watch and --count must not be negative"));
   if (a.count > 0 && a.watch == 0 && a.count != 1)
     return fail(Error(ErrorCode::InvalidArgument, "--count needs --watch SECONDS"));
-  auto thresholds = load_thresholds(a);
+  auto thresholds = HealthThresholds::load(a.thresholds_file, a.thresholds);
   if (!thresholds) return fail(thresholds.error());
   auto naming = SystemNaming::load(a.files);
   if (!naming) return fail(naming.error());
@@ -172,31 +63,27 @@ int run(const Args& a) {
   }
   const int passes = a.watch > 0 ? a.count : 1;  // 0: until a signal
   const bool json_lines = a.json && a.watch > 0;
-  std::optional<Pass> previous;
+  std::optional<reports::HealthPass> previous;
   json passes_json = json::array();
   bool crossed = false;
   for (int n = 1; (passes == 0 || n <= passes) && !g_stop; ++n) {
     if (n > 1) pause_for(a.watch);
     if (g_stop) break;
-    Pass p;
-    p.number = n;
     auto sweep = discover_fabric_links(a.ca, a.port);
     if (!sweep) return fail(sweep.error());
-    p.sweep = std::move(*sweep);
-    p.sample = sample_health(p.sweep, *perf, channel, !a.no_temperature);
-    p.findings = check_health(p.sample, previous ? &previous->sample : nullptr, *thresholds);
-    if (previous) p.deltas = counter_deltas(p.sample, previous->sample);
+    auto sample = sample_health(*sweep, *perf, channel, !a.no_temperature);
+    reports::HealthPass p = reports::make_health_pass(n, std::move(*sweep), std::move(sample),
+                                                      previous ? &*previous : nullptr, *thresholds);
     crossed = crossed || !p.findings.empty();
-    const Names names(*naming, p.sweep);
     if (json_lines) {  // one document per pass, on one line, as it ends
-      json doc = pass_json(p, names);
+      json doc = reports::health_pass_json(p, *naming);
       doc["ok"] = true;
       cli::print_json(doc, -1);
       std::cout.flush();
     } else if (a.json) {
-      passes_json.push_back(pass_json(p, names));
+      passes_json.push_back(reports::health_pass_json(p, *naming));
     } else {
-      print_pass(p, names);
+      reports::print_health_pass(std::cout, p, *naming);
     }
     previous = std::move(p);
   }

@@ -1,13 +1,18 @@
-// Listing: ibls's text and JSON output.
-#include "fabric/ibls/Listing.h"
+// FabricListing: the listing made from a sweep (names, types, running FW, filters, the cabling
+// check), and its text and JSON — ibls's output and the web console's /api/fabric.
+#include "reports/FabricListing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
+#include <set>
 
-namespace openflint::ibls {
+#include "devices/DeviceCatalog.h"
+
+namespace openflint::reports {
 namespace {
 
-std::string hex64(std::uint64_t v) {
+std::string listing_hex64(std::uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
   return buf;
@@ -15,19 +20,63 @@ std::string hex64(std::uint64_t v) {
 
 std::string end_text(const Topology::Port& p) { return p.system + " " + port_name(p.port); }
 
-nlohmann::json port_json(const std::optional<Topology::Port>& p) {
+nlohmann::json listing_port_json(const std::optional<Topology::Port>& p) {
   if (!p) return nullptr;
   return {{"system", p->system}, {"port", port_name(p->port)}};
 }
 
 }  // namespace
 
+Result<FabricListing> make_fabric_listing(const SystemNaming& naming, const FabricSweep& sweep,
+                                          const std::map<std::uint64_t, std::string>& fw,
+                                          const FabricListingFilter& filter) {
+  const Topology* topo = naming.topology();
+  FabricListing l;
+  std::map<std::uint64_t, std::string> name_of;
+  std::set<std::string> selected;  // names of the systems the filters keep
+  for (const auto& node : sweep.nodes) {
+    ListedSystem s;
+    s.node = node;
+    s.name = naming.name_or_guid(node);
+    auto info = find_device_by_pci_id(node.device_id);
+    if (info) {
+      s.device = std::string((*info)->name);
+      s.type = std::string((*info)->part_number);
+    }
+    if (auto declared = naming.declared_type(node); !declared.empty()) s.type = declared;
+    if (const auto it = fw.find(node.guid); it != fw.end()) s.fw = it->second;
+    name_of[node.guid] = s.name;
+    if ((!filter.guid || node.guid == *filter.guid) && (filter.name.empty() || s.name == filter.name)) {
+      selected.insert(s.name);
+      l.systems.push_back(std::move(s));
+    }
+  }
+  if (l.systems.empty()) return make_error(ErrorCode::NotFound, "no system on the fabric matches the filter");
+  const bool filtered = filter.guid || !filter.name.empty();
+  for (const auto& link : sweep.links) {
+    ListedCable c{{name_of[link.guid_a], link.port_a}, {name_of[link.guid_b], link.port_b}, link};
+    if (c.b < c.a) std::swap(c.a, c.b);
+    if (!filtered || selected.count(c.a.system) || selected.count(c.b.system)) l.cables.push_back(c);
+  }
+  std::sort(l.cables.begin(), l.cables.end(), [](const auto& x, const auto& y) { return x.a < y.a; });
+  if (filter.check && topo != nullptr) {
+    std::vector<CablingFinding> findings;
+    for (auto& f : check_cabling(*topo, sweep, naming.map())) {
+      const bool touches = selected.count(f.port.system) || (f.expected && selected.count(f.expected->system)) ||
+                           (f.found && selected.count(f.found->system));
+      if (!filtered || touches) findings.push_back(f);
+    }
+    l.findings = std::move(findings);
+  }
+  return l;
+}
+
 std::string finding_text(const CablingFinding& f) {
   using Kind = CablingFinding::Kind;
   switch (f.kind) {
     case Kind::MissingSystem: return "missing system " + f.port.system + " (not found on the fabric)";
     case Kind::UnexpectedSystem:
-      return "unexpected system " + f.port.system + " (GUID " + hex64(f.guid) +
+      return "unexpected system " + f.port.system + " (GUID " + listing_hex64(f.guid) +
              (f.found ? ", connected to " + end_text(*f.found) : "") + ")";
     case Kind::WrongType:
       return "wrong type " + f.port.system + ": declared " + f.declared_type + ", found " + f.found_type;
@@ -40,11 +89,11 @@ std::string finding_text(const CablingFinding& f) {
   return "?";
 }
 
-void print_listing(std::ostream& out, const Listing& l) {
+void print_listing(std::ostream& out, const FabricListing& l) {
   out << "Systems (" << l.systems.size() << "):\n";
   for (const auto& s : l.systems) {
     out << "  " << std::left << std::setw(18) << s.name << ' ' << std::setw(9) << s.type << ' ' << std::setw(6)
-        << to_string(s.node.type) << ' ' << hex64(s.node.guid) << "  lid " << std::setw(5) << s.node.lid << ' '
+        << to_string(s.node.type) << ' ' << listing_hex64(s.node.guid) << "  lid " << std::setw(5) << s.node.lid << ' '
         << std::setw(14) << (s.device.empty() ? "-" : s.device) << (s.fw.empty() ? "" : " FW " + s.fw)
         << (s.node.local ? "  (local)" : "") << '\n';
   }
@@ -63,18 +112,18 @@ void print_listing(std::ostream& out, const Listing& l) {
   }
 }
 
-nlohmann::json listing_json(const Listing& l) {
+nlohmann::json listing_json(const FabricListing& l) {
   nlohmann::json systems = nlohmann::json::array();
   for (const auto& s : l.systems) {
     systems.push_back({{"name", s.name}, {"type", s.type}, {"node_type", to_string(s.node.type)},
-                       {"guid", hex64(s.node.guid)}, {"lid", s.node.lid}, {"description", s.node.description},
+                       {"guid", listing_hex64(s.node.guid)}, {"lid", s.node.lid}, {"description", s.node.description},
                        {"device_id", s.node.device_id}, {"device", s.device},
                        {"fw_version", s.fw.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.fw)},
                        {"local", s.node.local}});
   }
   nlohmann::json cables = nlohmann::json::array();
   for (const auto& c : l.cables) {
-    cables.push_back({{"a", port_json(c.a)}, {"b", port_json(c.b)}, {"width", c.link.width},
+    cables.push_back({{"a", listing_port_json(c.a)}, {"b", listing_port_json(c.b)}, {"width", c.link.width},
                       {"speed", c.link.speed}, {"state", c.link.state}});
   }
   nlohmann::json doc{{"ok", true}, {"systems", systems}, {"cables", cables}};
@@ -83,9 +132,9 @@ nlohmann::json listing_json(const Listing& l) {
     for (const auto& f : *l.findings) {
       nlohmann::json j{{"kind", to_string(f.kind)}, {"system", f.port.system}, {"text", finding_text(f)}};
       if (f.port.port > 0) j["port"] = port_name(f.port.port);
-      j["expected"] = port_json(f.expected);
-      j["found"] = port_json(f.found);
-      if (f.guid != 0) j["guid"] = hex64(f.guid);
+      j["expected"] = listing_port_json(f.expected);
+      j["found"] = listing_port_json(f.found);
+      if (f.guid != 0) j["guid"] = listing_hex64(f.guid);
       if (f.kind == CablingFinding::Kind::WrongType) {
         j["declared_type"] = f.declared_type;
         j["found_type"] = f.found_type;
@@ -97,4 +146,4 @@ nlohmann::json listing_json(const Listing& l) {
   return doc;
 }
 
-}  // namespace openflint::ibls
+}  // namespace openflint::reports

@@ -1,32 +1,33 @@
-// Report: fixed-width tables (one row per node) and the matching JSON.
-#include "cli/TextArgs.h"
-#include "fabric/ibfwmgr/Report.h"
+// FabricFirmwareReport: fixed-width tables (one row per node) and the matching JSON.
+#include "reports/FabricFirmwareReport.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 
-namespace openflint::fabriccli {
+#include "cli/TextArgs.h"
+
+namespace openflint::reports {
 namespace {
 
-std::string version_text(const std::optional<FwVersion>& v) { return v ? v->to_string() : "N/A"; }
+std::string fw_version_text(const std::optional<FwVersion>& v) { return v ? v->to_string() : "N/A"; }
 
-nlohmann::json null_if_empty(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
+nlohmann::json fw_null_if_empty(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
 
 // "system": where the node sits (docs/fabric-topology.md): its name, the device or port within it,
 // where the name came from, and the topology file's type for it.
-nlohmann::json system_json(const FabricNode& node, const SystemNaming& naming) {
+nlohmann::json fw_system_json(const FabricNode& node, const SystemNaming& naming) {
   const auto loc = naming.locate(node);
-  return {{"name", null_if_empty(loc.system)},
-          {"within", null_if_empty(loc.within)},
+  return {{"name", fw_null_if_empty(loc.system)},
+          {"within", fw_null_if_empty(loc.within)},
           {"source", loc.source == SystemLocation::Source::None ? nlohmann::json(nullptr) : nlohmann::json(to_string(loc.source))},
-          {"type", null_if_empty(naming.declared_type(node))}};
+          {"type", fw_null_if_empty(naming.declared_type(node))}};
 }
 
-nlohmann::json node_json(const NodeFirmware& n, const SystemNaming& naming) {
-  return {{"system", system_json(n.node, naming)},
+nlohmann::json fw_node_json(const NodeFirmware& n, const SystemNaming& naming) {
+  return {{"system", fw_system_json(n.node, naming)},
           {"type", to_string(n.node.type)},
-          {"guid", guid_text(n.node.guid)},
+          {"guid", openflint::guid_text(n.node.guid)},
           {"lid", n.node.lid},
           {"description", n.node.description},
           {"local", n.node.local},
@@ -42,13 +43,13 @@ nlohmann::json node_json(const NodeFirmware& n, const SystemNaming& naming) {
 }
 
 // What each --hosts host answered: reachable or why not, and the devices it listed by GUID.
-nlohmann::json hosts_json(const std::vector<RemoteHostStatus>& hosts) {
+nlohmann::json fw_hosts_json(const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& h : hosts) {
     nlohmann::json devices = nlohmann::json::array();
     for (const auto& d : h.devices)
       devices.push_back({{"name", d.name},
-                         {"guid", d.node_guid ? nlohmann::json(guid_text(*d.node_guid)) : nlohmann::json(nullptr)},
+                         {"guid", d.node_guid ? nlohmann::json(openflint::guid_text(*d.node_guid)) : nlohmann::json(nullptr)},
                          {"error", d.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.error)}});
     list.push_back({{"host", to_string(h.host)},
                     {"reachable", h.error.empty()},
@@ -69,8 +70,8 @@ std::string system_cell(const FabricNode& node, const SystemNaming& naming) {
 nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const SystemNaming& naming,
                               const std::vector<RemoteHostStatus>& hosts) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& n : nodes) list.push_back(node_json(n, naming));
-  return {{"ok", true}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
+  for (const auto& n : nodes) list.push_back(fw_node_json(n, naming));
+  return {{"ok", true}, {"nodes", list}, {"hosts", fw_hosts_json(hosts)}};
 }
 
 void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, const SystemNaming& naming) {
@@ -85,11 +86,11 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, 
     out << cli::table_row({{system_cell(n.node, naming), sw},
                 {to_string(n.node.type), 6},
                 {std::to_string(n.node.lid), 5},
-                {guid_text(n.node.guid), 18},
+                {openflint::guid_text(n.node.guid), 18},
                 {n.device.empty() ? "-" : n.device, 12},
                 {n.psid.empty() ? "-" : n.psid, 16},
-                {version_text(n.fw_version), 12},
-                {version_text(n.flash_fw_version), 12},
+                {fw_version_text(n.fw_version), 12},
+                {fw_version_text(n.flash_fw_version), 12},
                 {n.path(), 28},
                 {n.reachable() ? note : "no vendor access" + std::string(n.node.local ? " (local node)" : ""), 0}});
   }
@@ -101,7 +102,7 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
   bool ok = true;
   for (const auto& u : updates) {
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
-    nlohmann::json j = node_json(u.before, naming);
+    nlohmann::json j = fw_node_json(u.before, naming);
     j["status"] = to_string(u.status);
     j["message"] = u.message;
     j["image"] = u.image.empty() ? nlohmann::json(nullptr) : nlohmann::json(u.image);
@@ -115,7 +116,7 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
     j["seconds"] = u.seconds;
     list.push_back(j);
   }
-  return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}, {"hosts", hosts_json(hosts)}};
+  return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}, {"hosts", fw_hosts_json(hosts)}};
 }
 
 void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds,
@@ -130,13 +131,13 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
     std::string note = u.message;  // the JSON keeps the whole message
     if (u.status == NodeUpdateStatus::NoAccess)
       note = "no vendor access" + std::string(u.before.node.local ? " (local node)" : " (vendor MADs not answered)");
-    if (u.reset_done) note = "reset, runs " + version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
+    if (u.reset_done) note = "reset, runs " + fw_version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
     out << cli::table_row({{system_cell(u.before.node, naming), sw},
                 {std::to_string(u.before.node.lid), 5},
                 {u.before.device.empty() ? "-" : u.before.device, 12},
                 {u.before.psid.empty() ? "-" : u.before.psid, 16},
-                {version_text(u.before.fw_version), 12},
-                {version_text(u.image_version), 12},
+                {fw_version_text(u.before.fw_version), 12},
+                {fw_version_text(u.image_version), 12},
                 {to_string(u.status), 11},
                 {std::to_string(u.mads), 8},
                 {secs, 8},
@@ -148,4 +149,4 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
   out << "-I- " << updates.size() << " nodes in " << total << " s\n";
 }
 
-}  // namespace openflint::fabriccli
+}  // namespace openflint::reports

@@ -1,4 +1,5 @@
-// Report: ibfwmgr's tables and JSON documents for the inventory and the update summary.
+// FabricFirmwareReport: ibfwmgr's tables and JSON documents for the fabric's firmware inventory and an
+// update's summary; the web console's /api/fabric/firmware serves the inventory document.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -10,9 +11,9 @@
 #include "fabric/SystemNaming.h"
 #include "fwops/access/RemoteListing.h"
 
-namespace openflint::fabriccli {
+namespace openflint::reports {
 
-// Every node's row names its system (SystemNaming: the name map, else the NodeDescription).
+// ibfwmgr list --json: {"ok", "nodes", "hosts"}. Every node's row names its system (SystemNaming: the name map, else the NodeDescription).
 [[nodiscard]] nlohmann::json inventory_json(const std::vector<NodeFirmware>& nodes, const SystemNaming& naming,
                                             const std::vector<RemoteHostStatus>& hosts = {});
 void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, const SystemNaming& naming);
@@ -23,4 +24,4 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
 // The SYSTEM cell: "NAME" or "NAME WHERE" for a node the map names, else its NodeDescription ("-": none).
 [[nodiscard]] std::string system_cell(const FabricNode& node, const SystemNaming& naming);
 
-}  // namespace openflint::fabriccli
+}  // namespace openflint::reports
