@@ -17,8 +17,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, NodeUpdate& out) {
+void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, std::size_t index,
+               NodeUpdate& out) {
   BurnOptions burn;  // failsafe, PSID and the board's identity kept
+  if (options.progress) burn.progress = [&options, index](const BurnProgress& p) { options.progress(index, p); };
   auto report = burn_device(device, file.bytes, burn);  // through the firmware where it takes burns
   if (!report) {
     out.status = NodeUpdateStatus::Failed;
@@ -49,7 +51,7 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
 }
 
 void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,
-                 const FabricUpdateOptions& options, NodeUpdate& out) {
+                 const FabricUpdateOptions& options, std::size_t index, NodeUpdate& out) {
   out.before = node;
   if (!node.reachable()) {
     out.status = NodeUpdateStatus::NoAccess;
@@ -87,7 +89,7 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
     out.message = device.error().message();
     return;
   }
-  burn_node(*device, **file, options, out);
+  burn_node(*device, **file, options, index, out);
   out.mads = device->mads_sent();
 }
 
@@ -113,7 +115,7 @@ std::vector<NodeUpdate> update_fabric(const std::vector<NodeFirmware>& nodes, co
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     workers.emplace_back([&, i] {
       const auto start = Clock::now();
-      update_node(nodes[i], images, channel, options, out[i]);
+      update_node(nodes[i], images, channel, options, i, out[i]);
       out[i].seconds = std::chrono::duration<double>(Clock::now() - start).count();
     });
   }

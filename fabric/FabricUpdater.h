@@ -1,7 +1,9 @@
 // FabricUpdater: failsafe-burns the right image (by PSID) into every reachable device in parallel.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
+#include "fwops/BurnTypes.h"
 #include "fwops/registers/RunningFirmware.h"
 #include "mtcr/inband/MadChannel.h"
 
@@ -18,6 +21,9 @@ struct FabricUpdateOptions {
   bool reset = false;  // reset after the burn (switches: SwReset MAD; adapters cannot in-band)
   bool force = false;  // burn even when the device already has the image's version
   bool dry_run = false;  // decide every node's status, write nothing (WouldUpdate instead of a burn)
+  // Called from a node's thread as its burn goes: the node's index in `nodes` and the burn's
+  // progress (stage, bytes); a front end shows it per node. Unset: none.
+  std::function<void(std::size_t node, const BurnProgress&)> progress;
 };
 
 enum class NodeUpdateStatus { Updated, UpToDate, NoImage, NoAccess, Failed, WouldUpdate };

@@ -1,6 +1,9 @@
 // ServerSetup: the default device list and the audit log of mst's servers.
 #include "mst/ServerSetup.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -32,11 +35,20 @@ Result<std::vector<std::string>> served_devices(const std::vector<std::string>& 
 
 Result<AuditLog> make_audit_log(const std::string& path) {
   auto mutex = std::make_shared<std::mutex>();
-  if (path.empty())
-    return AuditLog([mutex](std::string_view line) {
-      const std::lock_guard lock(*mutex);
-      std::cerr << "-I- " << line << std::endl;
+  if (path.empty()) {
+    // Stderr as it is now, through a duplicate of fd 2: device queries and fabric sweeps in other
+    // threads point fd 2 at /dev/null around the InfiniBand libraries' calls (core/StderrSilenced),
+    // and an audit line must not fall into such a moment.
+    const auto fd = std::shared_ptr<int>(new int(::fcntl(2, F_DUPFD_CLOEXEC, 3)), [](int* d) {
+      if (*d >= 0) ::close(*d);
+      delete d;
     });
+    return AuditLog([mutex, fd](std::string_view line) {
+      const std::lock_guard lock(*mutex);
+      const std::string text = "-I- " + std::string(line) + "\n";
+      if (*fd < 0 || ::write(*fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) std::cerr << text << std::flush;
+    });
+  }
   auto file = std::make_shared<std::ofstream>(path, std::ios::app);
   if (!*file) return make_error(ErrorCode::Io, "cannot open the audit log " + path);
   return AuditLog([file, mutex](std::string_view line) {

@@ -12,9 +12,11 @@
 #include "cli/ExitCode.h"
 #include "cli/SignalStopper.h"
 #include "fabric/HostsFile.h"
+#include "fabric/ImageSet.h"
 #include "fabric/options/SystemNameOptions.h"
 #include "mst/Commands.h"
 #include "mst/ServerSetup.h"
+#include "mtcr/pci/PciDeviceName.h"
 #include "web/AccessToken.h"
 #include "web/WebServer.h"
 
@@ -40,6 +42,7 @@ struct WebArgs {
   std::string hosts_file;
   std::string thresholds_file;
   std::vector<std::string> thresholds;
+  std::string images;  // --images DIR: fabric updates from the page
 };
 
 // --fabric's options: the files are read before anything is served (a bad line is a usage error).
@@ -52,6 +55,10 @@ Result<FabricApiOptions> fabric_options(const WebArgs& a) {
     OF_ASSIGN(hosts, read_hosts_file(a.hosts_file));
   }
   o.source = live_fabric_source(a.ca, a.ca_port, std::move(hosts));
+  if (!a.images.empty()) {
+    OF_ASSIGN(ImageSet images, ImageSet::from_directory(a.images));
+    o.images = std::make_shared<const ImageSet>(std::move(images));
+  }
   return o;
 }
 
@@ -174,7 +181,9 @@ void add_web_command(CLI::App& app, std::function<int()>& run, const Common& com
   web->add_option("--thresholds", args->thresholds_file, "with --fabric: health threshold file, 'NAME VALUE' per line (ibmon -T)");
   web->add_option("--threshold", args->thresholds, "with --fabric: NAME=VALUE over the file's (repeatable; ibmon --threshold)")
       ->allow_extra_args(false);
-  for (const char* name : {"--ca", "--ca-port", "--names", "--topology", "--hosts", "--thresholds", "--threshold"})
+  web->add_option("--images", args->images, "with --fabric: folder of firmware images (picked by PSID, as ibfwmgr update "
+                                            "--images) that the Fabric page may burn into the nodes chosen there");
+  for (const char* name : {"--ca", "--ca-port", "--names", "--topology", "--hosts", "--thresholds", "--threshold", "--images"})
     web->get_option(name)->needs(fabric);  // the fabric's options without --fabric: a usage error
   web->add_option("DEVICE", args->devices, "devices to show (any device name the tools take); none: the PCI functions "
                                            "`mst status` lists");

@@ -15,7 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Result.h"
+#include "remote/BusSession.h"
 #include "reports/FabricHealthReport.h"
+#include "web/WebJobs.h"
 #include "web/FabricApiOptions.h"
 
 namespace openflint {
@@ -36,6 +38,17 @@ class FabricApi {
   // are read at each pass; the nodes, cables and port states are the kept sweep's (kKeep), as a
   // sweep of a large fabric takes far longer than a poll's interval.
   [[nodiscard]] Result<nlohmann::json> health_document();
+
+  // {"nodes": ["0x<node GUID>", ...], "reset"?, "force"?}: `ibfwmgr update` of those nodes (as a
+  // fresh inventory finds them) with the --images set, as a job of `jobs` — one fabric update at
+  // a time — whose "detail" is {"nodes": [{"guid", "system", "stage", "done", "total"}]} as the
+  // burns go and whose result is the `ibfwmgr update --json` document. PermissionDenied when
+  // `read_only`, NotSupported without --images, InvalidArgument for no or unknown nodes.
+  // Audited (started, refused, each node's outcome). The kept listing and inventory are forgotten.
+  [[nodiscard]] Result<nlohmann::json> start_update(const nlohmann::json& request, const std::string& peer, WebJobs& jobs,
+                                                    bool read_only, const AuditLog& audit);
+  // WebJobs' device index of a fabric update (one at a time).
+  static constexpr std::size_t kFabricJob = static_cast<std::size_t>(-1);
 
   static constexpr std::chrono::seconds kKeep{30};
   static constexpr std::chrono::milliseconds kHealthInterval{1000};

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "fabric/HealthThresholds.h"
+#include "fabric/ImageSet.h"
 #include "fabric/SystemNaming.h"
 #include "web/FabricSource.h"
 
@@ -14,6 +15,8 @@ struct FabricApiOptions {
   std::shared_ptr<FabricSource> source;  // live_fabric_source(...), or a test's
   SystemNaming naming;                   // --names, -t/--topology (with a topology: the cabling check)
   HealthThresholds thresholds = HealthThresholds::defaults();  // --thresholds, --threshold
+  // --images DIR: the images an update from the page burns (by PSID); null: updates not offered.
+  std::shared_ptr<const ImageSet> images;
 };
 
 }  // namespace openflint

@@ -44,6 +44,12 @@ class LiveFabricSource final : public FabricSource {
     return sample_health(swept, *perf_, mads, true);
   }
 
+  Result<std::vector<NodeUpdate>> update(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
+                                         const FabricUpdateOptions& options) override {
+    OF_ASSIGN(const std::shared_ptr<MadChannel> mads, channel());
+    return update_fabric(nodes, images, mads, options);
+  }
+
  private:
   Result<std::shared_ptr<MadChannel>> channel() {
     if (!channel_) {

@@ -12,6 +12,8 @@
 
 #include "core/Result.h"
 #include "fabric/FabricDiscovery.h"
+#include "fabric/FabricUpdater.h"
+#include "fabric/ImageSet.h"
 #include "fabric/HealthCheck.h"
 #include "fabric/NodeFirmware.h"
 #include "fwops/access/RemoteListing.h"
@@ -36,6 +38,13 @@ class FabricSource {
   [[nodiscard]] virtual Result<FirmwareInventory> inventory() = 0;
   // One health sample of `sweep` (ibmon's: port states, PerfMgt counters, temperatures).
   [[nodiscard]] virtual Result<HealthSample> sample(const FabricSweep& sweep) = 0;
+  // ibfwmgr update of `nodes` (from inventory()): fabric/FabricUpdater's update_fabric on the
+  // source's MAD channel. A source that cannot burn (a test's canned fabric) is NotSupported.
+  [[nodiscard]] virtual Result<std::vector<NodeUpdate>> update(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
+                                                               const FabricUpdateOptions& options) {
+    (void)nodes, (void)images, (void)options;
+    return make_error(ErrorCode::NotSupported, "this fabric source cannot update firmware");
+  }
 };
 
 // The fabric seen from `ca`/`port` (empty/0: the first CA, its first active port); `hosts`: bus

@@ -126,7 +126,7 @@ Result<nlohmann::json> FirmwareApi::start_burn(std::size_t index, const nlohmann
   }
   const std::string name = devices_.devices()[index];
   auto image = std::make_shared<Upload>(std::move(upload));
-  OF_ASSIGN(const std::string job, jobs_.start(index, "burn " + image->label, [&devices = devices_, index, image, who, name](const WebJobs::Progress& progress)
+  OF_ASSIGN(const std::string job, jobs_.start(index, "burn " + image->label, [&devices = devices_, index, image, who, name](const WebJobs::Progress& progress, const WebJobs::Detail&)
                                                                                   -> Result<nlohmann::json> {
     const auto fail = [&](const Error& e) {
       devices.audit(who + "burn of " + image->label + " into " + name + " failed: " + e.message());
@@ -173,7 +173,7 @@ Result<nlohmann::json> FirmwareApi::start_identity(std::size_t index, const nloh
   if (guid) guids = GuidSettings{*guid, mac};
   const std::string name = devices_.devices()[index];
   const std::string what = std::string(guid ? "set GUIDs" : "") + (guid && vsd ? " and " : "") + (vsd ? "set VSD" : "");
-  OF_ASSIGN(const std::string job, jobs_.start(index, what, [&devices = devices_, index, guids, vsd, who, name, what](const WebJobs::Progress& progress)
+  OF_ASSIGN(const std::string job, jobs_.start(index, what, [&devices = devices_, index, guids, vsd, who, name, what](const WebJobs::Progress& progress, const WebJobs::Detail&)
                                                               -> Result<nlohmann::json> {
     auto device = devices.open(index);
     if (!device) return make_error(device.error());

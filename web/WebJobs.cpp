@@ -7,8 +7,15 @@
 
 namespace openflint {
 
-WebJobs::~WebJobs() {
-  for (auto& [serial, t] : threads_)
+WebJobs::~WebJobs() { wait(); }
+
+void WebJobs::wait() {
+  std::map<std::uint64_t, std::thread> running;
+  {
+    const std::lock_guard lock(mutex_);
+    running.swap(threads_);
+  }
+  for (auto& [serial, t] : running)
     if (t.joinable()) t.join();
 }
 
@@ -44,7 +51,11 @@ Result<std::string> WebJobs::start(std::size_t device, std::string what, Work wo
       j.done = done;
       j.total = total;
     };
-    auto outcome = work(progress);
+    const Detail detail = [this, &id](nlohmann::json d) {
+      const std::lock_guard l(mutex_);
+      jobs_[id].detail = std::move(d);
+    };
+    auto outcome = work(progress, detail);
     const std::lock_guard l(mutex_);
     Job& j = jobs_[id];
     j.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -73,6 +84,7 @@ Result<nlohmann::json> WebJobs::document(const std::string& id) const {
   nlohmann::json doc{{"ok", true},     {"id", id},         {"device", j.device}, {"what", j.what},
                      {"state", j.state}, {"stage", j.stage}, {"done", j.done},     {"total", j.total},
                      {"seconds", j.seconds}};
+  if (!j.detail.is_null()) doc["detail"] = j.detail;
   if (j.state == "done") doc["result"] = j.outcome;
   if (j.state == "failed") doc["error"] = j.outcome;
   return doc;

@@ -21,19 +21,24 @@ class WebJobs {
  public:
   // What a job reports as it goes: its stage ("reading", "writing"...) and how far it is.
   using Progress = std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
+  // What a job of many parts shows of each (e.g. every node of a fabric update): the document's "detail".
+  using Detail = std::function<void(nlohmann::json detail)>;
   // The job itself: its result document, or the error that stopped it.
-  using Work = std::function<Result<nlohmann::json>(const Progress&)>;
+  using Work = std::function<Result<nlohmann::json>(const Progress&, const Detail&)>;
 
   WebJobs() = default;
   // Waits for the jobs still running: a burn is never cut short by the server stopping.
   ~WebJobs();
+  // The same wait, earlier: before what the jobs use is destroyed.
+  void wait();
   WebJobs(const WebJobs&) = delete;
   WebJobs& operator=(const WebJobs&) = delete;
 
   // Starts `work` for `device` and returns the job's id; Busy while another job of that device runs.
   [[nodiscard]] Result<std::string> start(std::size_t device, std::string what, Work work);
   // {"ok", "id", "device", "what", "state": "running"|"done"|"failed", "stage", "done", "total",
-  //  "seconds", "result" (done) | "error" (failed: the error document)}. NotFound for an unknown id.
+  //  "seconds", "detail" (when the job gives one), "result" (done) | "error" (failed: the error
+  //  document)}. NotFound for an unknown id.
   [[nodiscard]] Result<nlohmann::json> document(const std::string& id) const;
   // Kept finished jobs (the oldest are forgotten beyond this).
   static constexpr std::size_t kKeptJobs = 64;
@@ -47,6 +52,7 @@ class WebJobs {
     std::uint64_t done = 0, total = 0;
     double seconds = 0;
     nlohmann::json outcome;  // the result, or the error document
+    nlohmann::json detail;   // null: none
     std::uint64_t serial = 0;
   };
   void forget_old();

@@ -241,6 +241,14 @@ struct WebServer::State {
     fabric_route("/api/fabric", [](FabricApi& f, bool refresh) { return f.fabric_document(refresh); });
     fabric_route("/api/fabric/firmware", [](FabricApi& f, bool refresh) { return f.firmware_document(refresh); });
     fabric_route("/api/fabric/health", [](FabricApi& f, bool) { return f.health_document(); });
+    server.Post("/api/fabric/update", [this](const httplib::Request& req, httplib::Response& res) {
+      if (!fabric) return reply_error(res, Error(ErrorCode::NotFound, "this console serves no fabric (mst web --fabric)"));
+      const auto body = nlohmann::json::parse(req.body, nullptr, false);
+      if (body.is_discarded()) return reply_error(res, Error(ErrorCode::InvalidArgument, "the body is not JSON"));
+      auto done = fabric->start_update(body, req.remote_addr, jobs, options.read_only, options.audit);
+      if (!done) return reply_error(res, done.error());
+      reply_json(res, *done);
+    });
     server.Get(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
       const WebAsset* asset = find_web_asset(req.path);
       if (asset == nullptr) return reply_error(res, Error(ErrorCode::NotFound, "no page " + req.path));
@@ -258,6 +266,7 @@ WebServer::WebServer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 WebServer::~WebServer() {
   stop();
   if (state_ && state_->prefetch.joinable()) state_->prefetch.join();
+  if (state_) state_->jobs.wait();  // a burn or a fabric update still running uses what State holds
 }
 
 Result<std::unique_ptr<WebServer>> WebServer::bind(WebOptions options) {

@@ -116,6 +116,37 @@ def check(args, driver):
     if not focused:
         fail("a system of the picture cannot take the focus")
     print("systems: %s" % names)
+    if args.update:
+        check_update(args, driver)
+
+
+def check_update(args, driver):
+    """An update of the chosen node from the firmware table: asked, each node's progress shown,
+    and the table then lists the image's version on that node's flash."""
+    box = wait_for(driver, "the chooser of " + args.update, lambda d: d.find_elements(
+        By.CSS_SELECTOR, 'tr.fw-node[data-name="%s"] input.choose' % args.update))
+    if len(driver.find_elements(By.CSS_SELECTOR, "input.choose")) != len(args.old) + len(args.new):
+        fail("choosers offered on nodes without vendor access")
+    Select(driver.find_element(By.ID, "interval")).select_by_value("0")  # no health polls beside the burn
+    box[0].click()
+    driver.find_element(By.ID, "update-button").click()
+    wait_for(driver, "the update's confirmation dialog", lambda d: d.switch_to.alert).accept()
+    state = lambda d: d.find_element(By.ID, "update-status").get_attribute("data-state")
+    wait_for(driver, "the update's progress rows", lambda d: state(d) in ("done", "failed") or
+             d.find_elements(By.CSS_SELECTOR, "#update-progress tr.update-node"), seconds=30)
+    wait_for(driver, "the update to end", lambda d: state(d) in ("done", "failed"), seconds=180)
+    text = driver.find_element(By.ID, "update-status").text
+    rows = driver.execute_script("return [...document.querySelectorAll('#update-progress tr.update-node')]"
+                                 ".map(r => [r.cells[0].textContent, r.dataset.stage])")
+    print("update: %s; %s" % (text, rows))
+    if state(driver) != "done" or rows != [[args.update, "updated"]]:
+        fail("the update of %s did not end updated: %s %s" % (args.update, text, rows))
+    flash = wait_for(driver, "the new version on %s's flash" % args.update, lambda d: d.execute_script(
+        "const r = document.querySelector('tr.fw-node[data-name=\"' + arguments[0] + '\"]');"
+        "return r !== null && r.cells[5].textContent.trim() === arguments[1] ? r.cells[5].textContent : null;",
+        args.update, args.update_version), seconds=60)
+    driver.save_screenshot(os.path.join(args.screenshots, "fabric-updated.png"))
+    print("%s's flash now has %s" % (args.update, flash))
 
 
 def main():
@@ -129,6 +160,8 @@ def main():
     parser.add_argument("--device-node", help="a system served as device 0")
     parser.add_argument("--old", action="append", default=[], help="a system whose firmware is older than another's")
     parser.add_argument("--new", action="append", default=[], help="a system with the newest firmware")
+    parser.add_argument("--update", help="a system to update from the page (mst web --images)")
+    parser.add_argument("--update-version", help="the version its flash then has")
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--profile", help="chromium's profile directory (default: a new temporary one, removed)")
     args = parser.parse_args()

@@ -7,11 +7,13 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <mutex>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "fabric/FatTree.h"
+#include "fabric/ImageSet.h"
 #include "reports/FabricFirmwareReport.h"
 #include "reports/FabricHealthReport.h"
 #include "reports/FabricListing.h"
@@ -87,7 +89,25 @@ class CannedFabric final : public FabricSource {
     return s;
   }
 
+  // An update as update_fabric reports it, each node's burn in two progress steps.
+  Result<std::vector<NodeUpdate>> update(const std::vector<NodeFirmware>& nodes, const ImageSet&,
+                                         const FabricUpdateOptions& options) override {
+    std::vector<NodeUpdate> out;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      for (const std::uint64_t done : {std::uint64_t{512}, std::uint64_t{1024}})
+        if (options.progress) options.progress(i, BurnProgress{"writing", done, 1024});
+      NodeUpdate u;
+      u.before = nodes[i];
+      u.status = NodeUpdateStatus::Updated;
+      u.image = "canned.bin";
+      out.push_back(u);
+      updated.push_back(nodes[i].node.guid);
+    }
+    return out;
+  }
+
   const FabricSweep& canned() const { return sweep_; }
+  std::vector<std::uint64_t> updated;
   std::atomic<int> sweeps{0};
   std::atomic<int> inventories{0};
   std::atomic<bool> fail{false};
@@ -117,10 +137,15 @@ class WebFabricApi : public ::testing::Test {
     if (thread_.joinable()) thread_.join();
   }
 
-  void start(bool with_fabric) {
+  void start(bool with_fabric, std::shared_ptr<const ImageSet> images = nullptr, bool read_only = false) {
     WebOptions options;
     options.devices = {"lid-3"};  // host-1's device: its system links to the device page
-    if (with_fabric) options.fabric = FabricApiOptions{source_, naming_, HealthThresholds::defaults()};
+    options.read_only = read_only;
+    options.audit = [this](std::string_view line) {
+      const std::lock_guard lock(audit_mutex_);
+      audit_ += std::string(line) + "\n";
+    };
+    if (with_fabric) options.fabric = FabricApiOptions{source_, naming_, HealthThresholds::defaults(), std::move(images)};
     auto server = WebServer::bind(std::move(options));
     ASSERT_TRUE(server.has_value()) << server.error().message();
     server_ = std::move(*server);
@@ -154,6 +179,27 @@ class WebFabricApi : public ::testing::Test {
     return doc;
   }
 
+  std::shared_ptr<const ImageSet> images() {
+    std::filesystem::create_directories(dir_ / "images");
+    std::filesystem::copy_file(sample_image("connectx4-new"), dir_ / "images" / "connectx4-new.bin");
+    auto set = ImageSet::from_directory(dir_ / "images");
+    EXPECT_TRUE(set) << set.error().message();
+    return set ? std::make_shared<const ImageSet>(std::move(*set)) : nullptr;
+  }
+  json post_update(const json& body, int status) {
+    auto res = client_->Post("/api/fabric/update", {{"X-Openflint-Token", server_->token()}}, body.dump(), "application/json");
+    EXPECT_TRUE(res);
+    if (!res) return json();
+    EXPECT_EQ(res->status, status) << res->body;
+    return json::parse(res->body, nullptr, false);
+  }
+  std::string audit() {
+    const std::lock_guard lock(audit_mutex_);
+    return audit_;
+  }
+
+  std::mutex audit_mutex_;
+  std::string audit_;
   TempDir dir_;
   SystemNaming naming_;
   std::shared_ptr<CannedFabric> source_ = std::make_shared<CannedFabric>();
@@ -205,7 +251,9 @@ TEST_F(WebFabricApi, TheFirmwareIsIbfwmgrListsDocument) {
   const json doc = get_json("/api/fabric/firmware");
   auto inventory = source_->inventory();
   ASSERT_TRUE(inventory);
-  EXPECT_EQ(cli_part(doc, {"queried_at", "device_pages"}), reports::inventory_json(inventory->nodes, naming_, inventory->hosts));
+  EXPECT_EQ(cli_part(doc, {"queried_at", "device_pages", "update_images"}),
+            reports::inventory_json(inventory->nodes, naming_, inventory->hosts));
+  EXPECT_TRUE(doc["update_images"].is_null()) << "no --images: no updates offered";
   ASSERT_EQ(doc["nodes"].size(), 4u);
   EXPECT_EQ(doc["nodes"][3]["fw_version"], (FwVersion{12, 20, 1000}.to_string()));
   EXPECT_EQ(doc["nodes"][0]["vendor_access"], false);
@@ -283,6 +331,45 @@ TEST_F(WebFabricApi, TheFabricNeedsTheTokenAndAConsoleWithoutFabricServesNone) {
   ASSERT_TRUE(script);
   EXPECT_EQ(script->status, 200);
   EXPECT_NE(script->body.find("/api/fabric/health"), std::string::npos);
+}
+
+TEST_F(WebFabricApi, ChosenNodesAreUpdatedAsAJobWithEachNodesProgressAndTheCliDocument) {
+  start(true, images());
+  EXPECT_EQ(get_json("/api/fabric/firmware")["update_images"], 1);
+  const json started = post_update({{"nodes", {"0x0000000000000300", "0x0000000000000400"}}}, 200);
+  ASSERT_TRUE(started.value("ok", false)) << started.dump();
+  json job;
+  for (int i = 0; i < 400; ++i) {
+    job = get_json("/api/jobs/" + started["job"].get<std::string>());
+    if (job.value("state", "") != "running") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(job["state"], "done") << job.dump();
+  EXPECT_EQ(source_->updated, (std::vector<std::uint64_t>{0x300, 0x400}));  // the chosen ones, no others
+  ASSERT_EQ(job["detail"]["nodes"].size(), 2u) << job.dump();
+  EXPECT_EQ(job["detail"]["nodes"][0]["guid"], "0x0000000000000300");
+  EXPECT_EQ(job["detail"]["nodes"][0]["stage"], "updated");
+  EXPECT_EQ(job["detail"]["nodes"][1]["done"], 1024);
+  EXPECT_EQ(job["result"]["nodes"].size(), 2u);
+  EXPECT_EQ(job["result"]["nodes"][1]["status"], "updated");
+  EXPECT_NE(audit().find("fabric update: host-2 updated"), std::string::npos) << audit();
+  // Unknown or no nodes are refused; the kept inventory was forgotten (asked again).
+  const int asked = source_->inventories;
+  post_update({{"nodes", {"0x0000000000000999"}}}, 400);
+  post_update({{"nodes", json::array()}}, 400);
+  (void)get_json("/api/fabric/firmware");
+  EXPECT_GT(source_->inventories.load(), asked);
+}
+
+TEST_F(WebFabricApi, UpdatesNeedImagesAndAreRefusedReadOnly) {
+  start(true);
+  post_update({{"nodes", {"0x0000000000000300"}}}, 501);
+  TearDown();
+  server_.reset();
+  start(true, images(), /*read_only=*/true);
+  post_update({{"nodes", {"0x0000000000000300"}}}, 403);
+  EXPECT_TRUE(source_->updated.empty());
+  EXPECT_NE(audit().find("refused fabric update"), std::string::npos) << audit();
 }
 
 }  // namespace

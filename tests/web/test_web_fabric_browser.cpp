@@ -3,7 +3,8 @@
 // ibmon --json counts), and, in Debian's headless chromium (tests/web/fabric_check.py), the Fabric
 // page draws every system and cable, marks the cable removed from the wired fabric as missing, a
 // port with symbol errors and the hot adapter's temperature with its limit, and lists the firmware
-// with the old version marked. Screenshot: BUILD/web-screenshots/fabric.png. No server, browser, ibsim or responder
+// with the old version marked; then host-3 is updated from the page (per-node progress; its flash then
+// has the new image). Screenshots: BUILD/web-screenshots/fabric.png, fabric-updated.png. No server, browser, ibsim or responder
 // process may be left.
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -90,11 +91,13 @@ class WebFabric : public IbsimFabricTest {
   // mst web --fabric as a client of the fabric on host-1. No device is served: under umad2sim, a
   // device query in-band beside a fabric sweep in the same process (two threads on umad ports)
   // may end the process; the device links are checked in-process (test_web_fabric_api.cpp).
-  void serve() {
+  // With `images`, the page may update nodes with the images of that folder (--images).
+  void serve(const fs::path& images = {}) {
     fs::create_directories(dir_ / "sys" / "devices");  // no PCI functions either
-    SpawnSpec spec = background_tool({bin("mst").string(), "web", "--listen", "127.0.0.1:0", "--sysfs", (dir_ / "sys").string(),
-                                      "--fabric", "-t", (dir_ / "fabric.topo").string()},
-                                     {}, dir_ / "web.out", dir_ / "web.err");
+    std::vector<std::string> argv = {bin("mst").string(), "web", "--listen", "127.0.0.1:0", "--sysfs", (dir_ / "sys").string(),
+                                     "--fabric", "-t", (dir_ / "fabric.topo").string(), "--audit-log", (dir_ / "audit.log").string()};
+    if (!images.empty()) argv.insert(argv.end(), {"--images", images.string()});
+    SpawnSpec spec = background_tool(argv, {}, dir_ / "web.out", dir_ / "web.err");
     for (const auto& [k, v] : fabric_->client_env("host-1")) spec.env[k] = v;
     spec.cwd = fabric_->dir();  // the preload's sys-<pid> lands in the fabric's dir
     auto server = ChildProcess::spawn(spec);
@@ -168,7 +171,7 @@ TEST_F(WebFabric, TheDocumentsAreTheFabricToolsDocuments) {
   EXPECT_EQ(listing["device_pages"], json::object());
 
   const json firmware = get_json("/api/fabric/firmware");
-  EXPECT_EQ(without(firmware, {"json_version", "queried_at", "device_pages"}),
+  EXPECT_EQ(without(firmware, {"json_version", "queried_at", "device_pages", "update_images"}),
             without(tool_json("ibfwmgr", {"list", "-t", topo, "--json"}, 0), {"json_version"}));
 
   const json health = get_json("/api/fabric/health");
@@ -189,7 +192,13 @@ TEST_F(WebFabric, ThePageDrawsTheFabricAndMarksTheMissingCable) {
   ASSERT_NO_FATAL_FAILURE(up(wired, 90));
   auto raised = fabric_->console("PerformanceSet \"leaf-1\"[1] PortCounters.SymbolErrorCounter=7");
   ASSERT_TRUE(raised) << raised.error().message();
-  ASSERT_NO_FATAL_FAILURE(serve());
+  // The page may burn connectx4-new into the nodes chosen there (host-3 runs connectx4-old).
+  fs::create_directories(dir_ / "images");
+  fs::copy_file(sample_image("connectx4-new"), dir_ / "images" / "connectx4-new.bin");
+  const auto image = run_tool("flint", {"-i", sample_image("connectx4-new").string(), "q", "--json"});
+  ASSERT_EQ(image.exit_code, 0) << image.err;
+  const std::string new_version = json::parse(image.out)["fw_version"];
+  ASSERT_NO_FATAL_FAILURE(serve(dir_ / "images"));
 
   const fs::path shots = bin("mst").parent_path().parent_path() / "web-screenshots";
   fs::create_directories(shots);
@@ -199,8 +208,9 @@ TEST_F(WebFabric, ThePageDrawsTheFabricAndMarksTheMissingCable) {
   check.argv = {"/usr/bin/python3", (fs::path(OPENFLINT_SOURCE_DIR) / "tests/web/fabric_check.py").string(),
                 "--url", url_, "--nodes", "8", "--cables", "7", "--missing", "leaf-2 P3|spine-1 P2",
                 "--warn", "leaf-1 P1", "--hot", "host-3", "--old", "host-3", "--new", "host-2",
+                "--update", "host-3", "--update-version", new_version,
                 "--screenshots", shots.string(), "--profile", profile};
-  const auto ran = ChildProcess::run(check, 90000);
+  const auto ran = ChildProcess::run(check, 240000);
   ASSERT_TRUE(ran.has_value()) << ran.error().message();
   EXPECT_EQ(ran->exit_code, 0) << ran->out << ran->err;
   std::ifstream png(shots / "fabric.png", std::ios::binary);
@@ -208,6 +218,15 @@ TEST_F(WebFabric, ThePageDrawsTheFabricAndMarksTheMissingCable) {
   png.read(magic, sizeof magic);
   EXPECT_EQ(std::string(magic + 1, 3), "PNG") << shots / "fabric.png";
   EXPECT_EQ(processes_mentioning(profile), std::vector<std::string>{}) << "a browser process outlived the check";
+  // The update from the page: host-3's flash has the new image (ibfwmgr list agrees), and the audit says so.
+  const json listed = tool_json("ibfwmgr", {"list", "-t", (dir_ / "fabric.topo").string(), "--json"}, 0);
+  bool host3 = false;
+  for (const auto& n : listed["nodes"])
+    if (n["system"]["name"] == "host-3") host3 = n["flash_fw_version"] == new_version;
+  EXPECT_TRUE(host3) << listed.dump(1);
+  std::ifstream audit(dir_ / "audit.log");
+  const std::string lines((std::istreambuf_iterator<char>(audit)), std::istreambuf_iterator<char>());
+  EXPECT_NE(lines.find("fabric update: host-3 updated"), std::string::npos) << lines;
 }
 
 }  // namespace

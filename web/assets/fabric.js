@@ -217,7 +217,8 @@ async function loadFirmware(refresh) {
     const cell = pages[n.guid] !== undefined ? node('a', {href: '/device?i=' + pages[n.guid]}, name) : name;
     const note = !n.vendor_access && !n.path.startsWith('out-of-band') ? 'no vendor access' :
       (isOld ? 'older than ' + newest.get(n.device) + ' elsewhere' : n.note);
-    return node('tr', {class: 'fw-node' + (isOld ? ' old' : '') + (n.fw_version ? '' : ' unknown'), 'data-name': name},
+    return node('tr', {class: 'fw-node' + (isOld ? ' old' : '') + (n.fw_version ? '' : ' unknown'), 'data-name': name,
+                       'data-guid': n.guid, 'data-psid': n.psid || ''},
                 node('td', {}, cell), node('td', {}, n.type), node('td', {}, n.device || '-'), node('td', {class: 'mono'}, n.psid || '-'),
                 node('td', {class: 'mono'}, n.fw_version || '-'), node('td', {class: 'mono'}, n.flash_fw_version || '-'),
                 node('td', {}, n.path), node('td', {}, note || ''));
@@ -226,6 +227,7 @@ async function loadFirmware(refresh) {
   const versions = [...newest.entries()].map(([d, v]) => d + ' ' + v).join(', ');
   status('firmware-status', doc.nodes.length + ' nodes' + (versions ? ' · newest: ' + versions : '') +
          (old ? ' · ' + old + ' behind' : ''), old > 0);
+  offerUpdates(doc);  // fabric-update.js
 }
 
 // ---- health over time --------------------------------------------------------------------
