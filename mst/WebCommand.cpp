@@ -13,6 +13,7 @@
 #include "cli/SignalStopper.h"
 #include "fabric/HostsFile.h"
 #include "fabric/ImageSet.h"
+#include "fwops/access/RemoteListing.h"
 #include "fabric/options/SystemNameOptions.h"
 #include "mst/Commands.h"
 #include "mst/ServerSetup.h"
@@ -115,6 +116,17 @@ int run_web(const WebArgs& a, const Common& common) {
   const std::filesystem::path root = a.sysfs.empty() ? default_sysfs_root() : std::filesystem::path(a.sysfs);
   auto devices = served_devices(a.devices, root);
   if (!devices) return fail(devices.error());
+  if (!a.hosts_file.empty()) {  // the devices the hosts' bus servers list, by their remote names
+    auto hosts = read_hosts_file(a.hosts_file);
+    if (!hosts) return fail(hosts.error());
+    DeviceOpenOptions listing;
+    listing.lock_timeout = std::chrono::milliseconds(a.lock_timeout_ms);
+    for (const RemoteHost& host : *hosts) {
+      const RemoteHostStatus listed = list_remote_host(host, listing);
+      if (!listed.error.empty()) std::cerr << "-W- " << listed.error << ": its devices are not served\n";
+      for (const RemoteDeviceStatus& d : listed.devices) devices->push_back(d.name);
+    }
+  }
   auto audit = make_audit_log(a.audit_log);
   if (!audit) return fail(audit.error());
   options.devices = *devices;
@@ -176,14 +188,15 @@ void add_web_command(CLI::App& app, std::function<int()>& run, const Common& com
   web->add_option("--ca-port", args->ca_port, "with --fabric: the CA's port (default: the first active); "
                                               "the fabric tools' --port (here --listen gives the HTTP port)");
   fabriccli::add_system_name_options(*web, args->naming, {.hosts_alias = false});
-  web->add_option("--hosts", args->hosts_file, "with --fabric: hosts whose bus servers reach fabric devices out-of-band, "
+  web->add_option("--hosts", args->hosts_file, "hosts whose bus servers' devices are served too (mst server), and with "
+                                               "--fabric reach fabric devices out-of-band, "
                                                "one HOST[:PORT] or ssh:[USER@]HOST[:PORT] a line (ibfwmgr --hosts)");
   web->add_option("--thresholds", args->thresholds_file, "with --fabric: health threshold file, 'NAME VALUE' per line (ibmon -T)");
   web->add_option("--threshold", args->thresholds, "with --fabric: NAME=VALUE over the file's (repeatable; ibmon --threshold)")
       ->allow_extra_args(false);
   web->add_option("--images", args->images, "with --fabric: folder of firmware images (picked by PSID, as ibfwmgr update "
                                             "--images) that the Fabric page may burn into the nodes chosen there");
-  for (const char* name : {"--ca", "--ca-port", "--names", "--topology", "--hosts", "--thresholds", "--threshold", "--images"})
+  for (const char* name : {"--ca", "--ca-port", "--names", "--topology", "--thresholds", "--threshold", "--images"})
     web->get_option(name)->needs(fabric);  // the fabric's options without --fabric: a usage error
   web->add_option("DEVICE", args->devices, "devices to show (any device name the tools take); none: the PCI functions "
                                            "`mst status` lists");

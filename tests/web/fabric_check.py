@@ -6,27 +6,18 @@ exits 0 when every check holds, else prints the failed check and exits 1. Saves 
 """
 import argparse
 import os
-import subprocess
-import sys
-import tempfile
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
+import browser_support
+from browser_support import fail
 
-def fail(what):
-    print("fabric check failed: " + what, file=sys.stderr)
-    sys.exit(1)
+browser_support.CHECK_NAME = "fabric check"
 
 
 def wait_for(driver, what, condition, seconds=20.0):
-    try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: condition(d))
-    except TimeoutException:
-        fail(what + " (within %.1f s)" % seconds)
+    return browser_support.wait_for(driver, what, condition, seconds, poll=0.1)
 
 
 # Everything the checks read, in one step inside the page (the picture is redrawn at every poll).
@@ -166,18 +157,7 @@ def main():
     parser.add_argument("--profile", help="chromium's profile directory (default: a new temporary one, removed)")
     args = parser.parse_args()
     os.makedirs(args.screenshots, exist_ok=True)
-    profile = args.profile or tempfile.mkdtemp(prefix="openflint-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,1900",
-                 "--no-first-run", "--disable-extensions", "--user-data-dir=" + profile):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    try:
-        check(args, driver)
-    finally:
-        driver.quit()
-        subprocess.run(["rm", "-rf", profile])
+    browser_support.run_in_chromium(check, args, "1280,1900", args.profile)
     print("fabric checks passed")
 
 

@@ -17,29 +17,12 @@
 
 #include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
+#include "tests/web/BrowserSupport.h"
 
 namespace openflint::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool have_browser() {
-  return fs::exists("/usr/bin/chromium") && fs::exists("/usr/bin/chromedriver") &&
-         run_command({"/usr/bin/python3", "-c", "import selenium"}).exit_code == 0;
-}
-
-// Processes whose command line mentions `text` (the browser's profile directory).
-std::vector<std::string> processes_with(const std::string& text) {
-  std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline.substr(0, 80));
-  }
-  return found;
-}
 
 class WebBrowser : public ::testing::TestWithParam<bool> {
  protected:
@@ -115,7 +98,7 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
   }
   ASSERT_TRUE(server->running()) << "mst web ended before it was stopped: " << server->err();
   EXPECT_EQ(server->stop(5000), 0) << "mst web should end cleanly on SIGTERM: " << server->err();
-  EXPECT_EQ(processes_with(profile), std::vector<std::string>{}) << "a browser process outlived the check";
+  EXPECT_EQ(processes_mentioning(profile), std::vector<std::string>{}) << "a browser process outlived the check";
   if (!read_only) {
     std::ifstream audit(dir_ / "audit.log");
     const std::string lines((std::istreambuf_iterator<char>(audit)), std::istreambuf_iterator<char>());

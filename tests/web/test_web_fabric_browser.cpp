@@ -20,29 +20,13 @@
 #include "fabric/IbsimTopology.h"
 #include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
+#include "tests/web/BrowserSupport.h"
 
 namespace openflint::test {
 namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-bool have_fabric_browser() {
-  return fs::exists("/usr/bin/chromium") && fs::exists("/usr/bin/chromedriver") &&
-         run_command({"/usr/bin/python3", "-c", "import selenium"}).exit_code == 0;
-}
-
-std::vector<std::string> processes_mentioning(const std::string& text) {
-  std::vector<std::string> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    const std::string pid = entry.path().filename();
-    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline.substr(0, 80));
-  }
-  return found;
-}
 
 class WebFabric : public IbsimFabricTest {
  protected:
@@ -184,7 +168,7 @@ TEST_F(WebFabric, TheDocumentsAreTheFabricToolsDocuments) {
 }
 
 TEST_F(WebFabric, ThePageDrawsTheFabricAndMarksTheMissingCable) {
-  if (!have_fabric_browser())
+  if (!have_browser())
     GTEST_SKIP() << "chromium, chromedriver or python3-selenium is not installed (README's test command installs them); "
                     "fabric page not checked in a browser";
   auto wired = declared_;
