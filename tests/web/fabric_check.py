@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """mst web's Fabric page in a real browser: Debian's headless chromium driven through chromedriver (selenium).
 
-Run by tests/web/test_web_fabric_browser.cpp against `mst web --fabric` on a small ibsim fabric;
+Run by tests/web_inband/test_web_fabric_browser.cpp against `mst web --fabric` on a small ibsim fabric;
 exits 0 when every check holds, else prints the failed check and exits 1. Saves fabric.png.
 """
 import argparse

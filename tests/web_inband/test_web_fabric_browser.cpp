@@ -1,3 +1,4 @@
+// In tests/web_inband (labels web, inband): ibsim's preload does not run under ASan, so CI runs it in the release build.
 // mst web --fabric on a small ibsim fat tree (2 spines, 2 leaves, 4 hosts; simulated ConnectX-4s
 // behind host-2, new firmware, and host-3, old firmware and hot): the served documents are the fabric tools' (ibls -e --json, ibfwmgr list --json,
 // ibmon --json counts), and, in Debian's headless chromium (tests/web/fabric_check.py), the Fabric
