@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "devices/CrSpaceLayout.h"
+#include "devices/FirmwareTracerInfo.h"
 #include "devices/FlashGatewayInfo.h"
 #include "devices/NvConfigInfo.h"
 #include "devices/PciConfigGateway.h"
@@ -72,6 +73,9 @@ struct DeviceInfo {
   // 0x60040; mstflint fs2_ops); 0 = none known. Layout (our model, the reference gives only the
   // address): [31:16] major, [15:0] minor, then at +4 [31:16] subminor.
   std::uint32_t running_fw_version_addr = 0;
+  // The running firmware's tracer (MTRC_* registers, ICMD SET_ITRACE trace mask): its mask
+  // classes as mstfwtrace names them; null on families without one (before Connect-IB / Switch-IB).
+  const FirmwareTracerInfo* tracer = nullptr;
 };
 
 }  // namespace openflint

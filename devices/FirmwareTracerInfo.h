@@ -19,6 +19,11 @@ struct TraceClass {
 
 struct FirmwareTracerInfo {
   std::span<const TraceClass> classes{};
+  // MTRC_CAP.trace_to_memory: the tracer logs into a host buffer the driver gives it (the mode
+  // the Linux mlx5 driver and mstfwtrace use). Switches: FIFO mode only (trace_mkey and
+  // arm_event are "reserved for switches" in the PRM; [inferred], fw-trace-and-fwctl.md A5),
+  // and how a FIFO is read is not public.
+  bool host_memory_mode = false;
 };
 
 // Connect-IB, ConnectX-4 and later, BlueField: bits 0-30 (mstfwtrace's HCA table).

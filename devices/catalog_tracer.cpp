@@ -26,7 +26,7 @@ constexpr std::array kSwitchTraceClasses{TraceClass{"class1", 0}, TraceClass{"cl
 
 }  // namespace
 
-const FirmwareTracerInfo kHcaFirmwareTracer{kHcaTraceClasses};
-const FirmwareTracerInfo kSwitchFirmwareTracer{kSwitchTraceClasses};
+const FirmwareTracerInfo kHcaFirmwareTracer{.classes = kHcaTraceClasses, .host_memory_mode = true};
+const FirmwareTracerInfo kSwitchFirmwareTracer{.classes = kSwitchTraceClasses, .host_memory_mode = false};
 
 }  // namespace openflint

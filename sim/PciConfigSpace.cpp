@@ -6,6 +6,7 @@
 
 #include "core/HexString.h"
 #include "sim/BoardVpd.h"
+#include "sim/FirmwareCommands.h"
 #include "sim/FirmwareRegisters.h"
 
 namespace openflint::sim {
@@ -20,8 +21,6 @@ constexpr std::uint32_t kAddrMask = 0x3fffffff;
 constexpr std::uint32_t kSyndromeBit = 1u << 30;
 constexpr std::uint32_t kAllOnes = 0xffffffff;
 constexpr std::uint32_t kVpdCapabilityId = 0x03;
-constexpr std::uint16_t kIcmdQueryCap = 0x8400;                // ICMD QUERY_CAP (mstflint GET_ICMD_QUERY_CAP)
-constexpr std::uint32_t kQueryCapAllRegisters = 1u << 29;      // allow_icmd_access_reg_on_all_registers
 
 constexpr std::uint32_t dword(std::uint8_t b0, std::uint8_t b1, std::uint16_t hi) {
   return b0 | (std::uint32_t{b1} << 8) | (std::uint32_t{hi} << 16);
@@ -31,26 +30,6 @@ bool space_supported(std::uint16_t space) {
   return space == static_cast<std::uint16_t>(VsecSpace::CrSpace) ||
          space == static_cast<std::uint16_t>(VsecSpace::Icmd) ||
          space == static_cast<std::uint16_t>(VsecSpace::Semaphore);
-}
-
-// The running firmware's ICMD commands: access registers (sim/FirmwareRegisters); other opcodes
-// are unknown (status 1). A malformed TLV is a bad command (2); a powered-off device does not
-// answer: operational error (3).
-std::uint8_t run_icmd(SimDevice& device, std::uint16_t opcode, std::span<std::uint8_t> mailbox) {
-  if (opcode == kIcmdQueryCap) {  // general capabilities: any access register may be sent (mstreg needs it)
-    if (!running_mgir(device).has_firmware()) return 3;
-    std::fill(mailbox.begin(), mailbox.end(), 0);
-    if (mailbox.size() >= 4) mailbox[0] = kQueryCapAllRegisters >> 24;  // dword 0 big-endian
-    return 0;
-  }
-  if (opcode != kIcmdAccessRegister) return 1;
-  auto request = AccessRegisterTlv::decode(mailbox);
-  if (!request) return 2;
-  if (!answer_register(device, *request)) return 3;
-  auto encoded = request->encode(mailbox.size());
-  if (!encoded) return 2;
-  std::copy(encoded->begin(), encoded->end(), mailbox.begin());
-  return 0;
 }
 
 Result<void> check_range(std::uint32_t offset, std::size_t size) {
@@ -68,7 +47,7 @@ PciConfigSpace::PciConfigSpace(SimDevice& device, const PciConfigSpaceOptions& o
     : device_(&device),
       options_(options),
       gateway_(device.info().pci_config_gateway),
-      icmd_([&device](std::uint16_t opcode, std::span<std::uint8_t> mailbox) { return run_icmd(device, opcode, mailbox); }) {
+      icmd_([&device](std::uint16_t opcode, std::span<std::uint8_t> mailbox) { return run_firmware_command(device, opcode, mailbox); }) {
   vpd_ = board_vpd(device);
   build_header();
 }
