@@ -22,7 +22,7 @@ export OPENFLINT_JOBS=${OPENFLINT_JOBS:-$(nproc)}
 # the naming of foreign functions also runs under ASan in `mst`'s listing tests). ASan+UBSan runs every other
 # label. Each build compiles only the test executables its stage runs (scripts/test-targets.sh),
 # and every tool.
-slow='realfw|powercut|interop|inband|large|hostile|pciguard'
+slow='realfw|powercut|interop|inband|large|hostile|pciguard|browser'
 tools=(flint fwburn hcasim ibfwmgr mst simfabric ibsim-responder mtcr-tool firmware_samples)
 asan_targets=("${tools[@]}" $(bash scripts/test-targets.sh -LE "$slow"))
 

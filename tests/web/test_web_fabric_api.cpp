@@ -345,6 +345,7 @@ TEST_F(WebFabricApi, ChosenNodesAreUpdatedAsAJobWithEachNodesProgressAndTheCliDo
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ASSERT_EQ(job["state"], "done") << job.dump();
+  EXPECT_TRUE(job["device"].is_null()) << "a fabric update is no one device's job: " << job.dump();
   EXPECT_EQ(source_->updated, (std::vector<std::uint64_t>{0x300, 0x400}));  // the chosen ones, no others
   ASSERT_EQ(job["detail"]["nodes"].size(), 2u) << job.dump();
   EXPECT_EQ(job["detail"]["nodes"][0]["guid"], "0x0000000000000300");
