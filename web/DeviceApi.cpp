@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "cli/ErrorReport.h"
-#include "cli/TextArgs.h"
 #include "core/HexString.h"
 #include "fwops/DeviceFlash.h"
 #include "fwops/DeviceQuery.h"
@@ -20,19 +19,9 @@
 #include "reports/DeviceReport.h"
 #include "reports/ImageReport.h"
 #include "reports/RegisterDumpReport.h"
+#include "web/JsonNumber.h"
 
 namespace openflint {
-namespace {
-
-// A number given as a JSON number or as text ("0x1f", "31").
-Result<std::uint64_t> number_of(const nlohmann::json& value, const char* what) {
-  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
-  if (value.is_string()) return cli::parse_number(value.get<std::string>(), what);
-  return make_error(ErrorCode::InvalidArgument, std::string(what) + ": a number or a \"0x..\" string is needed");
-}
-
-}  // namespace
-
 DeviceApi::DeviceApi(std::vector<std::string> devices, DeviceOpenOptions open_options, bool read_only, AuditLog audit)
     : devices_(std::move(devices)), open_options_(std::move(open_options)), read_only_(read_only), audit_(std::move(audit)) {}
 
@@ -152,8 +141,8 @@ Result<nlohmann::json> DeviceApi::write_field(std::size_t index, const nlohmann:
   }
   if (!request.is_object() || !request.contains("address") || !request.contains("value"))
     return make_error(ErrorCode::InvalidArgument, "a write needs \"address\" and \"value\" (and \"field\")");
-  OF_ASSIGN(const std::uint64_t address, number_of(request["address"], "address"));
-  OF_ASSIGN(const std::uint64_t value, number_of(request["value"], "value"));
+  OF_ASSIGN(const std::uint64_t address, json_number(request["address"], "address"));
+  OF_ASSIGN(const std::uint64_t value, json_number(request["value"], "value"));
   if (address > 0xffffffffu || value > 0xffffffffu)
     return make_error(ErrorCode::InvalidArgument, "address and value are 32-bit numbers");
   const std::string field = request.contains("field") && request["field"].is_string() ? request["field"].get<std::string>() : "";

@@ -48,7 +48,7 @@ class FabricApi {
   [[nodiscard]] Result<nlohmann::json> start_update(const nlohmann::json& request, const std::string& peer, WebJobs& jobs,
                                                     bool read_only, const AuditLog& audit);
   // WebJobs' device index of a fabric update (one at a time).
-  static constexpr std::size_t kFabricJob = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kFabricJob = WebJobs::kNoDevice;
 
   static constexpr std::chrono::seconds kKeep{30};
   static constexpr std::chrono::milliseconds kHealthInterval{1000};

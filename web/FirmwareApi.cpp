@@ -2,7 +2,6 @@
 #include "web/FirmwareApi.h"
 
 #include "cli/ErrorReport.h"
-#include "cli/TextArgs.h"
 #include "core/HexString.h"
 #include "fwops/DeviceBurn.h"
 #include "fwops/DeviceQuery.h"
@@ -11,6 +10,7 @@
 #include "fwops/registers/AdapterReset.h"
 #include "image/FirmwareImage.h"
 #include "image/ImagePatch.h"
+#include "web/JsonNumber.h"
 #include "reports/BurnDocument.h"
 #include "reports/DeviceReport.h"
 #include "reports/ImageReport.h"
@@ -18,24 +18,6 @@
 
 namespace openflint {
 namespace {
-
-// A UID given as "0x..." text (or a JSON number), at most `bits` wide.
-Result<std::optional<std::uint64_t>> uid_of(const nlohmann::json& request, const char* key, int bits) {
-  if (!request.contains(key) || request[key].is_null() ||
-      (request[key].is_string() && request[key].get<std::string>().empty()))
-    return std::optional<std::uint64_t>{};
-  std::uint64_t value = 0;
-  if (request[key].is_number_unsigned()) {
-    value = request[key].get<std::uint64_t>();
-  } else if (request[key].is_string()) {
-    OF_ASSIGN(value, cli::parse_number(request[key].get<std::string>(), key));
-  } else {
-    return make_error(ErrorCode::InvalidArgument, std::string(key) + ": a \"0x...\" string is needed");
-  }
-  if (bits < 64 && value >> bits != 0)
-    return make_error(ErrorCode::InvalidArgument, std::string(key) + ": at most " + std::to_string(bits) + " bits");
-  return std::optional<std::uint64_t>{value};
-}
 
 // The device's `flint q --json` document after a change (its error document if the query fails).
 nlohmann::json query_after(Device& device) {
@@ -163,8 +145,8 @@ Result<nlohmann::json> FirmwareApi::start_identity(std::size_t index, const nloh
   const std::string who = "web " + peer + ": ";
   OF_TRY(writable(index, who, "an identity change"));
   if (!request.is_object()) return make_error(ErrorCode::InvalidArgument, "the body is not a JSON object");
-  OF_ASSIGN(const std::optional<std::uint64_t> guid, uid_of(request, "guid", 64));
-  OF_ASSIGN(const std::optional<std::uint64_t> mac, uid_of(request, "mac", 48));
+  OF_ASSIGN(const std::optional<std::uint64_t> guid, json_optional_number(request, "guid", 64));
+  OF_ASSIGN(const std::optional<std::uint64_t> mac, json_optional_number(request, "mac", 48));
   std::optional<std::string> vsd;
   if (request.contains("vsd") && request["vsd"].is_string()) vsd = request["vsd"].get<std::string>();
   if (mac && !guid) return make_error(ErrorCode::InvalidArgument, "a MAC is set with its GUID (as flint sg GUID MAC)");

@@ -81,7 +81,7 @@ Result<nlohmann::json> WebJobs::document(const std::string& id) const {
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) return make_error(ErrorCode::NotFound, "no job " + id);
   const Job& j = it->second;
-  nlohmann::json doc{{"ok", true},     {"id", id},         {"device", j.device}, {"what", j.what},
+  nlohmann::json doc{{"ok", true},     {"id", id},         {"device", j.device == kNoDevice ? nlohmann::json(nullptr) : nlohmann::json(j.device)}, {"what", j.what},
                      {"state", j.state}, {"stage", j.stage}, {"done", j.done},     {"total", j.total},
                      {"seconds", j.seconds}};
   if (!j.detail.is_null()) doc["detail"] = j.detail;

@@ -34,6 +34,9 @@ class WebJobs {
   WebJobs(const WebJobs&) = delete;
   WebJobs& operator=(const WebJobs&) = delete;
 
+  // The device index of a job that is not one device's (a fabric update): its document's
+  // "device" is null.
+  static constexpr std::size_t kNoDevice = static_cast<std::size_t>(-1);
   // Starts `work` for `device` and returns the job's id; Busy while another job of that device runs.
   [[nodiscard]] Result<std::string> start(std::size_t device, std::string what, Work work);
   // {"ok", "id", "device", "what", "state": "running"|"done"|"failed", "stage", "done", "total",

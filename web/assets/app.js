@@ -51,15 +51,6 @@ function attentionOf(q) {
   return notes;
 }
 
-// "1.2.3" < "1.10.0": a version compared number by number.
-function versionLess(a, b) {
-  const x = String(a).split('.').map(Number), y = String(b).split('.').map(Number);
-  for (let i = 0; i < Math.max(x.length, y.length); ++i) {
-    if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0);
-  }
-  return false;
-}
-
 // The newest flash firmware of each PSID among the devices served: an older one is "old firmware".
 function newestByPsid(devices) {
   const newest = {};

@@ -192,12 +192,6 @@ async function loadFabric(refresh) {
 
 // ---- firmware ----------------------------------------------------------------------------
 
-function versionParts(v) { return String(v).split('.').map((x) => parseInt(x, 10) || 0); }
-function newer(a, b) {
-  const x = versionParts(a), y = versionParts(b);
-  for (let i = 0; i < Math.max(x.length, y.length); ++i) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) > (y[i] || 0);
-  return false;
-}
 
 async function loadFirmware(refresh) {
   status('firmware-status', 'Asking the nodes…');
@@ -206,12 +200,12 @@ async function loadFirmware(refresh) {
   const newest = new Map();  // device → newest version seen on the fabric
   for (const n of doc.nodes) {
     if (!n.device || !n.fw_version) continue;
-    if (!newest.has(n.device) || newer(n.fw_version, newest.get(n.device))) newest.set(n.device, n.fw_version);
+    if (!newest.has(n.device) || versionLess(newest.get(n.device), n.fw_version)) newest.set(n.device, n.fw_version);
   }
   let old = 0;
   const pages = doc.device_pages || {};
   const rows = doc.nodes.slice().sort((a, b) => byName(a.system.name || a.description, b.system.name || b.description)).map((n) => {
-    const isOld = n.device && n.fw_version && newer(newest.get(n.device), n.fw_version);
+    const isOld = n.device && n.fw_version && versionLess(n.fw_version, newest.get(n.device));
     old += isOld ? 1 : 0;
     const name = n.system.name ? n.system.name + (n.system.within ? ' ' + n.system.within : '') : (n.description || n.guid);
     const cell = pages[n.guid] !== undefined ? node('a', {href: '/device?i=' + pages[n.guid]}, name) : name;
