@@ -8,6 +8,8 @@
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
 #include "image/Fs3Writer.h"
+#include "image/FirmwareTraceStrings.h"
+#include "image/SectionType.h"
 
 namespace openflint::burn {
 namespace {
@@ -69,6 +71,10 @@ Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, con
   spec.guid_count = c.guid_count;
   spec.mac_count = c.mac_count;
   for (const auto& s : d.sections) spec.sections.push_back({static_cast<std::uint8_t>(s.type), s.data});
+  // Firmware of a family with a tracer carries the formats of its trace messages (our own
+  // section type): the simulated firmware serves them through MTRC_STDB (sim/FirmwareTracer).
+  if (d.device->tracer != nullptr)
+    spec.sections.push_back({section_type::kTraceStrings, firmware_trace_strings_section()});
   if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
   if (c.flash_size) {
     spec.flash_size = *c.flash_size;

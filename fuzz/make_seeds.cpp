@@ -14,6 +14,7 @@
 #include "image/Fs4Writer.h"
 #include "image/MfaWriter.h"
 #include "image/SectionType.h"
+#include "image/FirmwareTraceStrings.h"
 #include "image/TraceEvent.h"
 #include "image/TraceStringDbBuilder.h"
 #include "mtcr/registers/AccessRegisterTlv.h"
@@ -204,6 +205,16 @@ bool fabric_text_seeds(const fs::path& out) {
   return ok;
 }
 
+// fuzz_trace_strings: our TRACE_STRINGS section, one cut short, and one without formats.
+bool trace_strings_seeds(const fs::path& out) {
+  using namespace openflint;
+  const std::vector<std::uint8_t> full = firmware_trace_strings_section();
+  auto empty = encode_trace_strings({});
+  if (full.empty() || !empty) return false;
+  return save(out, "section", full) && save(out, "cut", {full.begin(), full.begin() + full.size() / 2}) &&
+         save(out, "empty", *empty);
+}
+
 // fuzz_trace: a string DB built from firmware-like formats and event streams over it (complete
 // messages, a 64-bit parameter, a raw word, an unreliable timestamp), plus a DB with no NUL.
 bool trace_seeds(const fs::path& out) {
@@ -306,6 +317,7 @@ int main(int argc, char** argv) {
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);
   ok = ok && burn_seeds(out / "burn_ini", argv[2]) && sim_state_seeds(out / "sim_state") &&
        mad_seeds(out / "mad_request", out / "mad_reply") && bus_seeds(out / "bus_request") &&
-       fabric_text_seeds(out) && trace_seeds(out / "trace");
+       fabric_text_seeds(out) && trace_seeds(out / "trace") &&
+       trace_strings_seeds(out / "trace_strings");
   return ok ? 0 : 1;
 }

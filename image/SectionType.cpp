@@ -11,7 +11,7 @@ namespace {
 constexpr std::string_view kUnknown = "UNKNOWN";
 
 // Several types share a printed name (the NV_DATA copies, the PROGRAMMABLE_HW_FW pair).
-constexpr std::array<std::pair<std::uint8_t, std::string_view>, 64> kNames{{
+constexpr std::array<std::pair<std::uint8_t, std::string_view>, 65> kNames{{
     {0xff, "END"},
     {0xfd, "ITOC_HEADER"},
     {0x01, "BOOT_CODE"},
@@ -43,6 +43,7 @@ constexpr std::array<std::pair<std::uint8_t, std::string_view>, 64> kNames{{
     {0x35, "TILE_FW_CODE"},
     {0x36, "FW_TILE_INI"},
     {0x37, "HW_TILE_INI"},
+    {0x60, "TRACE_STRINGS"},  // openflint's own (image/FirmwareTraceStrings.h)
     {0xa0, "IMAGE_SIGNATURE_256"},
     {0xa1, "PUBLIC_KEYS_2048"},
     {0xa4, "PUBLIC_KEYS_4096"},

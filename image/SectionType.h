@@ -18,6 +18,9 @@ constexpr std::uint8_t kFwMainCfg = 0x12;
 constexpr std::uint8_t kRomCode = 0x18;
 constexpr std::uint8_t kResetInfo = 0x20;
 constexpr std::uint8_t kDbgFwIni = 0x30;
+// openflint's own type, not a vendor one: the formats of our simulated firmware's trace
+// messages (image/FirmwareTraceStrings.h). 0x60 is unused in mstflint's fs3_section_t.
+constexpr std::uint8_t kTraceStrings = 0x60;
 constexpr std::uint8_t kImageSignature256 = 0xa0;
 constexpr std::uint8_t kPublicKeys2048 = 0xa1;
 constexpr std::uint8_t kMfgInfo = 0xe0;

@@ -1,38 +1,36 @@
-// CapabilityRegister: the MCAM group-0 mask built from the catalog's firmware flash access.
+// CapabilityRegister: the MCAM group-0 mask built from the catalog's firmware flash access and tracer.
 #include "sim/CapabilityRegister.h"
 
 #include <algorithm>
-#include <array>
 
+#include "mtcr/registers/McamRegister.h"
+#include "mtcr/registers/MfrlRegister.h"
+#include "mtcr/registers/MgirRegister.h"
+#include "mtcr/registers/MtrcCapRegister.h"
 #include "sim/SimDevice.h"
 
 namespace openflint::sim {
-namespace {
-
-constexpr std::size_t kMaskAt = 0x08;
-
-void set_bit(AccessRegisterTlv& r, unsigned n) {
-  const std::size_t byte = kMaskAt + 15 - n / 8;
-  if (byte < r.data.size()) r.data[byte] |= static_cast<std::uint8_t>(1u << (n % 8));
-}
-
-}  // namespace
 
 void answer_mcam(const SimDevice& device, AccessRegisterTlv& request) {
   if (request.method != AccessRegisterTlv::kMethodQuery) {
     request.status = AccessRegisterTlv::kStatusMethodNotSupported;
     return;
   }
-  const std::uint8_t group = request.data.size() > 3 ? request.data[3] : 0;
+  McamRegister m;
+  m.access_reg_group = request.data.size() > 3 ? request.data[3] : 0;
+  if (m.access_reg_group == 0) {
+    m.set_listed(MgirRegister::kId);
+    if (device.reset_register().levels != 0) m.set_listed(MfrlRegister::kId);
+    if (device.component_update_offered())
+      for (std::uint16_t id = flash_reg::kMcqs; id <= kMqisId; ++id) m.set_listed(id);  // MCQS .. MQIS
+    if (device.tracer() != nullptr)
+      for (std::uint16_t i = 0; i < 4; ++i) m.set_listed(static_cast<std::uint16_t>(MtrcCapRegister::kId + i));
+    m.set_listed(McamRegister::kId);
+  }
+  const std::vector<std::uint8_t> bytes = m.encode();
   std::fill(request.data.begin(), request.data.end(), 0);
-  if (request.data.size() > 3) request.data[3] = group;
+  std::copy_n(bytes.begin(), std::min(bytes.size(), request.data.size()), request.data.begin());
   request.status = 0;
-  if (group != 0) return;
-  set_bit(request, 0x20);                                             // MGIR
-  if (device.reset_register().levels != 0) set_bit(request, 0x28);    // MFRL
-  if (device.component_update_offered())
-    for (unsigned n = 0x60; n <= 0x64; ++n) set_bit(request, n);     // MCQS .. MQIS
-  set_bit(request, 0x7f);                                             // MCAM itself
 }
 
 }  // namespace openflint::sim

@@ -56,6 +56,20 @@ std::vector<std::uint8_t> capabilities_blob(const SimDevice& device) {
   return c;
 }
 
+// The firmware traces what an instruction or a download did to its state machine: the state
+// as the instruction's outcome shows it (LOCKED -> DOWNLOAD for UPDATE_COMPONENT, whose
+// INITIALIZE ends within it), and a new error code.
+void trace_update(SimDevice& device, const UpdateStatus& before) {
+  FirmwareTracer* tracer = device.tracer();
+  if (tracer == nullptr) return;
+  const UpdateStatus after = device.component_update().status();
+  const auto from = static_cast<std::uint32_t>(before.state);
+  const auto to = static_cast<std::uint32_t>(after.state);
+  if (from != to) tracer->trace(FirmwareTraceMessage::UpdateState, {from, to, ComponentUpdate::kBootImageIndex});
+  if (after.error_code != 0 && (after.error_code != before.error_code || from != to))
+    tracer->trace(FirmwareTraceMessage::UpdateError, {ComponentUpdate::kBootImageIndex, after.error_code, to});
+}
+
 }  // namespace
 
 void answer_mcqs(SimDevice& device, AccessRegisterTlv& request) {
@@ -124,7 +138,9 @@ void answer_mcc(SimDevice& device, AccessRegisterTlv& request) {
     const std::uint16_t index = static_cast<std::uint16_t>(get32(request.data.data(), 0x04));
     const std::uint32_t handle = get32(request.data.data(), 0x08) & 0xffffff;
     const std::uint32_t size = get32(request.data.data(), 0x10);
+    const UpdateStatus before = update.status();
     set_status(request, update.control(device, instruction, handle, index, size));
+    trace_update(device, before);
     if (request.status != 0) return;
   }
   const UpdateStatus s = update.status();
@@ -155,7 +171,9 @@ void answer_mcda(SimDevice& device, AccessRegisterTlv& request) {
   std::vector<std::uint8_t> bytes(size);
   flash_reg::wire_to_flash_bytes(std::span(request.data).subspan(flash_reg::kMcdaHeaderBytes), bytes);
   const std::span<const std::uint8_t> data(bytes);
+  const UpdateStatus before = device.component_update().status();
   set_status(request, device.component_update().download(device, handle, offset, data));
+  trace_update(device, before);
 }
 
 }  // namespace openflint::sim

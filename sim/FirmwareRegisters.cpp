@@ -7,6 +7,8 @@
 #include "sim/ComponentRegisters.h"
 #include "sim/FlashAccessRegisters.h"
 #include "sim/NvConfigRegisters.h"
+#include "sim/FirmwareTracer.h"
+#include "sim/TracerRegisters.h"
 
 namespace openflint::sim {
 
@@ -98,7 +100,7 @@ Result<bool> answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request
     return true;
   }
   const bool flash_access = id == kMfpaId || id == kMfbaId || id == kMfbeId || id == kMfmcId;
-  if (id != kMcamId && !flash_access && (id < kMcqsId || id > kMcdaId)) return false;
+  if (!flash_access && (id < kMcqsId || id > kMcdaId)) return false;
   if (!device.info().firmware_flash.component_update || !running_mgir(device).has_firmware()) {
     request.status = kRegisterNotSupported;
     return true;
@@ -110,10 +112,6 @@ Result<bool> answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request
       case kMfbeId: OF_TRY(answer_mfbe(device, request)); break;
       default: answer_mfmc(device, request); break;
     }
-    return true;
-  }
-  if (id == kMcamId) {
-    answer_mcam(device, request);
     return true;
   }
   if (!device.component_update_offered()) {
@@ -129,20 +127,45 @@ Result<bool> answer_firmware_flash(SimDevice& device, AccessRegisterTlv& request
   return true;
 }
 
-}  // namespace
+// MCAM: on a family with component update or a firmware tracer, while firmware runs.
+void answer_capabilities(SimDevice& device, AccessRegisterTlv& request) {
+  const bool listed_family = device.info().firmware_flash.component_update || device.tracer() != nullptr;
+  if (!listed_family || !running_mgir(device).has_firmware()) {
+    request.status = kRegisterNotSupported;
+    return;
+  }
+  answer_mcam(device, request);
+}
 
-Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
-  if (!device.powered()) return make_error(ErrorCode::Io, "device is powered off");
-  if (device.boot_state().firmware_hung)
-    return make_error(ErrorCode::Timeout, "the firmware does not answer: it hung when its flash was written "
-                                          "through the gateway under it (reset the device)");
+// What the NV configuration registers changed, as the firmware traces it.
+void trace_nv_changes(SimDevice& device) {
+  FirmwareTracer* tracer = device.tracer();
+  for (const NvConfigChange& change : device.nv_config().take_changes()) {
+    if (tracer == nullptr) continue;
+    switch (change.kind) {
+      case NvConfigChange::Kind::Stored: tracer->trace(FirmwareTraceMessage::NvConfigStored, {change.type}); break;
+      case NvConfigChange::Kind::Reset: tracer->trace(FirmwareTraceMessage::NvConfigReset, {change.type}); break;
+      case NvConfigChange::Kind::ResetAll: tracer->trace(FirmwareTraceMessage::NvConfigResetAll, {}); break;
+    }
+  }
+}
+
+Result<void> dispatch_register(SimDevice& device, AccessRegisterTlv& request) {
+  if (request.register_id == kMcamId) {
+    answer_capabilities(device, request);
+    return {};
+  }
+  if (answer_tracer_register(device, request)) return {};
   if (request.register_id == MfrlRegister::kId) {
     answer_mfrl(device, request);
     return {};
   }
   OF_ASSIGN(const bool flash_register, answer_firmware_flash(device, request));
   if (flash_register) return {};
-  if (answer_nv_config(device, request)) return {};
+  if (answer_nv_config(device, request)) {
+    trace_nv_changes(device);
+    return {};
+  }
   if (request.register_id == kMtmpId) {
     answer_mtmp(device, request);
     return {};
@@ -157,6 +180,24 @@ Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
   }
   fill_answer(request, running_mgir(device).encode());
   return {};
+}
+
+}  // namespace
+
+Result<void> answer_register(SimDevice& device, AccessRegisterTlv& request) {
+  const auto bus = device.hold_bus();
+  if (!device.powered()) return make_error(ErrorCode::Io, "device is powered off");
+  if (device.boot_state().firmware_hung)
+    return make_error(ErrorCode::Timeout, "the firmware does not answer: it hung when its flash was written "
+                                          "through the gateway under it (reset the device)");
+  auto answered = dispatch_register(device, request);
+  FirmwareTracer* tracer = device.tracer();
+  if (tracer == nullptr) return answered;
+  // The firmware traces what it refuses (not every access), then its FIFO drains: one burst.
+  if (answered && request.status != 0)
+    tracer->trace(FirmwareTraceMessage::RegisterRefused, {request.register_id, request.method, request.status});
+  tracer->end_burst();
+  return answered;
 }
 
 }  // namespace openflint::sim

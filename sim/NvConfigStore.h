@@ -5,11 +5,19 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "devices/NvConfigInfo.h"
 
 namespace openflint::sim {
+
+// One change a register write made to the stored items (what the firmware traces).
+struct NvConfigChange {
+  enum class Kind : std::uint8_t { Stored, Reset, ResetAll };
+  Kind kind = Kind::Stored;
+  std::uint32_t type = 0;  // the item's type dword; 0 for ResetAll
+};
 
 // Items by type dword (mtcr/registers/NvConfigRegisters.h item_type). `stored` is what the NV area holds
 // (a set writes it; it survives power cycles: saved in state.json); `current` is what the
@@ -21,9 +29,20 @@ class NvConfigStore {
 
   [[nodiscard]] const Items& stored() const { return stored_; }
   [[nodiscard]] const Items& current() const { return current_; }
-  void store(std::uint32_t type, std::vector<std::uint8_t> data) { stored_[type] = std::move(data); }
-  void invalidate(std::uint32_t type) { stored_.erase(type); }
-  void invalidate_all() { stored_.clear(); }
+  void store(std::uint32_t type, std::vector<std::uint8_t> data) {
+    stored_[type] = std::move(data);
+    note({.kind = NvConfigChange::Kind::Stored, .type = type});
+  }
+  void invalidate(std::uint32_t type) {
+    stored_.erase(type);
+    note({.kind = NvConfigChange::Kind::Reset, .type = type});
+  }
+  void invalidate_all() {
+    stored_.clear();
+    note({.kind = NvConfigChange::Kind::ResetAll, .type = 0});
+  }
+  // The changes since the last call (at most kMaxChanges kept), oldest first.
+  [[nodiscard]] std::vector<NvConfigChange> take_changes() { return std::exchange(changes_, {}); }
   // The firmware (re)loads its configuration: a reset or power cycle.
   void boot() { current_ = stored_; }
   void restore(Items stored, Items current) {
@@ -32,8 +51,14 @@ class NvConfigStore {
   }
 
  private:
+  static constexpr std::size_t kMaxChanges = 64;
+  void note(NvConfigChange change) {
+    if (changes_.size() < kMaxChanges) changes_.push_back(change);
+  }
+
   Items stored_;
   Items current_;
+  std::vector<NvConfigChange> changes_;
 };
 
 // The catalog item `type` names on a device of `table` with `ports` ports (per-port items:

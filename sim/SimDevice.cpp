@@ -6,6 +6,7 @@
 
 #include "devices/DeviceCatalog.h"
 #include "core/HexString.h"
+#include "image/FirmwareTraceStrings.h"
 #include "sim/BootRom.h"
 #include "sim/FirmwareFlashPort.h"
 
@@ -34,6 +35,7 @@ SimDevice::SimDevice(const DeviceInfo& info, const FlashChip& chip)
         },
         [](std::uint32_t, std::uint32_t) -> Result<void> { return {}; });  // read-only
   }
+  if (info.tracer != nullptr) tracer_ = std::make_unique<FirmwareTracer>(*info.tracer);
   if (info.tools_hcr != nullptr) tools_hcr_ = std::make_unique<ToolsHcr>(*this, *info.tools_hcr);
   if (info.flash_gateway.is_i2c_eeprom()) {
     auto master = std::make_unique<I2cMaster>(*this, info.flash_gateway.eeprom, flash_);
@@ -48,11 +50,59 @@ void SimDevice::run_boot_rom() {
   const BootAddressRegister& reg = info_->boot_address;
   if (reg.address != 0) hint = std::uint64_t{cr_.peek(reg.address)} >> reg.shift;
   boot_ = sim::run_boot_rom(*info_, flash_.contents(), hint);
+  boot_tracer(true);
+}
+
+void SimDevice::boot_tracer(bool trace_boot) {
+  if (!tracer_) return;
+  std::optional<std::vector<std::string>> formats;
+  if (!boot_.recovery && boot_.running) {
+    auto section = find_trace_strings_section(flash_.contents(), boot_.running->format, boot_.booted_address);
+    if (section && *section) {
+      auto decoded = decode_trace_strings(**section);
+      if (decoded) formats = std::move(*decoded);  // a hostile section: no string DB
+    }
+  }
+  tracer_->load_strings(formats);
+  if (!trace_boot) return;
+  if (boot_.recovery || !boot_.running) {
+    tracer_->trace(FirmwareTraceMessage::BootRecovery, {boot_.pci_device_id});
+  } else {
+    const FwVersion v = boot_.running->fw_version.value_or(FwVersion{});
+    tracer_->trace(FirmwareTraceMessage::Boot,
+                   {v.major, v.minor, v.subminor, static_cast<std::uint32_t>(boot_.booted_address)});
+  }
+  tracer_->end_burst();
+}
+
+void SimDevice::set_temperature_c(std::uint32_t celsius) {
+  std::lock_guard guard(bus_);
+  constexpr std::uint32_t kWarnHigh = 105;  // MTMP's thresholds (sim/FirmwareRegisters)
+  constexpr std::uint32_t kWarnLow = 100;
+  temperature_c_ = celsius;
+  ++other_changes_;
+  if (!tracer_ || !powered_) return;
+  // Hysteresis: up across 105, then back below 100; in between the warning stands.
+  if (!temperature_warned_ && celsius >= kWarnHigh) {
+    temperature_warned_ = true;
+    tracer_->trace(FirmwareTraceMessage::TemperatureHigh, {celsius, kWarnHigh});
+  } else if (temperature_warned_ && celsius < kWarnLow) {
+    temperature_warned_ = false;
+    tracer_->trace(FirmwareTraceMessage::TemperatureNormal, {celsius, kWarnLow});
+  }
+  tracer_->end_burst();
+}
+
+Result<void> SimDevice::read_trace_block(std::size_t index, std::span<std::uint8_t, kTraceBlockBytes> out) const {
+  std::lock_guard guard(bus_);
+  if (!tracer_) return make_error(ErrorCode::NotSupported, std::string(info_->name) + " has no firmware tracer");
+  return tracer_->read_block(index, out);
 }
 
 const BootState& SimDevice::reset() {
   std::lock_guard guard(bus_);
   if (!powered_) return boot_;
+  if (tracer_) tracer_->trace(FirmwareTraceMessage::ResetRun, {armed_reset_});
   flash_.reset();
   gateway_.reset();
   if (i2c_master_ != nullptr) i2c_master_->reset();
@@ -77,7 +127,9 @@ std::uint8_t SimDevice::armed_reset() const {
 
 void SimDevice::arm_reset(std::uint8_t levels) {
   std::lock_guard guard(bus_);
-  if (powered_) armed_reset_ = levels;
+  if (!powered_) return;
+  armed_reset_ = levels;
+  if (tracer_) tracer_->trace(FirmwareTraceMessage::ResetArmed, {levels});
 }
 
 bool SimDevice::link_reset() {
@@ -241,6 +293,7 @@ void SimDevice::power_cycle() {
   if (i2c_master_ != nullptr) i2c_master_->reset();
   if (info_->boot_address.address != 0) cr_.poke(info_->boot_address.address, 0);
   powered_ = true;
+  if (tracer_) tracer_->power_on();
   update_.reset();
   if (tools_hcr_) tools_hcr_->reset();
   armed_reset_ = 0;
@@ -281,7 +334,9 @@ Result<void> SimDevice::firmware_erase(std::uint32_t address, std::uint32_t size
     account_flash_ops(before);
     if (erased) ++firmware_counters_.flash_erases;
     OF_TRY(erased);
+    if (tracer_) tracer_->trace(FirmwareTraceMessage::FlashEraseUnit, {static_cast<std::uint32_t>(at)});
   }
+  if (tracer_) tracer_->trace(FirmwareTraceMessage::FlashErase, {address, size});
   return {};
 }
 
@@ -308,6 +363,7 @@ Result<void> SimDevice::firmware_program(std::uint32_t address, std::span<const 
     OF_TRY(programmed);
     done += n;
   }
+  if (tracer_) tracer_->trace(FirmwareTraceMessage::FlashProgram, {address, static_cast<std::uint32_t>(bytes.size())});
   return {};
 }
 

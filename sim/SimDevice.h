@@ -16,6 +16,7 @@
 #include "sim/BootState.h"
 #include "sim/ComponentUpdate.h"
 #include "sim/FirmwareFlashCounters.h"
+#include "sim/FirmwareTracer.h"
 #include "sim/FlashGateway.h"
 #include "sim/I2cMaster.h"
 #include "sim/NvConfigStore.h"
@@ -82,10 +83,8 @@ class SimDevice final : public RegisterAccess {
   // The ASIC temperature sensor (MTMP sensor 0), whole degrees Celsius; a test raises it to make
   // a health monitor see a hot device. Saved in state.json ("temperature_c").
   [[nodiscard]] std::uint32_t temperature_c() const { return temperature_c_; }
-  void set_temperature_c(std::uint32_t celsius) {
-    temperature_c_ = celsius;
-    ++other_changes_;
-  }
+  // The firmware traces a crossing of the 105 C warning threshold upwards, and the way back below 100 C.
+  void set_temperature_c(std::uint32_t celsius);
   // Power comes back: latches, locks, any half-done SPI command and the (volatile) boot-address
   // register are gone; the array stays; the boot ROM runs (the boot-address register being
   // clear, it scans the candidate starts).
@@ -151,6 +150,20 @@ class SimDevice final : public RegisterAccess {
   // A register's stored value without read side effects (reading CMD here takes no lock),
   // under the bus lock: what a device-side mirror such as sim/BarServer copies out.
   [[nodiscard]] std::uint32_t peek32(std::uint32_t address) const;
+  // The bus lock, held while the firmware answers a register or command (sim/FirmwareRegisters,
+  // sim/FirmwareCommands): the VSEC's mailbox, a directly opened device and a simulated driver's
+  // thread (pcisim/Mlx5TracerDriver) may all ask at once. Recursive: what the firmware does
+  // under it locks again.
+  [[nodiscard]] std::unique_lock<std::recursive_mutex> hold_bus() const { return std::unique_lock(bus_); }
+
+  // The running firmware's tracer (sim/FirmwareTracer), on families whose catalog record has one
+  // (DeviceInfo::tracer); null otherwise. Its string DB comes from the image that booted.
+  [[nodiscard]] FirmwareTracer* tracer() { return tracer_.get(); }
+  [[nodiscard]] const FirmwareTracer* tracer() const { return tracer_.get(); }
+  // Simulated DMA, for a simulated driver: block `index` of the host trace buffer as the device
+  // last wrote it (zeros when never written), under the bus lock. InvalidArgument past
+  // kTraceBlocks; NotSupported on a device without a tracer.
+  [[nodiscard]] Result<void> read_trace_block(std::size_t index, std::span<std::uint8_t, kTraceBlockBytes> out) const;
 
   // PATH/state.json (model, chip, power, faults, counters, lock, boot state) + PATH/flash.bin
   // (the array). A loaded device keeps the saved boot state until its next reset/power cycle.
@@ -166,6 +179,8 @@ class SimDevice final : public RegisterAccess {
   [[nodiscard]] static Result<std::unique_ptr<SimDevice>> load_state_json(const std::filesystem::path& dir);
   [[nodiscard]] Result<void> check_powered() const;
   void run_boot_rom();
+  // The tracer's string DB from the running image, and the boot traced (boot_ is set).
+  void boot_tracer(bool trace_boot);
   [[nodiscard]] Result<std::uint32_t> read32_locked(std::uint32_t address);
   [[nodiscard]] bool component_update_offered_locked() const;
   [[nodiscard]] Result<void> write32_locked(std::uint32_t address, std::uint32_t value);
@@ -180,6 +195,7 @@ class SimDevice final : public RegisterAccess {
   FlashGateway gateway_;
   bool powered_ = true;
   std::uint32_t temperature_c_ = 45;
+  bool temperature_warned_ = false;  // above 105 C, not yet back below 100 C (volatile)
   BootState boot_;
   std::uint8_t armed_reset_ = 0;  // MFRL reset_trigger armed (volatile: lost on reset/power)
   bool no_reset_register_ = false;
@@ -196,6 +212,7 @@ class SimDevice final : public RegisterAccess {
   ComponentUpdate update_;
   NvConfigStore nv_config_;
   FirmwareFlashCounters firmware_counters_;
+  std::unique_ptr<FirmwareTracer> tracer_;  // on parts whose catalog record has a tracer
   std::unique_ptr<ToolsHcr> tools_hcr_;  // the firmware's tools HCR, on parts whose catalog record has one
   std::unique_ptr<I2cAccess> i2c_;       // the I2C master, on parts whose firmware lives in EEPROMs
   I2cMaster* i2c_master_ = nullptr;      // the same, as the simulator's type (reset, counters)

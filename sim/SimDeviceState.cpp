@@ -44,6 +44,7 @@ Result<void> SimDevice::save_state(const fs::path& dir) const {
   state.registers.erase(info_->flash_gateway.cmd_addr);  // saved as the lock state
   state.nv_stored = nv_config_.stored();
   state.nv_current = nv_config_.current();
+  if (tracer_) state.tracer = tracer_->settings();
   // Both files are written in full (as FILE.tmp-XXXXXX, made anew, never through a link)
   // before either replaces its old copy: an error (disk full, a link planted in the directory)
   // leaves the previous state as it was.
@@ -110,6 +111,9 @@ Result<std::unique_ptr<SimDevice>> SimDevice::load_state(const fs::path& dir) {
   } else {
     dev->run_boot_rom();
   }
+  dev->boot_tracer(false);  // the string DB of the firmware that runs; its boot was traced before the save
+  if (dev->tracer_ && state.tracer) dev->tracer_->restore(*state.tracer);
+  dev->temperature_warned_ = dev->temperature_c_ >= 105;
   dev->flash_file_dir_ = dir;  // its flash.bin holds this array
   dev->flash_file_generation_ = dev->flash_.generation();
   return dev;

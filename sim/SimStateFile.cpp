@@ -252,6 +252,34 @@ Result<NvItems> nv_items_from(const json& j, const std::string& name) {
   return out;
 }
 
+json tracer_to_json(const FirmwareTracerSettings& t) {
+  return json{{"owner", t.owner},
+              {"mask", t.mask},
+              {"level", t.level},
+              {"trace_mode", t.trace_mode},
+              {"log_trace_buffer_size", t.log_trace_buffer_size},
+              {"trace_mkey", t.trace_mkey},
+              {"trace_status", t.trace_status}};
+}
+
+// The tracer's settings, each in the range its register or command accepts.
+Result<FirmwareTracerSettings> tracer_from(const Fields& f) {
+  FirmwareTracerSettings t;
+  OF_TRY(f.boolean("owner", t.owner));
+  OF_TRY(f.number("mask", t.mask));
+  OF_TRY(f.number("level", t.level));
+  OF_TRY(f.number("trace_mode", t.trace_mode));
+  OF_TRY(f.number("log_trace_buffer_size", t.log_trace_buffer_size));
+  OF_TRY(f.number("trace_mkey", t.trace_mkey));
+  OF_TRY(f.number("trace_status", t.trace_status));
+  if (t.level > 3) return bad_field(f.name("level"), "must be 0 (DEBUG) to 3 (ERROR)");
+  if (t.trace_mode > 1) return bad_field(f.name("trace_mode"), "must be 0 (FIFO) or 1 (memory)");
+  if (t.log_trace_buffer_size > FirmwareTracer::kLogMaxTraceBufferSize)
+    return bad_field(f.name("log_trace_buffer_size"), "must be at most 6");
+  if (t.trace_status > 1) return bad_field(f.name("trace_status"), "must be 0 (disabled) or 1 (active)");
+  return t;
+}
+
 }  // namespace
 
 std::string SimStateFile::to_json() const {
@@ -292,6 +320,7 @@ std::string SimStateFile::to_json() const {
                            {"i2c_page_writes", c.i2c.page_writes}}},
          {"registers", registers_json}};
   if (boot) j["boot"] = boot_to_json(*boot);
+  if (tracer) j["tracer"] = tracer_to_json(*tracer);
   if (!nv_stored.empty() || !nv_current.empty())
     j["nv_config"] = json{{"stored", nv_items_to_json(nv_stored)}, {"current", nv_items_to_json(nv_current)}};
   return j.dump(2) + "\n";
@@ -325,6 +354,10 @@ Result<SimStateFile> SimStateFile::parse(std::string_view text) {
   OF_ASSIGN(const auto boot, top.object("boot"));
   if (boot) {
     OF_ASSIGN(s.boot, boot_from(*boot));
+  }
+  OF_ASSIGN(const auto tracer, top.object("tracer"));
+  if (tracer) {
+    OF_ASSIGN(s.tracer, tracer_from(*tracer));
   }
   if (const json* registers = top.find("registers")) {
     OF_ASSIGN(s.registers, registers_from(*registers));

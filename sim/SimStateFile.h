@@ -33,6 +33,9 @@ struct SimStateFile {
   SimFaults faults;
   SimCounters counters;
   std::optional<BootState> boot;  // absent in older files: the boot ROM runs on load
+  // The firmware tracer's owner, mask, level, configuration and status (sim/FirmwareTracer);
+  // absent in older files and on devices without a tracer: the defaults.
+  std::optional<FirmwareTracerSettings> tracer;
   std::map<std::uint32_t, std::uint32_t> registers;  // CR-space storage, address → value
   // NV configuration (sim/NvConfigStore): items by type dword, stored and in effect since boot.
   std::map<std::uint32_t, std::vector<std::uint8_t>> nv_stored;
