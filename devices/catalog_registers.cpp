@@ -52,12 +52,42 @@ constexpr std::array kMnvqc{
     AccessRegisterField{"support_wr", 0x04, 1, 1}, AccessRegisterField{"version", 0x04, 4, 4},
 };
 
+// The firmware tracer's registers (docs/trace.md; fw-trace-and-fwctl.md A1), as the 4.21 adb has
+// them (tracer_capabilities, adb-only at HEAD, is not in 4.21's).
+constexpr std::array kMtrcCap{
+    AccessRegisterField{"num_string_db", 0x00, 0, 4}, AccessRegisterField{"trc_ver", 0x00, 24, 2},
+    AccessRegisterField{"trace_to_memory", 0x00, 30, 1}, AccessRegisterField{"trace_owner", 0x00, 31, 1, A::RW},
+    AccessRegisterField{"num_string_trace", 0x04, 16, 8}, AccessRegisterField{"first_string_trace", 0x04, 24, 8},
+    AccessRegisterField{"log_max_trace_buffer_size", 0x08, 0, 8},
+};
+
+constexpr std::array kMtrcConf{
+    AccessRegisterField{"trace_mode", 0x00, 0, 4, A::RW}, AccessRegisterField{"log_trace_buffer_size", 0x04, 0, 8, A::RW},
+    AccessRegisterField{"trace_mkey", 0x08, 0, 32, A::RW},
+};
+
+// string_db_data (read_size bytes from 0x08) is not a field mst reg shows: dump it with mst trace --strings.
+constexpr std::array kMtrcStdb{
+    AccessRegisterField{"read_size", 0x00, 0, 24, A::Index}, AccessRegisterField{"string_db_index", 0x00, 28, 4, A::Index},
+    AccessRegisterField{"start_offset", 0x04, 0, 32, A::Index},
+};
+
+constexpr std::array kMtrcCtrl{
+    AccessRegisterField{"modify_field_select", 0x00, 0, 16, A::WO}, AccessRegisterField{"arm_event", 0x00, 27, 1, A::WO},
+    AccessRegisterField{"trace_status", 0x00, 30, 2, A::RW}, AccessRegisterField{"current_timestamp_52_32", 0x08, 0, 21},
+    AccessRegisterField{"current_timestamp_31_0", 0x0c, 0, 32},
+};
+
 constexpr std::array kLayouts{
     RegisterLayout{"MGIR", 0x9020, 0xa0, kMgir},
     RegisterLayout{"MFRL", 0x9028, 0x08, kMfrl},
     RegisterLayout{"MNVQC", 0x9030, 0x08, kMnvqc},
     RegisterLayout{"MNVGC", 0x9034, 0x10, kMnvgc},
     RegisterLayout{"MTMP", 0x900a, 0x20, kMtmp},
+    RegisterLayout{"MTRC_CAP", 0x9040, 0x84, kMtrcCap},
+    RegisterLayout{"MTRC_CONF", 0x9041, 0x80, kMtrcConf},
+    RegisterLayout{"MTRC_STDB", 0x9042, 0x0c, kMtrcStdb},
+    RegisterLayout{"MTRC_CTRL", 0x9043, 0x40, kMtrcCtrl},
 };
 
 bool same(std::string_view a, std::string_view b) {

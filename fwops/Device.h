@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -96,6 +97,13 @@ class Device {
   [[nodiscard]] Result<void> reset() { return transport_->reset(*this); }
   // In-band: MADs this device's transport has sent (every attempt); 0 for simulated devices.
   [[nodiscard]] std::uint64_t mads_sent() const { return transport_->mads_sent(); }
+  // A command to the running firmware by ICMD opcode, `in` in the mailbox, the first `out_bytes`
+  // of the answer back (DeviceTransport::firmware_command): PCI (ICMD mailbox) and sim:PATH;
+  // NotSupported over other transports, and on PCI parts without ICMD (ConnectX-3).
+  [[nodiscard]] Result<std::vector<std::uint8_t>> firmware_command(std::uint16_t opcode, std::span<const std::uint8_t> in,
+                                                                   std::size_t out_bytes) {
+    return transport_->firmware_command(*this, opcode, in, out_bytes);
+  }
   // Sims: power returns and the boot ROM runs.
   [[nodiscard]] Result<void> power_on() { return transport_->power_on(*this); }
   // The firmware the device runs. Sims: the boot state. In-band and PCI: the MGIR register read

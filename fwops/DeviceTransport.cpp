@@ -31,6 +31,13 @@ Result<void> DeviceTransport::power_on(Device& device) {
   return make_error(ErrorCode::NotSupported, device.name() + ": power control exists for simulated devices only");
 }
 
+Result<std::vector<std::uint8_t>> DeviceTransport::firmware_command(Device& device, std::uint16_t /*opcode*/,
+                                                                   std::span<const std::uint8_t> /*in*/,
+                                                                   std::size_t /*out_bytes*/) {
+  return make_error(ErrorCode::NotSupported, device.name() + ": firmware commands (ICMD) are not reachable over " +
+                                                 std::string(reached_over()));
+}
+
 const std::filesystem::path& DeviceTransport::pci_dir() const {
   static const std::filesystem::path none;
   return none;

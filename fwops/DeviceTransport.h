@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/Result.h"
@@ -71,12 +73,22 @@ class DeviceTransport {
   [[nodiscard]] virtual Result<void> commit(Device& /*device*/) { return {}; }
   // Power returns and the boot ROM runs. Default: NotSupported.
   [[nodiscard]] virtual Result<void> power_on(Device& device);
+  // A command to the running firmware by ICMD opcode (SET_ITRACE 0xF003, ...): `in` goes into the
+  // mailbox (the rest zero), the first `out_bytes` of the mailbox come back. PCI: the VSEC's ICMD
+  // mailbox; sim: the simulated firmware (sim/FirmwareCommands.h). A status the firmware answers
+  // is an error: NotSupported (unknown opcode), InvalidArgument (a malformed command), Io (no
+  // firmware answers). Default: NotSupported naming how the device is reached (reached_over()).
+  [[nodiscard]] virtual Result<std::vector<std::uint8_t>> firmware_command(Device& device, std::uint16_t opcode,
+                                                                           std::span<const std::uint8_t> in,
+                                                                           std::size_t out_bytes);
 
   // Properties a caller may need to tell (Device's accessors of the same names).
   [[nodiscard]] virtual sim::SimDevice* simulator() { return nullptr; }
   [[nodiscard]] virtual const std::filesystem::path& pci_dir() const;
   [[nodiscard]] virtual bool behind_bus_server() const { return false; }
   [[nodiscard]] virtual std::uint64_t mads_sent() const { return 0; }
+  // How the device is reached, for messages ("in-band MADs", "a bus server"); "this transport".
+  [[nodiscard]] virtual std::string_view reached_over() const { return "this transport"; }
 };
 
 }  // namespace openflint

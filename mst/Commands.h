@@ -22,5 +22,6 @@ void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& com
 void add_i2c_command(CLI::App& app, std::function<int()>& run, const Common& common);        // i2c
 void add_server_command(CLI::App& app, std::function<int()>& run, const Common& common);     // server
 void add_web_command(CLI::App& app, std::function<int()>& run, const Common& common);        // web
+void add_trace_command(CLI::App& app, std::function<int()>& run, const Common& common);      // trace
 
 }  // namespace openflint::mst

@@ -133,7 +133,7 @@ int run_reg_command(const RegArgs& a, const Common& common) {
 void add_reg_command(CLI::App& app, std::function<int()>& run, const Common& common) {
   static RegArgs args;
   auto* reg = app.add_subcommand("reg", "read or write an access register of the running firmware by field name "
-                                        "(MGIR, MFRL, MNVQC, MNVGC), as mstreg shows it");
+                                        "(MGIR, MFRL, MNVQC, MNVGC, MTMP, MTRC_CAP, ...: --show-regs), as mstreg shows it");
   reg->add_option("DEV", args.device, "the device (name forms: mst --help)");
   reg->add_option("--reg-name,--reg_name", args.reg_name, "the register");
   reg->add_flag("-g,--get", args.get, "read it and print every field");

@@ -22,7 +22,7 @@ timed out; 6 not supported; 7 declined; 70 internal error; 128 + N a stop signal
 143 SIGTERM, 129 SIGHUP, 141 SIGPIPE) ended the command at a safe point, the device left usable.)";
 
 int tool_main(int argc, char** argv) {
-  CLI::App app{"mst: list devices, read/write CR-space, dump registers, reset adapters", "mst"};
+  CLI::App app{"mst: list devices, read/write CR-space, dump registers, reset adapters, read firmware traces", "mst"};
   app.footer("\n" + openflint::cli::device_forms_paragraph("Devices:") + kFooter);
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("mst"), "print the version and exit");
@@ -38,6 +38,7 @@ int tool_main(int argc, char** argv) {
   openflint::mst::add_i2c_command(app, run, common);
   openflint::mst::add_server_command(app, run, common);
   openflint::mst::add_web_command(app, run, common);
+  openflint::mst::add_trace_command(app, run, common);
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand
   if (const auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   return run ? run() : openflint::cli::kUsage;

@@ -53,6 +53,7 @@ class InbandTransport final : public DeviceTransport {
                                                           plan.device_type + " over PCI on its host (mst reset BDF)"});
   }
   [[nodiscard]] std::uint64_t mads_sent() const override { return access_.mads_sent(); }
+  [[nodiscard]] std::string_view reached_over() const override { return "in-band MADs (they carry access registers only)"; }
 
  private:
   InbandAccess access_;

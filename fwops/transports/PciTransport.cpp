@@ -13,7 +13,9 @@
 #include "fwops/registers/MgirQuery.h"
 #include "fwops/access/StaleLocks.h"
 #include "fwops/transports/Transports.h"
+#include "mtcr/pci/IcmdAccess.h"
 #include "mtcr/pci/IcmdRegisterPort.h"
+#include "mtcr/pci/PciAddress.h"
 #include "mtcr/pci/PciBarAccess.h"
 #include "mtcr/pci/PciConfigAccess.h"
 #include "mtcr/pci/PciConfigFile.h"
@@ -104,6 +106,19 @@ Result<std::unique_ptr<RegisterPort>> open_pci_register_port(const fs::path& dir
   return std::unique_ptr<RegisterPort>(std::move(*icmd));
 }
 
+// One ICMD command on the function at `dir`, through a config-space handle opened for it (each
+// command takes the ICMD semaphore, so a register port kept open beside it is no conflict).
+Result<std::vector<std::uint8_t>> pci_icmd_command(const fs::path& dir, std::uint16_t opcode, std::span<const std::uint8_t> in,
+                                                   std::size_t out_bytes) {
+  auto address = parse_pci_address(dir.filename().string());
+  if (!address) return make_error(ErrorCode::InvalidArgument, dir.filename().string() + " is not a PCI address");
+  OF_ASSIGN(auto config, PciConfigAccess::open(*address, dir.parent_path().parent_path()));
+  if (config->gateway() != PciConfigGateway::Vsec)
+    return make_error(ErrorCode::NotSupported, "no firmware command interface (ICMD) on this part");
+  OF_ASSIGN(IcmdAccess icmd, IcmdAccess::open(*config));
+  return icmd.command(opcode, in, out_bytes);
+}
+
 class PciTransport final : public DeviceTransport {
  public:
   PciTransport(std::unique_ptr<RegisterAccess> access, fs::path dir) : access_(std::move(access)), dir_(std::move(dir)) {}
@@ -150,6 +165,13 @@ class PciTransport final : public DeviceTransport {
   [[nodiscard]] Result<void> commit(Device& device) override {
     if (auto synced = sync_pci_config(dir_); !synced) return make_error(std::move(synced).error().with_context(device.name()));
     return {};
+  }
+  [[nodiscard]] Result<std::vector<std::uint8_t>> firmware_command(Device& device, std::uint16_t opcode,
+                                                                   std::span<const std::uint8_t> in,
+                                                                   std::size_t out_bytes) override {
+    auto answer = pci_icmd_command(dir_, opcode, in, out_bytes);
+    if (!answer) return make_error(std::move(answer).error().with_context(device.name()));
+    return answer;
   }
   [[nodiscard]] const fs::path& pci_dir() const override { return dir_; }
 

@@ -243,10 +243,22 @@ class RecordingTransport final : public DeviceTransport {
     recorder_.append(rec::outcome("power", done));
     return done;
   }
+  [[nodiscard]] Result<std::vector<std::uint8_t>> firmware_command(Device& device, std::uint16_t opcode,
+                                                                   std::span<const std::uint8_t> in,
+                                                                   std::size_t out_bytes) override {
+    auto answer = [&] {
+      Recorder::Whole whole(recorder_);
+      return inner_->firmware_command(device, opcode, in, out_bytes);
+    }();
+    const std::string request = transports::firmware_command_record(opcode, in, out_bytes);
+    recorder_.append(answer ? rec::answered(request, rec::bytes(*answer)) : rec::failed(request, answer.error()));
+    return answer;
+  }
   [[nodiscard]] sim::SimDevice* simulator() override { return inner_->simulator(); }
   [[nodiscard]] const std::filesystem::path& pci_dir() const override { return inner_->pci_dir(); }
   [[nodiscard]] bool behind_bus_server() const override { return inner_->behind_bus_server(); }
   [[nodiscard]] std::uint64_t mads_sent() const override { return inner_->mads_sent(); }
+  [[nodiscard]] std::string_view reached_over() const override { return inner_->reached_over(); }
 
  private:
   std::unique_ptr<DeviceTransport> inner_;
@@ -256,6 +268,11 @@ class RecordingTransport final : public DeviceTransport {
 };
 
 }  // namespace
+
+std::string transports::firmware_command_record(std::uint16_t opcode, std::span<const std::uint8_t> in,
+                                                std::size_t out_bytes) {
+  return "fc " + hex(opcode) + " " + hex(out_bytes) + " " + rec::bytes(in);
+}
 
 std::string transports::open_record(Device& device) {
   DeviceTransport& transport = device.transport();

@@ -46,6 +46,7 @@ class RemoteDeviceTransport final : public DeviceTransport {
     plan_bus_server_reset(device, options, plan);
   }
   [[nodiscard]] bool behind_bus_server() const override { return true; }
+  [[nodiscard]] std::string_view reached_over() const override { return "a bus server (it carries CR-space and access registers only)"; }
 
  private:
   std::unique_ptr<RemoteBusAccess> remote_;

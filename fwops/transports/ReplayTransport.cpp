@@ -194,6 +194,13 @@ class ReplayTransport final : public DeviceTransport {
     OF_ASSIGN(std::string_view text, replayed(*playback_, "vpd"));
     return rec::parse_bytes(text);
   }
+  [[nodiscard]] Result<std::vector<std::uint8_t>> firmware_command(Device& device, std::uint16_t opcode,
+                                                                   std::span<const std::uint8_t> in,
+                                                                   std::size_t out_bytes) override {
+    open_port_where_recorded(device);
+    OF_ASSIGN(std::string_view text, replayed(*playback_, transports::firmware_command_record(opcode, in, out_bytes)));
+    return rec::parse_bytes(text);
+  }
   [[nodiscard]] Result<void> commit(Device& device) override {
     open_port_where_recorded(device);
     OF_TRY(replayed(*playback_, "commit"));

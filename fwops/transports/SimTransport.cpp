@@ -1,11 +1,14 @@
 // SimTransport: a simulated device persisted in a directory (sim:PATH), reached in memory.
+#include <algorithm>
 #include <system_error>
 
+#include "core/HexString.h"
 #include "devices/DeviceCatalog.h"
 #include "fwops/registers/AdapterReset.h"
 #include "fwops/Device.h"
 #include "fwops/transports/Transports.h"
 #include "sim/BoardVpd.h"
+#include "sim/FirmwareCommands.h"
 #include "sim/SimDevice.h"
 #include "sim/SimRegisterPort.h"
 
@@ -15,6 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kSimPrefix = "sim:";
+// The simulated firmware's mailbox, sized like the VSEC's ICMD mailbox (sim/PciConfigSpace).
+constexpr std::size_t kSimIcmdMailboxBytes = 0x340;
 
 class SimTransport final : public DeviceTransport {
  public:
@@ -59,6 +64,29 @@ class SimTransport final : public DeviceTransport {
     if (auto saved = sim_->save_state(dir_); !saved)
       return make_error(std::move(saved).error().with_context("saving " + device.name()));
     return {};
+  }
+  // The simulated firmware runs the command as the VSEC's mailbox would hand it over.
+  [[nodiscard]] Result<std::vector<std::uint8_t>> firmware_command(Device& device, std::uint16_t opcode,
+                                                                   std::span<const std::uint8_t> in,
+                                                                   std::size_t out_bytes) override {
+    if (in.size() > kSimIcmdMailboxBytes || out_bytes > kSimIcmdMailboxBytes || in.size() % 4 != 0)
+      return make_error(ErrorCode::InvalidArgument, device.name() + ": an ICMD command of " + std::to_string(in.size()) +
+                                                        " bytes in, " + std::to_string(out_bytes) +
+                                                        " out does not fit the 0x340-byte mailbox");
+    std::vector<std::uint8_t> mailbox(kSimIcmdMailboxBytes, 0);
+    std::copy(in.begin(), in.end(), mailbox.begin());
+    const std::uint8_t status = sim::run_firmware_command(*sim_, opcode, mailbox);
+    const std::string what = device.name() + ": ICMD opcode " + hex_string(opcode);
+    switch (status) {
+      case sim::kIcmdStatusOk: break;
+      case sim::kIcmdStatusBadOpcode: return make_error(ErrorCode::NotSupported, what + ": the firmware does not know it");
+      case sim::kIcmdStatusBadCommand: return make_error(ErrorCode::InvalidArgument, what + ": the firmware refused it as malformed");
+      case sim::kIcmdStatusOperational:
+        return make_error(ErrorCode::Io, what + ": no firmware answers (powered off, not running or hung)");
+      default: return make_error(ErrorCode::Io, what + ": status " + hex_string(status));
+    }
+    mailbox.resize(out_bytes);
+    return mailbox;
   }
   [[nodiscard]] sim::SimDevice* simulator() override { return sim_.get(); }
 

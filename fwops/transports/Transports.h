@@ -1,6 +1,9 @@
 // Transports: each transport's entries in the opener table (fwops/DeviceOpener.cpp kTransports).
 #pragma once
 
+#include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "core/Result.h"
@@ -32,6 +35,8 @@ namespace openflint::transports {
 // catalog record and the transport properties a replay must answer alike), and putting the
 // recorder over `device`'s transport after writing that record to `log`.
 [[nodiscard]] std::string open_record(Device& device);
+// The request of one firmware command (DeviceTransport::firmware_command), as recorded and replayed.
+[[nodiscard]] std::string firmware_command_record(std::uint16_t opcode, std::span<const std::uint8_t> in, std::size_t out_bytes);
 [[nodiscard]] Result<void> record_session(Device& device, SessionLog& log);
 
 }  // namespace openflint::transports

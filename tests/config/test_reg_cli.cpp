@@ -59,7 +59,7 @@ TEST_F(MstReg, SetReadsModifiesAndWritesAndRefusesWhatItMustNot) {
            {{"--reg-name", "MFRL", "--set", "reset_trigger=0x100", "-y"}, 2, "does not fit field reset_trigger (8 bits)"},
            {{"--reg-name", "MFRL", "--set", "bogus=1", "-y"}, 2, "MFRL has no field bogus"},
            {{"--reg-name", "MFRL", "--set", "reset_trigger=x", "-y"}, 2, "reset_trigger 'x' is not a number"},
-           {{"--reg-name", "MXYZ", "--get"}, 2, "unknown register MXYZ (known: MGIR, MFRL, MNVQC, MNVGC, MTMP)"},
+           {{"--reg-name", "MXYZ", "--get"}, 2, "unknown register MXYZ (known: MGIR, MFRL, MNVQC, MNVGC, MTMP, MTRC_CAP, MTRC_CONF, MTRC_STDB, MTRC_CTRL)"},
            {{"--reg-name", "MFRL"}, 2, "give one of --get and --set"},
            {{"--reg-name", "MFRL", "--set", "reset_trigger=0x40"}, 7, "declined: nothing was sent"},
            {{"--reg-name", "MFRL", "--set", "reset_trigger=0x2", "-y"}, 2, "status 0x7 (bad parameter)"},
@@ -94,7 +94,7 @@ TEST_F(MstReg, ShowRegAndShowRegsNeedNoDevice) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("\ntype +\\| 0x00000000 +\\| 0 +\\| 32 +\\| INDEX\n"))) << r.out;
   const auto all = mst({"reg", "--show-regs"});
-  EXPECT_EQ(all.out, "MGIR\nMFRL\nMNVQC\nMNVGC\nMTMP\n");
+  EXPECT_EQ(all.out, "MGIR\nMFRL\nMNVQC\nMNVGC\nMTMP\nMTRC_CAP\nMTRC_CONF\nMTRC_STDB\nMTRC_CTRL\n");
   // mstreg's `--show_reg NAME`, and `--show-reg=NAME`, name the register themselves.
   for (const std::vector<std::string>& form : {std::vector<std::string>{"--show-reg", "MNVQC"},
                                               {"--show-reg=MNVQC"}, {"--show_reg", "MNVQC"}}) {

@@ -65,6 +65,17 @@ TEST_F(MstregPci, FieldsAgreeWithMstregAndWritesAreReadBack) {
       EXPECT_EQ(layout_theirs.at(name), where) << reg[0] << "." << name;
     }
   }
+  // The tracer's registers: the same names, positions, sizes and access as mstreg's database
+  // (their values need the simulated tracer; mst trace's tests read them).
+  for (const char* reg : {"MTRC_CAP", "MTRC_CONF", "MTRC_STDB", "MTRC_CTRL"}) {
+    const auto layout_ours = table(ours({"--reg_name", reg, "--show_reg"}).out);
+    const auto layout_theirs = table(theirs({"--show_reg", reg}).out);
+    ASSERT_GE(layout_ours.size(), 3u) << reg;
+    for (const auto& [name, where] : layout_ours) {
+      ASSERT_EQ(layout_theirs.count(name), 1u) << reg << ": mstreg --show_reg has no " << name;
+      EXPECT_EQ(layout_theirs.at(name), where) << reg << "." << name;
+    }
+  }
   // mstreg arms the firmware reset (MFRL reset_trigger, read-modify-write); mst reset's plan
   // (which reads MFRL) shows it armed.
   const auto before = run_command({bin("mst").string(), "reset", "03:00.0", "--no"}, tool_env());
