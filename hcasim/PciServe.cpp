@@ -19,6 +19,8 @@
 #include "fwops/Device.h"
 #include "mtcr/pci/PciAddress.h"
 #include "pcisim/FuseSysfs.h"
+#include "pcisim/Mlx5TracerDriver.h"
+#include "pcisim/TraceFs.h"
 #include "sim/BarServer.h"
 
 namespace openflint::hcasim {
@@ -70,7 +72,24 @@ struct Served {
     return true;
   }
 
+  // The driver bound now: mlx5_core on a family whose tracer logs to host memory runs the
+  // simulated driver's tracer; any other (or none) stops it.
+  void bind(const std::string& driver) {
+    std::lock_guard guard(driver_mutex);
+    sim::SimDevice& sim = *device.simulator();
+    const bool traces = driver == "mlx5_core" && sim.info().tracer != nullptr && sim.info().tracer->host_memory_mode;
+    if (!traces) {
+      tracer_driver.reset();
+    } else if (!tracer_driver) {
+      tracer_driver = pcisim::Mlx5TracerDriver::start(sim, dbdf, tracefs);
+    }
+  }
+
   Device device;
+  std::string dbdf;
+  pcisim::TraceFs* tracefs = nullptr;
+  std::mutex driver_mutex;
+  std::unique_ptr<pcisim::Mlx5TracerDriver> tracer_driver;
   std::unique_ptr<sim::BarServer> bar;
   std::mutex save_mutex;
   std::uint64_t saved_changes = 0;  // SimDevice::changes() at the last save (or the load)
@@ -91,6 +110,12 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
                                                       std::to_string(args.paths.size()) + " devices"),
                 json_out);
   const sigset_t signals = stop_signals();
+  std::unique_ptr<pcisim::TraceFs> tracefs;
+  if (!args.tracefs.empty()) {
+    auto made = pcisim::TraceFs::create(args.tracefs);
+    if (!made) return fail(made.error().with_context("--tracefs"), json_out);
+    tracefs = std::move(*made);
+  }
   std::vector<std::unique_ptr<Served>> served;  // stable addresses: the FUSE hooks point at them
   std::vector<pcisim::ServedDevice> tree;
   json listing = json::array();
@@ -101,6 +126,8 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     if (!device) return fail(device.error(), json_out);
     served.push_back(std::make_unique<Served>(std::move(*device)));
     Served& current = *served.back();
+    current.dbdf = address->to_string();
+    current.tracefs = tracefs.get();
     sim::SimDevice& sim = *current.device.simulator();
     if (args.no_reset_register) {
       sim::SimFaults faults = sim.faults();
@@ -125,6 +152,7 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
     }
     current.saved_changes = current.seen_changes = sim.changes();
     entry.on_sync = [&current] { return current.save(false); };  // a tool's command ended
+    entry.on_driver_change = [&current](const std::string& driver) { current.bind(driver); };
     tree.push_back(entry);
     listing.push_back({{"bdf", address->to_string()}, {"path", args.paths[i]}, {"model", std::string(sim.info().sim_model)},
                        {"driver", entry.driver.empty() ? json(nullptr) : json(entry.driver)},
@@ -132,8 +160,10 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
   }
   auto fuse = pcisim::FuseSysfs::mount(args.sysfs, tree);
   if (!fuse) return fail(fuse.error(), json_out);
+  for (std::size_t i = 0; i < served.size(); ++i) served[i]->bind(tree[i].driver);
   if (json_out) {
-    std::cout << cli::versioned(json{{"ok", true}, {"ready", true}, {"sysfs", args.sysfs}, {"devices", listing}}).dump() << std::endl;
+    std::cout << cli::versioned(json{{"ok", true}, {"ready", true}, {"sysfs", args.sysfs},
+                                     {"tracefs", args.tracefs.empty() ? json(nullptr) : json(args.tracefs)}, {"devices", listing}}).dump() << std::endl;
   } else {
     std::cout << "ready: serving " << served.size() << " device(s) at " << args.sysfs << std::endl;
   }
@@ -158,6 +188,7 @@ int run_pci_serve(const PciServeArgs& args, bool json_out) {
   fuse->reset();  // unmount first: no client reaches a device being saved
   int rc = cli::kOk;
   for (auto& s : served) {
+    s->bind("");  // the driver goes: it gives the tracer back
     s->bar.reset();
     if (auto saved = s->device.commit(); !saved) rc = fail(saved.error(), false);
   }

@@ -15,8 +15,15 @@ struct PciServeArgs {
   bool no_reset_register = false;    // the firmware answers MFRL "not supported" (sim::SimFaults)
   bool reset_clears_config = false;  // a reset leaves BAR0/command cleared (an unwrapped bus reset)
   std::vector<std::string> drivers;  // per device: a simulated kernel driver bound at start ("-": none)
+  // The tracing directory served beside the sysfs tree (pcisim/TraceFs.h): a device bound to
+  // mlx5_core has a simulated driver take its firmware tracer and write the mlx5_fw lines there.
+  // Empty: the driver still takes the tracer, no lines are written (no tracefs mounted).
+  std::string tracefs;
 };
 
+// A device bound to the simulated mlx5_core (at start or later through drivers/mlx5_core/bind)
+// gets a simulated driver whose tracer takes the firmware tracer (pcisim/Mlx5TracerDriver.h);
+// an unbind stops it and gives ownership back.
 // Locks and loads each device, serves them until SIGTERM/SIGINT/SIGHUP, then unmounts, stops
 // the BARs and saves every device. Prints one "ready" line (JSON with --json) once mounted.
 // While serving, a device that changed is saved (atomically, as Device::commit) when a client

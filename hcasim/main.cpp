@@ -103,6 +103,10 @@ int tool_main(int argc, char** argv) {
   serve->add_option("--driver", serve_args.drivers,
                     "a simulated kernel driver bound to each device, in order ('-': none), e.g. mlx5_core: "
                     "devices/BDF/driver and drivers/NAME/{bind,unbind}");
+  serve->add_option("--tracefs", serve_args.tracefs,
+                    "a tracing directory to serve beside the sysfs tree (created): a device bound to mlx5_core has a "
+                    "simulated driver take its firmware tracer and write the mlx5_fw lines to DIR/trace (use it as "
+                    "OPENFLINT_TRACEFS_ROOT, or bind-mount it over /sys/kernel/debug/tracing)");
   serve->callback([&] { run = [&] { return hs::run_pci_serve(serve_args, json); }; });
 
   for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();  // --json after the subcommand

@@ -270,16 +270,22 @@ int bind_device(State& s, const Node& n, std::string_view text) {
   const std::string_view bdf = text.substr(0, text.find_first_of("\n"));
   const auto it = std::find(s.names.begin(), s.names.end(), bdf);
   if (it == s.names.end()) return -ENODEV;
-  std::lock_guard guard(s.bind_mutex);
-  std::string& bound = s.bound[static_cast<std::size_t>(it - s.names.begin())];
-  const std::string& driver = s.drivers[n.device];
-  if (n.file == "unbind") {
-    if (bound != driver) return -ENODEV;
-    bound.clear();
-  } else {
-    if (!bound.empty()) return bound == driver ? -EEXIST : -EBUSY;
-    bound = driver;
+  const auto index = static_cast<std::size_t>(it - s.names.begin());
+  std::string now_bound;
+  {
+    std::lock_guard guard(s.bind_mutex);
+    std::string& bound = s.bound[index];
+    const std::string& driver = s.drivers[n.device];
+    if (n.file == "unbind") {
+      if (bound != driver) return -ENODEV;
+      bound.clear();
+    } else {
+      if (!bound.empty()) return bound == driver ? -EEXIST : -EBUSY;
+      bound = driver;
+    }
+    now_bound = bound;
   }
+  if (s.devices[index].on_driver_change) s.devices[index].on_driver_change(now_bound);
   return static_cast<int>(text.size());
 }
 

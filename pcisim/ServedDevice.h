@@ -36,6 +36,10 @@ struct ServedDevice {
   // mtcr/pci/PciConfigFile.h sync_pci_config), before the answer: e.g. to save the device, so what
   // the tool reported done survives the server. False fails the fsync (EIO). Runs on a FUSE thread.
   std::function<bool()> on_sync;
+  // Called after drivers/<name>/bind or unbind changed the driver bound to this device, with the
+  // new driver's name ("" after an unbind), e.g. to start or stop a simulated driver. Runs on a
+  // FUSE thread, outside the tree's locks.
+  std::function<void(const std::string& driver)> on_driver_change;
 };
 
 }  // namespace openflint::pcisim
