@@ -1,19 +1,18 @@
 // FabricDiscovery: libibnetdisc sweep turned into FabricNode records (switches first, then by LID).
 #include "fabric/FabricDiscovery.h"
 
-#include <infiniband/ibnetdisc.h>
-#include <infiniband/mad.h>
-
 #include <algorithm>
 #include <memory>
 
 #include "core/StderrSilenced.h"
+#include "fabric/IbDiagLibrary.h"
 
 namespace openflint {
 namespace {
 
 struct FabricDeleter {
-  void operator()(ibnd_fabric_t* f) const { ibnd_destroy_fabric(f); }
+  const IbDiagFunctions* diag = nullptr;
+  void operator()(ibnd_fabric_t* f) const { diag->destroy_fabric(f); }
 };
 
 std::uint16_t node_lid(const ibnd_node_t& n) {
@@ -24,7 +23,7 @@ std::uint16_t node_lid(const ibnd_node_t& n) {
   return 0;
 }
 
-FabricNode to_node(const ibnd_node_t& n, std::uint64_t local_guid) {
+FabricNode to_node(const IbDiagFunctions& diag, const ibnd_node_t& n, std::uint64_t local_guid) {
   FabricNode node;
   node.type = n.type == IB_NODE_SWITCH ? FabricNode::Type::Switch
                                        : (n.type == IB_NODE_CA ? FabricNode::Type::Hca : FabricNode::Type::Router);
@@ -32,8 +31,8 @@ FabricNode to_node(const ibnd_node_t& n, std::uint64_t local_guid) {
   node.lid = node_lid(n);
   node.description = n.nodedesc;
   auto* info = const_cast<std::uint8_t*>(n.info);  // libibmad's getter takes a non-const buffer
-  node.vendor_id = static_cast<std::uint16_t>(mad_get_field(info, 0, IB_NODE_VENDORID_F));
-  node.device_id = static_cast<std::uint16_t>(mad_get_field(info, 0, IB_NODE_DEVID_F));
+  node.vendor_id = static_cast<std::uint16_t>(diag.get_field(info, 0, IB_NODE_VENDORID_F));
+  node.device_id = static_cast<std::uint16_t>(diag.get_field(info, 0, IB_NODE_DEVID_F));
   node.local = n.guid == local_guid;
   return node;
 }
@@ -77,7 +76,7 @@ std::string state_text(unsigned state) {
   }
 }
 
-FabricLink to_link(const ibnd_port_t& a, const ibnd_port_t& b) {
+FabricLink to_link(const IbDiagFunctions& diag, const ibnd_port_t& a, const ibnd_port_t& b) {
   FabricLink link;
   const bool swap = b.node->guid < a.node->guid || (b.node->guid == a.node->guid && b.portnum < a.portnum);
   const ibnd_port_t& first = swap ? b : a;
@@ -87,33 +86,33 @@ FabricLink to_link(const ibnd_port_t& a, const ibnd_port_t& b) {
   link.guid_b = second.node->guid;
   link.port_b = second.portnum;
   auto* info = const_cast<std::uint8_t*>(a.info);
-  link.width = width_text(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
-  link.speed = speed_text(mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
-                          mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F));
-  link.state = state_text(mad_get_field(info, 0, IB_PORT_STATE_F));
+  link.width = width_text(diag.get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
+  link.speed = speed_text(diag.get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
+                          diag.get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F));
+  link.state = state_text(diag.get_field(info, 0, IB_PORT_STATE_F));
   return link;
 }
 
 using FabricPtr = std::unique_ptr<ibnd_fabric_t, FabricDeleter>;
 
-Result<FabricPtr> sweep(const std::string& ca, int port) {
+Result<FabricPtr> sweep(const IbDiagFunctions& diag, const std::string& ca, int port) {
   ibnd_config_t config{};
   config.timeout_ms = 500;
   config.retries = 2;
   std::string ca_name = ca;
-  FabricPtr fabric;
+  FabricPtr fabric(nullptr, FabricDeleter{.diag = &diag});
   {
     const StderrSilenced quiet;  // libibnetdisc prints "can't open MAD port" itself; our error follows
-    fabric.reset(ibnd_discover_fabric(ca_name.empty() ? nullptr : ca_name.data(), port, nullptr, &config));
+    fabric.reset(diag.discover_fabric(ca_name.empty() ? nullptr : ca_name.data(), port, nullptr, &config));
   }
   if (!fabric) return make_error(ErrorCode::Io, "fabric discovery failed (no active port or no answer to smps)");
   return fabric;
 }
 
-std::vector<FabricNode> nodes_of(const ibnd_fabric_t& fabric) {
+std::vector<FabricNode> nodes_of(const IbDiagFunctions& diag, const ibnd_fabric_t& fabric) {
   const std::uint64_t local_guid = fabric.from_node != nullptr ? fabric.from_node->guid : 0;
   std::vector<FabricNode> nodes;
-  for (ibnd_node_t* n = fabric.nodes; n != nullptr; n = n->next) nodes.push_back(to_node(*n, local_guid));
+  for (ibnd_node_t* n = fabric.nodes; n != nullptr; n = n->next) nodes.push_back(to_node(diag, *n, local_guid));
   std::sort(nodes.begin(), nodes.end(), [](const FabricNode& a, const FabricNode& b) {
     if ((a.type == FabricNode::Type::Switch) != (b.type == FabricNode::Type::Switch))
       return a.type == FabricNode::Type::Switch;
@@ -125,13 +124,15 @@ std::vector<FabricNode> nodes_of(const ibnd_fabric_t& fabric) {
 }  // namespace
 
 Result<std::vector<FabricNode>> discover_fabric(const std::string& ca, int port) {
-  OF_ASSIGN(auto fabric, sweep(ca, port));
-  return nodes_of(*fabric);
+  OF_ASSIGN(const IbDiagFunctions* diag, IbDiagLibrary::functions());
+  OF_ASSIGN(auto fabric, sweep(*diag, ca, port));
+  return nodes_of(*diag, *fabric);
 }
 
 Result<FabricSweep> discover_fabric_links(const std::string& ca, int port) {
-  OF_ASSIGN(auto fabric, sweep(ca, port));
-  FabricSweep result{nodes_of(*fabric), {}};
+  OF_ASSIGN(const IbDiagFunctions* diag, IbDiagLibrary::functions());
+  OF_ASSIGN(auto fabric, sweep(*diag, ca, port));
+  FabricSweep result{nodes_of(*diag, *fabric), {}};
   for (ibnd_node_t* n = fabric->nodes; n != nullptr; n = n->next) {
     for (int i = 1; i <= n->numports; ++i) {
       const ibnd_port_t* p = n->ports[i];
@@ -139,7 +140,7 @@ Result<FabricSweep> discover_fabric_links(const std::string& ca, int port) {
       const ibnd_port_t& r = *p->remoteport;
       // Each cable once: from the end with the smaller (GUID, port).
       if (r.node->guid < n->guid || (r.node->guid == n->guid && r.portnum < p->portnum)) continue;
-      result.links.push_back(to_link(*p, r));
+      result.links.push_back(to_link(*diag, *p, r));
     }
   }
   return result;

@@ -1,12 +1,11 @@
 // PortCounters: PerfMgt PortCounters GET through libibmad (pma_query_via), decoded by field.
 #include "fabric/PortCounters.h"
 
-#include <infiniband/mad.h>
-
 #include <array>
 #include <utility>
 
 #include "core/StderrSilenced.h"
+#include "fabric/IbDiagLibrary.h"
 
 namespace openflint {
 namespace {
@@ -46,41 +45,43 @@ const std::vector<std::string_view>& port_error_counter_names() {
 }
 
 Result<PerfMgtPort> PerfMgtPort::open(const std::string& ca, int port) {
+  OF_ASSIGN(const IbDiagFunctions* diag, IbDiagLibrary::functions());
   int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS, IB_PERFORMANCE_CLASS};
   std::string name = ca;
   ibmad_port* p = nullptr;
   {
     const StderrSilenced quiet;  // libibmad prints "can't open UMAD port" itself; our error follows
-    p = mad_rpc_open_port(name.empty() ? nullptr : name.data(), port, classes, 4);
+    p = diag->rpc_open_port(name.empty() ? nullptr : name.data(), port, classes, 4);
   }
   if (p == nullptr)
     return make_error(ErrorCode::Io, "cannot open a PerfMgt port on " + (ca.empty() ? std::string("the first CA") : ca));
-  return PerfMgtPort(p);
+  return PerfMgtPort(diag, p);
 }
 
 PerfMgtPort& PerfMgtPort::operator=(PerfMgtPort&& other) noexcept {
   if (this != &other) {
-    if (port_ != nullptr) mad_rpc_close_port(port_);
+    if (port_ != nullptr) diag_->rpc_close_port(port_);
+    diag_ = other.diag_;
     port_ = std::exchange(other.port_, nullptr);
   }
   return *this;
 }
 
 PerfMgtPort::~PerfMgtPort() {
-  if (port_ != nullptr) mad_rpc_close_port(port_);
+  if (port_ != nullptr) diag_->rpc_close_port(port_);
 }
 
 Result<PortCounterValues> PerfMgtPort::query(std::uint16_t lid, int port_number) {
   ib_portid_t dest{};
   ib_portid_set(&dest, lid, 0, 0);
   std::array<std::uint8_t, 1024> buf{};
-  if (pma_query_via(buf.data(), &dest, port_number, kTimeoutMs, IB_GSI_PORT_COUNTERS, port_) == nullptr)
+  if (diag_->pma_query(buf.data(), &dest, port_number, kTimeoutMs, IB_GSI_PORT_COUNTERS, port_) == nullptr)
     return make_error(ErrorCode::Timeout, "PortCounters of lid " + std::to_string(lid) + " port " +
                                               std::to_string(port_number) + ": no answer");
   PortCounterValues out;
   for (const auto& c : kCounters) {
     std::uint32_t v = 0;
-    mad_decode_field(buf.data(), c.field, &v);
+    diag_->decode_field(buf.data(), c.field, &v);
     out[std::string(c.name)] = v;
   }
   return out;

@@ -14,6 +14,8 @@ struct ibmad_port;
 
 namespace openflint {
 
+struct IbDiagFunctions;
+
 // Counter name (IBA 16.1.3.5, the names perfquery and ibsim's PerformanceSet use) → value.
 using PortCounterValues = std::map<std::string, std::uint64_t>;
 
@@ -26,7 +28,7 @@ class PerfMgtPort {
  public:
   // `ca` empty / `port` 0: the first CA and its first active port. Io when the port cannot be opened.
   [[nodiscard]] static Result<PerfMgtPort> open(const std::string& ca = "", int port = 0);
-  PerfMgtPort(PerfMgtPort&& other) noexcept : port_(other.port_) { other.port_ = nullptr; }
+  PerfMgtPort(PerfMgtPort&& other) noexcept : diag_(other.diag_), port_(other.port_) { other.port_ = nullptr; }
   PerfMgtPort& operator=(PerfMgtPort&& other) noexcept;
   PerfMgtPort(const PerfMgtPort&) = delete;
   PerfMgtPort& operator=(const PerfMgtPort&) = delete;
@@ -37,7 +39,8 @@ class PerfMgtPort {
   [[nodiscard]] Result<PortCounterValues> query(std::uint16_t lid, int port_number);
 
  private:
-  explicit PerfMgtPort(ibmad_port* port) : port_(port) {}
+  PerfMgtPort(const IbDiagFunctions* diag, ibmad_port* port) : diag_(diag), port_(port) {}
+  const IbDiagFunctions* diag_ = nullptr;  // libibmad, loaded on the first open (IbDiagLibrary)
   ibmad_port* port_ = nullptr;
 };
 

@@ -7,6 +7,16 @@
 
 namespace openflint {
 
+namespace {
+// A type or name as the file writes it: "quoted" when a bare word would not read back the same
+// (blanks, a comment sign, an arrow, or empty).
+std::string topology_word(const std::string& word) {
+  const bool bare = !word.empty() && word.find_first_of(" \t\r\v\f#\"") == std::string::npos &&
+                    word.find("->") == std::string::npos;
+  return bare ? word : "\"" + word + "\"";
+}
+}  // namespace
+
 std::optional<int> parse_port_name(std::string_view text) {
   if (text.size() < 2 || (text[0] != 'P' && text[0] != 'p')) return std::nullopt;
   int n = 0;
@@ -81,12 +91,12 @@ std::string Topology::to_text() const {
     std::sort(ends.begin(), ends.end());
     if (!first) out << '\n';
     first = false;
-    out << s.type << ' ' << s.name;
+    out << topology_word(s.type) << ' ' << topology_word(s.name);
     if (!s.cfg.empty()) out << ' ' << s.cfg;
     out << '\n';
     for (const auto& [local, remote] : ends) {
-      out << port_name(local.port) << " -> " << find_system(remote.system)->type << ' ' << remote.system << ' '
-          << port_name(remote.port) << '\n';
+      out << port_name(local.port) << " -> " << topology_word(find_system(remote.system)->type) << ' '
+          << topology_word(remote.system) << ' ' << port_name(remote.port) << '\n';
     }
   }
   return out.str();

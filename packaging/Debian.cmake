@@ -19,6 +19,9 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # simfabric starts ibsim and opensm and asks ibaddr for LIDs; the rest needs none of them.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ibsim-utils, opensm, infiniband-diags")
+# rdma-core's MAD libraries are dlopen()ed on the first in-band or fabric use (mtcr/inband/
+# UmadLibrary, fabric/IbDiagLibrary), so shlibdeps no longer sees them: recommended, not required.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libibumad3, libibmad5, libibnetdisc5")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)

@@ -8,12 +8,20 @@
 
 namespace openflint::burn::cli {
 
+// -format: what -wrimage writes (docs/fwburn.md, "Output formats").
+enum class OutputFormat {
+  Binary,  // BINARY: the flash image as burned, byte for byte
+  Img,     // IMG: the same bytes as offset-addressed hex words (burn/ImageText)
+};
+
 struct Arguments {
   std::string fw;        // -fw DESC: firmware description
   std::string conf;      // -conf INI: board configuration
   std::string wrimage;   // -wrimage OUT: write the generated image
   std::string dev;       // -dev DEVICE: burn into a device (sim:PATH)
   std::string image;     // -image IMG: burn an existing image
+  std::string format;    // -format BINARY|IMG as given (empty: not given)
+  OutputFormat output_format = OutputFormat::Binary;
   bool nofs = false;                // -nofs: burn without failsafe
   bool ocr = false;                 // -ocr: the flash gateway even when the running firmware takes burns
   bool allow_psid_change = false;   // -allow_psid_change
@@ -27,6 +35,7 @@ struct Arguments {
 // options, missing values and combinations that make no sense.
 [[nodiscard]] Result<Arguments> parse_arguments(const std::vector<std::string>& args);
 
-[[nodiscard]] const char* usage_text();
+// The -help text; lists every device-name form -dev takes (cli/DeviceForms).
+[[nodiscard]] std::string usage_text();
 
 }  // namespace openflint::burn::cli

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "burn/ImageGenerator.h"
+#include "burn/ImageText.h"
 #include "burn/cli/Arguments.h"
 #include "burn/cli/DeviceBurn.h"
 #include "cli/ErrorReport.h"
@@ -21,13 +22,26 @@ using namespace openflint;
 
 int fail(const Error& error) { return cli::report_error(error, false); }
 
-void print_generated(const std::vector<std::uint8_t>& image, const std::string& out) {
+// What -wrimage writes: the image (BINARY) or its IMG text, titled with what print_generated says.
+Result<void> write_generated(const burn::cli::Arguments& args, const std::vector<std::uint8_t>& image) {
+  if (args.output_format == burn::cli::OutputFormat::Binary) return write_output_file(args.wrimage, image, "image");
+  auto q = query_image(image);
+  std::string title = "fwburn IMG form of a " + (q ? std::string(to_string(q->format)) : std::string("?")) +
+                      " image, " + std::to_string(image.size()) + " bytes";
+  if (q && q->fw_version) title += ", FW " + q->fw_version->to_string();
+  if (q) title += ", PSID " + q->psid;
+  const std::string text = burn::image_text(image, title);
+  const auto* data = reinterpret_cast<const std::uint8_t*>(text.data());
+  return write_output_file(args.wrimage, Bytes(data, text.size()), "image");
+}
+
+void print_generated(const std::vector<std::uint8_t>& image, const std::string& out, bool img_text) {
   auto q = query_image(image);
   std::cout << "-I- Generated " << (q ? std::string(to_string(q->format)) : "?") << " image, "
             << image.size() << " bytes";
   if (q && q->fw_version) std::cout << ", FW " << q->fw_version->to_string();
   if (q) std::cout << ", PSID " << q->psid;
-  std::cout << (out.empty() ? "" : " -> " + out) << '\n';
+  std::cout << (out.empty() ? "" : " -> " + out + (img_text ? " (IMG text)" : "")) << '\n';
 }
 
 int burn(const burn::cli::Arguments& args, Bytes image) {
@@ -61,9 +75,9 @@ int run(const burn::cli::Arguments& args) {
   auto image = burn::generate_image_from_files(args.fw, args.conf);
   if (!image) return fail(image.error());
   if (!args.wrimage.empty()) {
-    if (auto written = write_output_file(args.wrimage, *image, "image"); !written) return fail(written.error());
+    if (auto written = write_generated(args, *image); !written) return fail(written.error());
   }
-  print_generated(*image, args.wrimage);
+  print_generated(*image, args.wrimage, args.output_format == burn::cli::OutputFormat::Img);
   return args.dev.empty() ? cli::kOk : burn(args, *image);
 }
 

@@ -3,13 +3,13 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <infiniband/umad.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "core/StderrSilenced.h"
+#include "mtcr/inband/UmadLibrary.h"
 
 namespace openflint {
 
@@ -18,23 +18,24 @@ constexpr std::uint8_t kClassVersion = 1;
 }  // namespace
 
 Result<UmadPort> UmadPort::open(const std::string& ca, int port) {
+  OF_ASSIGN(const UmadFunctions* umad, UmadLibrary::functions());
   const StderrSilenced quiet;  // libibumad may print its own line about the port; ours follows
-  if (::umad_init() < 0) return make_error(ErrorCode::Io, "umad: cannot initialise libibumad");
+  if (umad->init() < 0) return make_error(ErrorCode::Io, "umad: cannot initialise libibumad");
   const char* ca_name = ca.empty() ? nullptr : ca.c_str();
-  const int fd = ::umad_open_port(ca_name, port);
+  const int fd = umad->open_port(ca_name, port);
   if (fd < 0) {
     return make_error(fd == -EACCES || fd == -EPERM ? ErrorCode::PermissionDenied : ErrorCode::NotFound,
                       "umad: cannot open port " + (ca.empty() ? std::string("(default ca)") : ca) + ":" +
                           std::to_string(port) + ": " + errno_text(fd));
   }
-  UmadPort p(fd, ca, port);
+  UmadPort p(umad, fd, ca, port);
   p.agents_.fill(-1);
-  p.buffer_.resize(::umad_size() + mad::kMadSize);
+  p.buffer_.resize(umad->size() + mad::kMadSize);
   return p;
 }
 
 UmadPort::UmadPort(UmadPort&& other) noexcept
-    : fd_(other.fd_), ca_(std::move(other.ca_)), port_(other.port_), issm_fd_(other.issm_fd_), agents_(other.agents_), buffer_(std::move(other.buffer_)) {
+    : umad_(other.umad_), fd_(other.fd_), ca_(std::move(other.ca_)), port_(other.port_), issm_fd_(other.issm_fd_), agents_(other.agents_), buffer_(std::move(other.buffer_)) {
   other.fd_ = -1;
   other.issm_fd_ = -1;
   other.agents_.fill(-1);
@@ -43,6 +44,7 @@ UmadPort::UmadPort(UmadPort&& other) noexcept
 UmadPort& UmadPort::operator=(UmadPort&& other) noexcept {
   if (this != &other) {
     reset();
+    umad_ = other.umad_;
     fd_ = other.fd_;
     ca_ = std::move(other.ca_);
     port_ = other.port_;
@@ -61,10 +63,10 @@ UmadPort::~UmadPort() { reset(); }
 void UmadPort::reset() {
   if (fd_ >= 0) {
     for (int& agent : agents_) {
-      if (agent >= 0) (void)::umad_unregister(fd_, agent);
+      if (agent >= 0) (void)umad_->unregister_agent(fd_, agent);
       agent = -1;
     }
-    (void)::umad_close_port(fd_);
+    (void)umad_->close_port(fd_);
     fd_ = -1;
   }
   if (issm_fd_ >= 0) {
@@ -77,7 +79,7 @@ Result<int> UmadPort::register_class(std::uint8_t mgmt_class, bool serve) {
   if (agents_[mgmt_class] >= 0) return agents_[mgmt_class];
   long mask[16 / sizeof(long)] = {};
   if (serve) mask[0] = (1L << mad::kMethodGet) | (1L << mad::kMethodSet);
-  const int agent = ::umad_register(fd_, mgmt_class, kClassVersion, 0, serve ? mask : nullptr);
+  const int agent = umad_->register_agent(fd_, mgmt_class, kClassVersion, 0, serve ? mask : nullptr);
   if (agent < 0)
     return make_error(ErrorCode::Io, "umad: cannot register class " + std::to_string(mgmt_class) + ": " +
                                          errno_text(agent));
@@ -90,7 +92,7 @@ int UmadPort::agent_for(std::uint8_t mgmt_class) const { return agents_[mgmt_cla
 Result<void> UmadPort::become_sm() {
   if (issm_fd_ >= 0) return {};
   char path[256] = {};
-  if (::umad_get_issm_path(ca_.empty() ? nullptr : ca_.c_str(), port_, path, sizeof path) < 0)
+  if (umad_->get_issm_path(ca_.empty() ? nullptr : ca_.c_str(), port_, path, sizeof path) < 0)
     return make_error(ErrorCode::NotFound, "umad: no issm device for the port");
   issm_fd_ = ::open(path, O_RDWR | O_CLOEXEC);
   if (issm_fd_ < 0) return make_error(ErrorCode::Io, std::string("umad: cannot open ") + path + ": " + errno_text(errno));
@@ -101,27 +103,27 @@ Result<void> UmadPort::send(int agent, std::span<const std::uint8_t, mad::kMadSi
                             std::uint32_t dqp, std::uint32_t qkey) {
   // Its own buffer: one thread may send while another receives (MadChannel).
   std::vector<std::uint8_t> out(buffer_.size(), 0);
-  std::memcpy(::umad_get_mad(out.data()), mad.data(), mad.size());
-  ::umad_set_addr(out.data(), dlid, static_cast<int>(dqp), 0, static_cast<int>(qkey));
-  const int rc = ::umad_send(fd_, agent, out.data(), static_cast<int>(mad::kMadSize), 0, 0);
+  std::memcpy(umad_->get_mad(out.data()), mad.data(), mad.size());
+  umad_->set_addr(out.data(), dlid, static_cast<int>(dqp), 0, static_cast<int>(qkey));
+  const int rc = umad_->send(fd_, agent, out.data(), static_cast<int>(mad::kMadSize), 0, 0);
   if (rc < 0) return make_error(ErrorCode::Io, "umad: send failed: " + errno_text(rc));
   return {};
 }
 
 Result<std::optional<ReceivedMad>> UmadPort::recv(int timeout_ms) {
   int length = static_cast<int>(mad::kMadSize);
-  const int rc = ::umad_recv(fd_, buffer_.data(), &length, timeout_ms);
+  const int rc = umad_->recv(fd_, buffer_.data(), &length, timeout_ms);
   if (rc == -ETIMEDOUT || rc == -EAGAIN || rc == -EINTR) return std::optional<ReceivedMad>{};
   if (rc < 0) return make_error(ErrorCode::Io, "umad: receive failed: " + errno_text(rc));
   ReceivedMad in;
   in.agent = rc;
-  in.umad_status = ::umad_status(buffer_.data());
-  const ib_mad_addr_t* addr = ::umad_get_mad_addr(buffer_.data());
+  in.umad_status = umad_->status(buffer_.data());
+  const ib_mad_addr_t* addr = umad_->get_mad_addr(buffer_.data());
   in.slid = ntohs(addr->lid);
   in.sqpn = ntohl(addr->qpn);
   const std::size_t n = length > 0 && static_cast<std::size_t>(length) < mad::kMadSize
                             ? static_cast<std::size_t>(length) : mad::kMadSize;
-  std::memcpy(in.mad.data(), ::umad_get_mad(buffer_.data()), n);
+  std::memcpy(in.mad.data(), umad_->get_mad(buffer_.data()), n);
   return std::optional<ReceivedMad>(in);
 }
 

@@ -1,4 +1,4 @@
-// UmadPort: RAII owner of a libibumad port, its registered agents and (optionally) its issm handle.
+// UmadPort: RAII owner of a libibumad port (the library loaded lazily, UmadLibrary), its registered agents and (optionally) its issm handle.
 #pragma once
 
 #include <array>
@@ -23,9 +23,12 @@ struct ReceivedMad {
   std::uint32_t sqpn = 0;  // source QP (host order)
 };
 
+struct UmadFunctions;
+
 class UmadPort {
  public:
-  // Opens `ca` (empty: the first CA) port `port` (0: the first active port).
+  // Opens `ca` (empty: the first CA) port `port` (0: the first active port). Without
+  // libibumad on the host: NotSupported (UmadLibrary).
   [[nodiscard]] static Result<UmadPort> open(const std::string& ca, int port);
 
   UmadPort(UmadPort&& other) noexcept;
@@ -47,8 +50,10 @@ class UmadPort {
   [[nodiscard]] Result<std::optional<ReceivedMad>> recv(int timeout_ms);
 
  private:
-  UmadPort(int fd, std::string ca, int port) : fd_(fd), ca_(std::move(ca)), port_(port) {}
+  UmadPort(const UmadFunctions* umad, int fd, std::string ca, int port)
+      : umad_(umad), fd_(fd), ca_(std::move(ca)), port_(port) {}
   void reset();
+  const UmadFunctions* umad_ = nullptr;  // libibumad, loaded on the first open (UmadLibrary)
   int fd_ = -1;
   std::string ca_;
   int port_ = 0;
