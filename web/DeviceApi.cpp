@@ -15,6 +15,7 @@
 #include "fwops/registers/RegisterDump.h"
 #include "fwops/registers/NvConfig.h"
 #include "fwops/registers/NvConfigPlan.h"
+#include "fwops/trace/DriverTraceReader.h"
 #include "reports/ConfigDocument.h"
 #include "reports/DeviceReport.h"
 #include "reports/ImageReport.h"
@@ -170,6 +171,48 @@ Result<nlohmann::json> DeviceApi::config_document(std::size_t index) const {
   OF_ASSIGN_CTX(NvConfig config, NvConfig::open(device), device.name());
   OF_ASSIGN_CTX(const std::vector<NvReading> rows, config.query(config.settings()), "querying " + device.name());
   return reports::config_query_json(devices_[index], std::string(device.info().name), config, rows);
+}
+
+Result<nlohmann::json> DeviceApi::trace_document(std::size_t index, std::uint64_t after) const {
+  if (index >= devices_.size())
+    return make_error(ErrorCode::NotFound, "no device " + std::to_string(index) + " is served");
+  nlohmann::json doc{{"ok", true}, {"device", devices_[index]}, {"records", nlohmann::json::array()}, {"last", after}};
+  std::optional<DriverTraceSource> source;
+  {
+    const std::lock_guard lock(traces_mutex_);
+    if (const auto it = trace_sources_.find(index); it != trace_sources_.end()) source = it->second;
+  }
+  if (!source) {
+    DeviceOpenOptions quick = open_options_;  // a device a burn holds: say so now, ask again later
+    quick.lock_timeout = std::min(quick.lock_timeout, std::chrono::milliseconds(200));
+    OF_ASSIGN(Device device, open_device(devices_[index], quick));
+    auto found = locate_driver_trace(device);
+    if (!found) {
+      doc["available"] = false;
+      doc["reason"] = found.error().message();
+      return doc;
+    }
+    source = *found;
+    const std::lock_guard lock(traces_mutex_);
+    trace_sources_[index] = *found;
+  }
+  DriverTraceReader reader(source->trace_file, source->dbdf);
+  auto records = reader.read_new();
+  if (!records) {
+    const std::lock_guard lock(traces_mutex_);
+    trace_sources_.erase(index);  // looked up again next time
+    return make_error(records.error().with_context(devices_[index]));
+  }
+  std::size_t first = 0;
+  while (first < records->size() && (*records)[first].timestamp <= after) ++first;
+  if (records->size() - first > kMaxTraceRecords) first = records->size() - kMaxTraceRecords;
+  for (std::size_t i = first; i < records->size(); ++i) {
+    const TraceRecord& r = (*records)[i];
+    doc["records"].push_back({{"timestamp", r.timestamp}, {"lost", r.lost}, {"event_id", r.event_id}, {"message", r.message}});
+    doc["last"] = r.timestamp;
+  }
+  doc["available"] = true;
+  return doc;
 }
 
 Result<nlohmann::json> DeviceApi::set_config(std::size_t index, const nlohmann::json& request, const std::string& peer) const {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 
 #include "core/Result.h"
 #include "fwops/Device.h"
+#include "fwops/trace/DriverTraceSource.h"
 #include "remote/BusSession.h"
 
 namespace openflint {
@@ -51,6 +53,12 @@ class DeviceApi {
 
   // `mst config DEV query --json` (default, current and next boot of every parameter).
   [[nodiscard]] Result<nlohmann::json> config_document(std::size_t index) const;
+  // The firmware's trace messages the driver printed for the device (fwops/trace: the lines of
+  // the mlx5_fw event for its PCI address), those with a timestamp after `after`, the last
+  // kMaxTraceRecords of them: {"ok", "device", "available", "reason" (when not available),
+  // "records": [{"timestamp", "lost", "event_id", "message"}], "last" (the newest timestamp)}.
+  static constexpr std::size_t kMaxTraceRecords = 500;
+  [[nodiscard]] Result<nlohmann::json> trace_document(std::size_t index, std::uint64_t after) const;
   // {"set": ["NAME=VALUE", ...]} (mstconfig's names and values): `mst config DEV set -y --json`'s
   // document ({"ok", "device", "changed", "takes_effect"}); nothing written when every value is
   // already so. PermissionDenied in read-only mode. Audited.
@@ -77,6 +85,10 @@ class DeviceApi {
   };
   mutable std::mutex queries_mutex_;
   mutable std::vector<KeptQuery> queries_;  // one per device
+  // Where each device's trace is, once found (the device is not opened again for it while its
+  // trace file reads): the live trace then never waits for a device a burn holds.
+  mutable std::mutex traces_mutex_;
+  mutable std::map<std::size_t, DriverTraceSource> trace_sources_;
   bool read_only_ = false;
   AuditLog audit_;
 };

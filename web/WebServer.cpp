@@ -224,6 +224,13 @@ struct WebServer::State {
       if (!doc) return reply_error(res, doc.error());
       reply_json(res, *doc);
     });
+    server.Get(R"(/api/devices/(\d{1,6})/trace)", [this](const httplib::Request& req, httplib::Response& res) {
+      const auto after = cli::parse_number(req.has_param("after") ? req.get_param_value("after") : "0", "after");
+      if (!after) return reply_error(res, after.error());
+      auto doc = api.trace_document(index_of(req), *after);
+      if (!doc) return reply_error(res, doc.error());
+      reply_json(res, *doc);
+    });
     server.Get(R"(/api/jobs/(job-\d{1,12}))", [this](const httplib::Request& req, httplib::Response& res) {
       auto doc = jobs.document(req.matches[1]);
       if (!doc) return reply_error(res, doc.error());

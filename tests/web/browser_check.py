@@ -127,6 +127,11 @@ def check(args, driver):
     if hw != "hw_id=" + args.hw_id:
         fail("hw_id field shows " + hw)
     driver.save_screenshot(os.path.join(shots, "registers.png"))
+    # Its firmware trace section: a simulated device file is no PCI function here, and says so.
+    trace = wait_for(driver, "the firmware trace section's reason", lambda d: d.execute_script(
+        "const s = document.getElementById('trace-status'); return s && s.textContent.startsWith('no trace') ? s.textContent : null;"))
+    if "not a PCI function" not in trace:
+        fail("the trace section says " + trace)
 
     # A value changed from outside (mst mwrite) appears highlighted within one refresh.
     interval_ms = 500
