@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "tests/pci_cli/PciServeFixture.h"
-#include "web/WebServer.h"
+#include "tests/web/InProcessWeb.h"
 
 namespace openflint::test {
 namespace {
@@ -19,9 +19,7 @@ namespace {
 class TraceWeb : public PciServeFixture {
  protected:
   void TearDown() override {
-    if (server_) server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
+    web_.stop();
     ::unsetenv("OPENFLINT_SYSFS_ROOT");
     ::unsetenv("OPENFLINT_TRACEFS_ROOT");
     PciServeFixture::TearDown();
@@ -32,17 +30,12 @@ class TraceWeb : public PciServeFixture {
     WebOptions options;
     options.devices = std::move(devices);
     options.audit = [](std::string_view) {};
-    auto server = WebServer::bind(std::move(options));
-    ASSERT_TRUE(server.has_value()) << server.error().message();
-    server_ = std::move(*server);
-    thread_ = std::thread([this] { (void)server_->serve(); });
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
-    client_->set_read_timeout(30, 0);
-    for (int i = 0; i < 200 && !client_->Get("/"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    web_.start(std::move(options));
+    ASSERT_TRUE(web_.ready());
   }
   nlohmann::json trace(std::size_t index, std::uint64_t after) {
     const std::string path = "/api/devices/" + std::to_string(index) + "/trace?after=" + std::to_string(after);
-    auto res = client_->Get(path.c_str(), httplib::Headers{{"X-Openflint-Token", server_->token()}});
+    auto res = web_.client().Get(path.c_str(), web_.with_token());
     EXPECT_TRUE(res) << path;
     if (!res) return nlohmann::json();
     EXPECT_EQ(res->status, 200) << res->body;
@@ -64,9 +57,7 @@ class TraceWeb : public PciServeFixture {
   }
 
   std::filesystem::path tracefs_ = dir_ / "tracing";
-  std::unique_ptr<WebServer> server_;
-  std::thread thread_;
-  std::unique_ptr<httplib::Client> client_;
+  InProcessWeb web_;
 };
 
 TEST_F(TraceWeb, ShowsTheDriversMessagesThenOnlyNewerOnes) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tests/support/TestSupport.h"
+#include "tests/web/InProcessWeb.h"
 #include "web/WebServer.h"
 
 namespace openflint::test {
@@ -39,18 +40,15 @@ class WebApiFixture : public ::testing::Test {
       const std::lock_guard lock(mutex_);
       audit_ += std::string(line) + "\n";
     };
-    auto server = WebServer::bind(std::move(options));
-    ASSERT_TRUE(server.has_value()) << server.error().message();
-    server_ = std::move(*server);
-    thread_ = std::thread([this] { (void)server_->serve(); });
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
-    client_->set_read_timeout(30, 0);
-    for (int i = 0; i < 200 && !client_->Get("/"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    web_.start(std::move(options));
+    ASSERT_TRUE(web_.ready());
+    server_ = &web_.server();
+    client_ = &web_.client();
   }
   void stop() {
-    if (server_) server_->stop();
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
+    web_.stop();
+    server_ = nullptr;
+    client_ = nullptr;
   }
   httplib::Headers with_token() const { return {{"X-Openflint-Token", server_->token()}}; }
   nlohmann::json get_json(const std::string& path) {
@@ -70,9 +68,9 @@ class WebApiFixture : public ::testing::Test {
 
   TempDir dir_;
   std::vector<std::string> devices_;
-  std::unique_ptr<WebServer> server_;
-  std::thread thread_;
-  std::unique_ptr<httplib::Client> client_;
+  InProcessWeb web_;
+  WebServer* server_ = nullptr;        // web_'s, while it serves
+  httplib::Client* client_ = nullptr;
   std::mutex mutex_;
   std::string audit_;
 };

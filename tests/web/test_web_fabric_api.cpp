@@ -18,6 +18,7 @@
 #include "reports/FabricHealthReport.h"
 #include "reports/FabricListing.h"
 #include "tests/support/TestSupport.h"
+#include "tests/web/InProcessWeb.h"
 #include "web/FabricApi.h"
 #include "web/WebServer.h"
 
@@ -132,10 +133,7 @@ class WebFabricApi : public ::testing::Test {
     ASSERT_TRUE(naming) << naming.error().message();
     naming_ = *naming;
   }
-  void TearDown() override {
-    if (server_) server_->stop();
-    if (thread_.joinable()) thread_.join();
-  }
+  void TearDown() override { web_.stop(); }
 
   void start(bool with_fabric, std::shared_ptr<const ImageSet> images = nullptr, bool read_only = false) {
     WebOptions options;
@@ -146,13 +144,10 @@ class WebFabricApi : public ::testing::Test {
       audit_ += std::string(line) + "\n";
     };
     if (with_fabric) options.fabric = FabricApiOptions{source_, naming_, HealthThresholds::defaults(), std::move(images)};
-    auto server = WebServer::bind(std::move(options));
-    ASSERT_TRUE(server.has_value()) << server.error().message();
-    server_ = std::move(*server);
-    thread_ = std::thread([this] { (void)server_->serve(); });
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", server_->port());
-    client_->set_read_timeout(30, 0);
-    for (int i = 0; i < 200 && !client_->Get("/"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    web_.start(std::move(options));
+    ASSERT_TRUE(web_.ready());
+    server_ = &web_.server();
+    client_ = &web_.client();
   }
 
   httplib::Result get(const std::string& path, bool token = true) {
@@ -203,9 +198,9 @@ class WebFabricApi : public ::testing::Test {
   TempDir dir_;
   SystemNaming naming_;
   std::shared_ptr<CannedFabric> source_ = std::make_shared<CannedFabric>();
-  std::unique_ptr<WebServer> server_;
-  std::thread thread_;
-  std::unique_ptr<httplib::Client> client_;
+  InProcessWeb web_;
+  WebServer* server_ = nullptr;  // web_'s, while it serves
+  httplib::Client* client_ = nullptr;
 };
 
 TEST_F(WebFabricApi, TheListingIsIblsDocumentWithTheMissingCableMarked) {
@@ -365,8 +360,7 @@ TEST_F(WebFabricApi, ChosenNodesAreUpdatedAsAJobWithEachNodesProgressAndTheCliDo
 TEST_F(WebFabricApi, UpdatesNeedImagesAndAreRefusedReadOnly) {
   start(true);
   post_update({{"nodes", {"0x0000000000000300"}}}, 501);
-  TearDown();
-  server_.reset();
+  web_.stop();
   start(true, images(), /*read_only=*/true);
   post_update({{"nodes", {"0x0000000000000300"}}}, 403);
   EXPECT_TRUE(source_->updated.empty());
