@@ -1,6 +1,8 @@
 // mst config in-band: a simulated ConnectX-4 and a ConnectX-3 on an ibsim fabric, reached
 // through the vendor GMP register access (lid-N): query, set, reset round-trip, and the stored
 // items are the device's own (they take effect when it next boots).
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "mtcr/registers/NvConfigRegisters.h"
@@ -100,6 +102,36 @@ TEST_F(ConfigInband, ConnectX3RoundTripsTheFourthGenerationItems) {
   q = query();
   EXPECT_EQ(q.at("LINK_TYPE_P2")["next"]["text"], "IB");
   EXPECT_EQ(q.at("BOOT_RETRY_CNT_P1")["next"]["value"], 0);
+}
+
+}  // namespace
+}  // namespace openflint::test
+
+namespace openflint::test {
+namespace {
+
+// mst trace in-band: the string DB read through MTRC_STDB over the vendor GMP register access
+// (chunks sized by what a MAD carries), and the messages refused with the reason: no driver on
+// this host prints a fabric node's traces, and nobody owns its tracer.
+class TraceInband : public DeviceFabricFixture {};
+
+TEST_F(TraceInband, StringsReadOverMadsAndMessagesRefusedWithTheReason) {
+  bring_up({{"Hca2", "connectx4", sample_image("connectx4-old")}});
+  if (HasFatalFailure() || IsSkipped()) return;
+  const auto r = run({bin("mst").string(), "--json", "trace", lid_name("Hca2"), "--strings"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  ASSERT_EQ(doc["sections"].size(), 1u) << r.out;
+  std::vector<std::string> texts;
+  for (const auto& s : doc["sections"][0]["strings"]) texts.push_back(s["text"].get<std::string>());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "NV config: item type 0x%x stored"), texts.end()) << r.out;
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "itrace: unit mask 0x%x, level %u, delay %u us"), texts.end()) << r.out;
+
+  const auto m = run({bin("mst").string(), "trace", lid_name("Hca2")});
+  EXPECT_EQ(m.exit_code, 6) << m.out << m.err;
+  EXPECT_NE(m.err.find("not reached over PCI"), std::string::npos) << m.err;
+  EXPECT_NE(m.err.find("no driver reads this device's tracer"), std::string::npos) << m.err;
 }
 
 }  // namespace
