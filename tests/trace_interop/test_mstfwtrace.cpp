@@ -105,10 +105,18 @@ class MstfwtraceInterop : public PciServeFixture {
         "mount --bind \"$1\" /tmp/mstflint_lockfiles || exit 98; mount -t tmpfs none /sys/kernel/debug || exit 96; "
         "mkdir /sys/kernel/debug/tracing && mount --bind \"$2\" /sys/kernel/debug/tracing || exit 95; "
         "shift 2; exec \"$@\"",
-        sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), tracefs_.string(), "timeout", "--preserve-status", "-s", "INT",
+        sysfs_.string(), (dir_ / "mstflint_lockfiles").string(), tracefs_.string(), "timeout", "--foreground", "--preserve-status", "-s", "INT",
         std::to_string(seconds), "mstfwtrace", "-d", "0000:03:00.0"};
     cmd.insert(cmd.end(), args.begin(), args.end());
     return run_command(cmd);
+  }
+
+  // mstfwtrace stopped by our SIGINT through its own handler ("Interrupted, exiting ...", exit 0).
+  // Python may still end by the signal (130) when the interpreter is already shutting down as the
+  // signal lands (seen once in CI): the handler's line says it stopped cleanly either way.
+  static void expect_clean_stop(const CommandResult& run) {
+    EXPECT_NE(run.out.find("Interrupted, exiting ..."), std::string::npos) << run.out << run.err;
+    EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 130) << run.exit_code << ": " << run.out << run.err;
   }
 
   // `mst trace 03:00.0 --json`: one JSON object per message.
@@ -182,7 +190,7 @@ TEST_F(MstfwtraceInterop, SameMessagesForTheSameFirmwareActivity) {
   for (std::size_t i = 1; i < mine.size(); ++i) EXPECT_GT(mine[i].timestamp, mine[i - 1].timestamp) << mine[i];
 
   const auto run = mstfwtrace({}, 4);
-  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  expect_clean_stop(run);
   EXPECT_NE(run.out.find("Read old events"), std::string::npos) << run.out << run.err;
   EXPECT_EQ(run.out.find("-E-"), std::string::npos) << run.out << run.err;
   const auto theirs = parse_mstfwtrace(run.out);
@@ -195,7 +203,7 @@ TEST_F(MstfwtraceInterop, ItsMaskReachesTheFirmware) {
   settle();
   // FLASH + CMD_IF at level 0 (DEBUG): ICMD 0xF003 from mstflint's cmdif to the simulated firmware.
   const auto run = mstfwtrace({"-m", "FLASH+CMD_IF", "-l", "0"}, 3);
-  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  expect_clean_stop(run);
   EXPECT_EQ(run.out.find("-E-"), std::string::npos) << run.out << run.err;
   settle();
   const auto mine = ours();
