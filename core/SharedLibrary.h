@@ -34,6 +34,15 @@ class SharedLibrary {
     return std::bit_cast<F>(*found);
   }
 
+  // function<F>(name) stored in `slot` (a member of a table of the library's functions).
+  template <typename F>
+  [[nodiscard]] Result<void> bind(const char* name, F& slot) const {
+    auto found = function<F>(name);
+    if (!found) return make_error(std::move(found).error());
+    slot = *found;
+    return {};
+  }
+
   [[nodiscard]] const std::string& soname() const { return soname_; }
 
  private:

@@ -24,6 +24,9 @@ struct FirmwareTracerInfo {
   // arm_event are "reserved for switches" in the PRM; [inferred], fw-trace-and-fwctl.md A5),
   // and how a FIFO is read is not public.
   bool host_memory_mode = false;
+  // The Linux driver that takes a host-memory tracer and prints its messages (the mlx5:mlx5_fw
+  // tracepoint); empty where no driver reads the tracer.
+  std::string_view driver{};
 };
 
 // Connect-IB, ConnectX-4 and later, BlueField: bits 0-30 (mstfwtrace's HCA table).

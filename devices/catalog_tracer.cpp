@@ -26,7 +26,8 @@ constexpr std::array kSwitchTraceClasses{TraceClass{"class1", 0}, TraceClass{"cl
 
 }  // namespace
 
-const FirmwareTracerInfo kHcaFirmwareTracer{.classes = kHcaTraceClasses, .host_memory_mode = true};
+const FirmwareTracerInfo kHcaFirmwareTracer{.classes = kHcaTraceClasses, .host_memory_mode = true,
+                                             .driver = "mlx5_core"};
 const FirmwareTracerInfo kSwitchFirmwareTracer{.classes = kSwitchTraceClasses, .host_memory_mode = false};
 
 }  // namespace openflint

@@ -5,14 +5,6 @@ namespace openflint {
 
 namespace {
 
-template <typename F>
-Result<void> resolve_diag(const SharedLibrary& library, const char* name, F& slot) {
-  auto found = library.function<F>(name);
-  if (!found) return make_error(std::move(found).error());
-  slot = *found;
-  return {};
-}
-
 Error missing_diag(const Error& why) {
   return Error(ErrorCode::NotSupported,
                "fabric access needs rdma-core's libibnetdisc and libibmad (apt install libibnetdisc5 libibmad5): " +
@@ -27,13 +19,13 @@ Result<IbDiagLibrary> IbDiagLibrary::load() {
   auto netdisc = SharedLibrary::open("libibnetdisc.so.5");
   if (!netdisc) return make_error(missing_diag(netdisc.error()));
   IbDiagFunctions t;
-  for (auto resolved : {resolve_diag(*netdisc, "ibnd_discover_fabric", t.discover_fabric),
-                        resolve_diag(*netdisc, "ibnd_destroy_fabric", t.destroy_fabric),
-                        resolve_diag(*mad, "mad_get_field", t.get_field),
-                        resolve_diag(*mad, "mad_decode_field", t.decode_field),
-                        resolve_diag(*mad, "mad_rpc_open_port", t.rpc_open_port),
-                        resolve_diag(*mad, "mad_rpc_close_port", t.rpc_close_port),
-                        resolve_diag(*mad, "pma_query_via", t.pma_query)}) {
+  for (auto resolved : {netdisc->bind("ibnd_discover_fabric", t.discover_fabric),
+                        netdisc->bind("ibnd_destroy_fabric", t.destroy_fabric),
+                        mad->bind("mad_get_field", t.get_field),
+                        mad->bind("mad_decode_field", t.decode_field),
+                        mad->bind("mad_rpc_open_port", t.rpc_open_port),
+                        mad->bind("mad_rpc_close_port", t.rpc_close_port),
+                        mad->bind("pma_query_via", t.pma_query)}) {
     if (!resolved) return make_error(missing_diag(resolved.error()));
   }
   return IbDiagLibrary(std::move(*mad), std::move(*netdisc), t);

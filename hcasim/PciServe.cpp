@@ -77,7 +77,8 @@ struct Served {
   void bind(const std::string& driver) {
     std::lock_guard guard(driver_mutex);
     sim::SimDevice& sim = *device.simulator();
-    const bool traces = driver == "mlx5_core" && sim.info().tracer != nullptr && sim.info().tracer->host_memory_mode;
+    const FirmwareTracerInfo* tracer = sim.info().tracer;  // the driver the catalog says reads it
+    const bool traces = tracer != nullptr && tracer->host_memory_mode && !tracer->driver.empty() && driver == tracer->driver;
     if (!traces) {
       tracer_driver.reset();
     } else if (!tracer_driver) {

@@ -25,9 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-// The driver that prints the tracer's messages as the mlx5:mlx5_fw tracepoint.
-constexpr std::string_view kTracingDriver = "mlx5_core";
-
 struct TraceArgs {
   std::string device;
   std::string mask;
@@ -110,7 +107,7 @@ int refuse_without_driver(FirmwareTracer& tracer, const std::string& why, const 
     return refuse(ErrorCode::Busy, why + ", and another tool (or a driver on another host or function) owns the tracer: "
                                          "its messages are not in this host's trace file",
                   common);
-  return refuse(ErrorCode::NotSupported, why + ": no driver reads this device's tracer (bind " + std::string(kTracingDriver) +
+  return refuse(ErrorCode::NotSupported, why + ": no driver reads this device's tracer (bind " + std::string(tracer.info().driver) +
                                              " to it on its host; mst trace --strings needs no driver)",
                 common);
 }
@@ -155,9 +152,9 @@ std::optional<int> settle_device(const TraceArgs& a, const Common& common, Trace
                                  common);
   const auto driver = bound_pci_driver(device->pci_dir());
   if (!driver) return refuse_without_driver(*tracer, a.device + " (" + source.dbdf + ") has no driver bound", common);
-  if (*driver != kTracingDriver)
+  if (*driver != tracer->info().driver)
     return refuse_without_driver(*tracer, a.device + " (" + source.dbdf + ") is bound to " + *driver + ", not " +
-                                              std::string(kTracingDriver),
+                                              std::string(tracer->info().driver),
                                  common);
   if (mask) {
     if (auto set = tracer->set_trace_mask(*mask, level); !set) return cli::report_error(set.error(), common.json);

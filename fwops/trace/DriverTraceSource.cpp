@@ -6,17 +6,11 @@
 #include "fwops/trace/Tracefs.h"
 
 namespace openflint {
-namespace {
-
-constexpr std::string_view kTracingDriver = "mlx5_core";
-
-}  // namespace
-
 Result<DriverTraceSource> locate_driver_trace(Device& device) {
   const DeviceInfo& family = device.info();
   if (family.tracer == nullptr)
     return make_error(ErrorCode::NotSupported, std::string(family.name) + " has no firmware tracer");
-  if (!family.tracer->host_memory_mode)
+  if (!family.tracer->host_memory_mode || family.tracer->driver.empty())
     return make_error(ErrorCode::NotSupported, std::string(family.name) +
                                                    "'s tracer logs to its FIFO only, which no driver reads (how is not public)");
   DriverTraceSource source;
@@ -24,9 +18,10 @@ Result<DriverTraceSource> locate_driver_trace(Device& device) {
   if (source.dbdf.empty())
     return make_error(ErrorCode::NotSupported, device.name() + " is not a PCI function of this host: no driver here prints its traces");
   const auto driver = bound_pci_driver(device.pci_dir());
-  if (!driver || *driver != kTracingDriver)
+  const std::string_view tracing_driver = family.tracer->driver;
+  if (!driver || *driver != tracing_driver)
     return make_error(ErrorCode::NotSupported, source.dbdf + (driver ? " is bound to " + *driver : std::string(" has no driver bound")) +
-                                                   ": only " + std::string(kTracingDriver) + " prints the firmware's traces");
+                                                   ": only " + std::string(tracing_driver) + " prints the firmware's traces");
   const auto root = tracefs_root();
   const auto event = find_driver_trace_event(root);
   if (!event)

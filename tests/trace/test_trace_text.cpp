@@ -60,6 +60,8 @@ TEST(TraceClasses, TablesAreConsistent) {
   EXPECT_EQ(kHcaFirmwareTracer.classes[23].name, "FLASH");
   EXPECT_EQ(kHcaFirmwareTracer.classes[23].bit, 23);
   EXPECT_EQ(kSwitchFirmwareTracer.classes.size(), 2u);
+  EXPECT_EQ(kHcaFirmwareTracer.driver, "mlx5_core");  // the driver that prints host-memory traces
+  EXPECT_TRUE(kSwitchFirmwareTracer.driver.empty());  // FIFO only: no driver reads it
 }
 
 TEST(TraceClasses, ParsesNamesAndNumbers) {
