@@ -21,6 +21,13 @@ constexpr std::size_t kMaxSessionBytes = std::size_t{1} << 30;
 
 std::string header() { return std::string(kSessionFormat) + " " + std::to_string(kSessionVersion); }
 
+// The first line of a file this build replays: the format and a version it knows.
+bool readable_header(std::string_view line) {
+  for (int version = kOldestSessionVersion; version <= kSessionVersion; ++version)
+    if (line == std::string(kSessionFormat) + " " + std::to_string(version)) return true;
+  return false;
+}
+
 struct ProcessLog {
   std::mutex mutex;
   bool env_read = false;
@@ -116,8 +123,9 @@ Result<std::shared_ptr<SessionPlayback>> SessionPlayback::of(const fs::path& fil
     playback->records_.emplace_back(text, start, end - start);
     start = end + 1;
   }
-  if (playback->records_.empty() || playback->records_.front() != header())
-    return make_error(ErrorCode::InvalidImage, file.string() + ": not an openflint session recording (version " +
+  if (playback->records_.empty() || !readable_header(playback->records_.front()))
+    return make_error(ErrorCode::InvalidImage, file.string() + ": not an openflint session recording (versions " +
+                                                   std::to_string(kOldestSessionVersion) + " to " +
                                                    std::to_string(kSessionVersion) + ")");
   playback->next_ = 1;  // past the format line
   playbacks.emplace(file, playback);

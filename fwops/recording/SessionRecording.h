@@ -16,14 +16,17 @@
 namespace openflint {
 
 // The format (docs/recording.md): gzip-compressed text, one record per line.
-//   openflint-session 1                      the first line: format and version
+//   openflint-session 2                      the first line: format and version
 //   open KEY=VALUE...                        a device opened (its name, catalog record, properties)
 //   REQUEST = ANSWER | REQUEST ! CODE TEXT   one transport operation and what it answered
 //   close                                    the device was released
 // Every number is hexadecimal; texts are escaped (%25, %0A, %0D). A process may open several
 // devices (and one device several times): each is one open..close section, in order.
 inline constexpr std::string_view kSessionFormat = "openflint-session";
-inline constexpr int kSessionVersion = 1;
+// Version 2 added the `fc` record (a command to the running firmware); a version 1 file has none,
+// so it replays unchanged. Files are written in kSessionVersion and read from kOldestSessionVersion.
+inline constexpr int kSessionVersion = 2;
+inline constexpr int kOldestSessionVersion = 1;
 
 // Appends sessions to one file. Thread-safe: a tool that works on several devices at once
 // (ibfwmgr) writes whole records, never interleaved halves.

@@ -50,6 +50,33 @@ TEST_F(ReplaySim, ADifferentAccessSequenceIsCaughtAtItsFirstDivergence) {
   EXPECT_NE(short_replay.err.find("the recording has 'its end'"), std::string::npos) << short_replay.err;
 }
 
+// Recordings are written in the current format version (2: the `fc` record); a file of version 1,
+// which has no `fc` records, still replays; a version this build does not know is refused.
+TEST_F(ReplaySim, RecordingsCarryTheirVersionAndOlderVersionsReplay) {
+  create_sample("connectx4", "old");
+  ReplayCheck check(dir_.path());
+  const Recorded q = check.record({"flint", "-d", "{dev}", "q"}, dev());
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  std::vector<std::string> records = session_records_of(q.session);
+  ASSERT_FALSE(records.empty());
+  EXPECT_EQ(records.front(), "openflint-session " + std::to_string(kSessionVersion));
+  EXPECT_EQ(kSessionVersion, 2);
+
+  for (const auto& [version, replays] : std::vector<std::pair<int, bool>>{{1, true}, {3, false}, {0, false}}) {
+    SCOPED_TRACE(version);
+    records.front() = "openflint-session " + std::to_string(version);
+    const auto file = write_session(dir_ / ("v" + std::to_string(version) + ".session.gz"), records);
+    const CommandResult r = run_command({bin("flint").string(), "-d", "replay:" + file.string(), "q"});
+    if (replays) {
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      EXPECT_EQ(r.out, q.out);
+    } else {
+      EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+      EXPECT_NE(r.err.find("not an openflint session recording (versions 1 to 2)"), std::string::npos) << r.err;
+    }
+  }
+}
+
 TEST_F(ReplaySim, BadFilesAndNamesAreOneErrorLine) {
   write_file(dir_ / "text.gz", {'h', 'e', 'l', 'l', 'o', '\n'});
   for (const auto& [name, code, words] :
