@@ -15,6 +15,7 @@
 #include "core/HexString.h"
 #include "fwops/Device.h"
 #include "fwops/trace/DriverTraceReader.h"
+#include "fwops/trace/DriverTraceSource.h"
 #include "fwops/trace/FirmwareTracer.h"
 #include "fwops/trace/Tracefs.h"
 #include "mst/Commands.h"
@@ -39,6 +40,7 @@ struct TraceArgs {
 // What the device side settled before the trace file is read (the device is closed by then).
 struct TraceSource {
   std::string dbdf;
+  std::filesystem::path event;  // the driver's event directory
 };
 
 int refuse(ErrorCode code, const std::string& message, const Common& common) {
@@ -112,8 +114,9 @@ int refuse_without_driver(FirmwareTracer& tracer, const std::string& why, const 
                 common);
 }
 
-// Everything on the device's side: the tracer, its mode, the driver, then the mask. On success
-// the source to read; on a refusal the exit code (nothing was changed).
+// Everything on the device's side: the tracer, its mode, the driver and its event (the library's
+// checks, fwops/trace/DriverTraceSource.h), then the mask. On success the source to read; on a
+// refusal the exit code (nothing was changed).
 std::optional<int> settle_device(const TraceArgs& a, const Common& common, TraceSource& source) {
   DeviceOpenOptions open_options;
   if (!a.sysfs.empty()) open_options.sysfs_root = a.sysfs;
@@ -141,21 +144,26 @@ std::optional<int> settle_device(const TraceArgs& a, const Common& common, Trace
     if (!db) return cli::report_error(db.error(), common.json);
     return print_strings(a.device, *db, a, common);
   }
-  if (!tracer->host_memory_mode())
-    return refuse(ErrorCode::NotSupported, a.device + " (" + std::string(family.name) +
-                                               "): the tracer logs to its FIFO only; how a FIFO is read is not public, and no "
-                                               "driver prints its messages (mst trace --strings still reads its string DB)",
-                  common);
-  source.dbdf = pci_function_dbdf(device->pci_dir());
-  if (source.dbdf.empty())
-    return refuse_without_driver(*tracer, a.device + " is not reached over PCI on this host, so no driver here prints its traces",
-                                 common);
-  const auto driver = bound_pci_driver(device->pci_dir());
-  if (!driver) return refuse_without_driver(*tracer, a.device + " (" + source.dbdf + ") has no driver bound", common);
-  if (*driver != tracer->info().driver)
-    return refuse_without_driver(*tracer, a.device + " (" + source.dbdf + ") is bound to " + *driver + ", not " +
-                                              std::string(tracer->info().driver),
-                                 common);
+  const std::string fifo_only = a.device + " (" + std::string(family.name) +
+                                "): the tracer logs to its FIFO only; how a FIFO is read is not public, and no driver "
+                                "prints its messages (mst trace --strings still reads its string DB)";
+  if (!tracer->host_memory_mode()) return refuse(ErrorCode::NotSupported, fifo_only, common);  // as the firmware says
+  auto lookup = look_up_driver_trace(*device);
+  if (!lookup) return cli::report_error(lookup.error(), common.json);
+  if (lookup->no_reading_driver()) return refuse_without_driver(*tracer, lookup->why, common);
+  switch (lookup->failed) {
+    case DriverTraceCheck::Passed:
+      break;
+    case DriverTraceCheck::FifoOnly:
+      return refuse(ErrorCode::NotSupported, fifo_only, common);
+    case DriverTraceCheck::EventOff:
+      if (a.enable) break;  // read_driver_trace switches it on for the run
+      return refuse(ErrorCode::NotSupported, lookup->why + " (or give --enable)", common);
+    default:
+      return refuse(ErrorCode::NotSupported, lookup->why, common);
+  }
+  source.dbdf = lookup->source.dbdf;
+  source.event = lookup->event;
   if (mask) {
     if (auto set = tracer->set_trace_mask(*mask, level); !set) return cli::report_error(set.error(), common.json);
     std::cerr << "-I- " << a.device << ": trace mask set to " << trace_mask_text(tracer->info(), *mask)
@@ -166,28 +174,14 @@ std::optional<int> settle_device(const TraceArgs& a, const Common& common, Trace
 }
 
 int read_driver_trace(const TraceArgs& a, const Common& common, const TraceSource& source) {
-  const auto root = tracefs_root();
-  const auto event = find_driver_trace_event(root);
-  if (!event)
-    return refuse(ErrorCode::NotSupported, (root / "events/mlx5/mlx5_fw").string() + " (or fw_tracer) is absent: the loaded driver "
-                                               "prints no firmware traces, or tracefs is not at " + root.string() +
-                                               " (OPENFLINT_TRACEFS_ROOT names another)",
-                  common);
   std::optional<TraceEventEnabling> enabling;
   if (a.enable) {
-    auto on = TraceEventEnabling::enable(*event);
+    auto on = TraceEventEnabling::enable(source.event);
     if (!on) return cli::report_error(on.error().with_context("--enable"), common.json);
     enabling.emplace(std::move(*on));
-    if (enabling->was_off()) std::cerr << "-I- enabled " << (*event / "enable").string() << " until mst trace ends\n";
-  } else {
-    auto on = trace_event_enabled(*event);
-    if (!on) return cli::report_error(on.error(), common.json);
-    if (!*on)
-      return refuse(ErrorCode::NotSupported, "the driver's firmware-trace event is not enabled: echo 1 > " +
-                                                 (*event / "enable").string() + " (or give --enable)",
-                    common);
+    if (enabling->was_off()) std::cerr << "-I- enabled " << (source.event / "enable").string() << " until mst trace ends\n";
   }
-  DriverTraceReader reader(root / "trace", source.dbdf);
+  DriverTraceReader reader(tracefs_root() / "trace", source.dbdf);
   auto format = [&](const TraceRecord& r) { return common.json ? trace_json_line(r) : trace_line(r); };
   if (a.follow) {
     std::stop_source stop;
