@@ -12,6 +12,7 @@
 #include "core/Interrupt.h"
 #include "core/UninterruptibleSection.h"
 #include "mtcr/registers/FirmwareFlashRegisters.h"
+#include "mtcr/registers/McamRegister.h"
 
 namespace openflint {
 namespace {
@@ -25,8 +26,6 @@ constexpr std::uint8_t kLock = 1, kRelease = 2, kUpdateComponent = 3, kVerify = 
 constexpr std::uint8_t kIdle = 0, kLocked = 1, kDownload = 3;
 constexpr std::uint8_t kNotApplicable = 0x3, kBadFormat = 0x8;
 constexpr std::size_t kMccBytes = 0x20;
-constexpr std::size_t kMcamBytes = 0x48;
-constexpr std::size_t kMcamMaskAt = 0x08;
 constexpr std::size_t kMcqiHeader = 0x18;
 constexpr std::size_t kMcqiCapabilities = 0x14;
 
@@ -94,16 +93,16 @@ Result<void> ComponentUpdater::force_release(RegisterPort& port) {
 }
 
 Result<bool> ComponentUpdater::offered(RegisterPort& port) {
-  const std::size_t bytes = std::min(kMcamBytes, port.max_register_bytes() / 4 * 4);
-  if (bytes < kMcamMaskAt + 16) return false;
-  OF_ASSIGN(const AccessRegisterTlv mcam,
-            port.query(flash_reg::kMcam, std::vector<std::uint8_t>(bytes, 0)));
-  if (mcam.status != 0 || mcam.data.size() < kMcamMaskAt + 16) return false;
-  const auto listed = [&](std::uint16_t id) {
-    const unsigned n = id & 0x7f;
-    return (mcam.data[kMcamMaskAt + 15 - n / 8] >> (n % 8) & 1) != 0;
-  };
-  return listed(flash_reg::kMcqs) && listed(flash_reg::kMcqi) && listed(flash_reg::kMcc) && listed(flash_reg::kMcda);
+  const std::size_t bytes = std::min(McamRegister::kSize, port.max_register_bytes() / 4 * 4);
+  if (bytes < McamRegister::kMinSize) return false;
+  std::vector<std::uint8_t> request = McamRegister{}.encode();  // group 0: the component-update registers
+  request.resize(bytes);
+  OF_ASSIGN(const AccessRegisterTlv answer, port.query(McamRegister::kId, request));
+  if (answer.status != 0) return false;
+  const auto mcam = McamRegister::decode(answer.data);
+  if (!mcam) return false;  // too short an answer: the registers are not offered
+  return mcam->lists(flash_reg::kMcqs) && mcam->lists(flash_reg::kMcqi) && mcam->lists(flash_reg::kMcc) &&
+         mcam->lists(flash_reg::kMcda);
 }
 
 Result<ComponentUpdater> ComponentUpdater::open(RegisterPort& port, ComponentUpdateTimeouts timeouts) {

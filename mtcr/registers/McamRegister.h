@@ -15,7 +15,7 @@ namespace openflint {
 // mask where bit n set means register 0x9000 + 0x80 * group + n is answered (bit 0 is the LSB of
 // byte 0x17). Group 0's tracer_registers field is bits 0x40-0x43 (MTRC_CAP .. MTRC_CTRL); the
 // Linux driver creates its tracer only when that field is non-zero.
-// (sim/CapabilityRegister builds its answer with it; fwops/burn/ComponentUpdater still reads the mask by hand.)
+// (sim/CapabilityRegister builds its answer with it; fwops/burn/ComponentUpdater and fwops/trace read it.)
 struct McamRegister {
   static constexpr std::uint16_t kId = 0x907f;
   static constexpr std::size_t kSize = 0x48;
