@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/ChildProcess.h"
 #include "fwops/Device.h"
 #include "fwops/trace/FirmwareTracer.h"
 #include "tests/pci_cli/PciServeFixture.h"
@@ -110,6 +113,37 @@ TEST_F(TraceCli, SimDeviceHasNoDriverButItsStringsRead) {
   ASSERT_FALSE(doc["sections"].empty());
   ASSERT_FALSE(doc["sections"][0]["strings"].empty()) << j.out;
   EXPECT_GT(doc["sections"][0]["strings"][0]["pointer"].get<std::uint32_t>(), doc["sections"][0]["base_address"].get<std::uint32_t>());
+}
+
+// Through a bus server (mst server): the string DB reads over its register channel (G) exactly as
+// locally, and reading the messages is refused as for any device that is not a PCI function here.
+TEST_F(TraceCli, StringsReadThroughABusServer) {
+  const auto cx4 = create_device("cx4", "connectx4", sample_image("connectx4-old"));
+  ChildProcess server(background_tool({bin("mst").string(), "server", "--port", "0", "sim:" + cx4.string()}, {},
+                                      dir_ / "server.out", dir_ / "server.err"));
+  const std::regex ready("-I- serving 1 device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
+  std::string port;
+  for (int i = 0; i < 1000 && server.running() && port.empty(); ++i) {
+    std::smatch m;
+    const std::string err = server.err();
+    if (std::regex_search(err, m, ready)) port = m[1].str();
+    else std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_FALSE(port.empty()) << "mst server did not come up: " << server.err();
+  std::string served = "sim:" + cx4.string();  // "/" in the served name is written "@" (mtcr/remote/RemoteDeviceName.h)
+  std::replace(served.begin(), served.end(), '/', '@');
+  const std::string remote = "127.0.0.1:" + port + "," + served;
+
+  const auto local = mst({"sim:" + cx4.string(), "--strings"});
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  const auto s = mst({remote, "--strings"});
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_EQ(s.out, local.out);
+  const auto r = mst({remote});
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  EXPECT_NE(r.err.find("not reached over PCI"), std::string::npos) << r.err;
+  server.signal(SIGTERM);
+  EXPECT_TRUE(server.wait_for(std::chrono::seconds(10)).has_value()) << "mst server did not stop";
 }
 
 // Needs the simulated firmware's SET_ITRACE (ICMD 0xF003).
