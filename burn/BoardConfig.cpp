@@ -61,8 +61,10 @@ Result<void> read_board(IniSectionReader& r, const FirmwareDescription& t, Board
 }
 
 Result<void> read_flash(IniSectionReader& r, const FirmwareDescription& t, BoardConfig& c) {
-  OF_TRY(refuse_for(r, "log2_chunk_size", t.format != ImageFormat::Fs1, t.format));
-  OF_TRY(refuse_for(r, "chunk_size", t.format != ImageFormat::Fs1, t.format));
+  // FS1 has no chunks; FS4 has none either (its copies are found by the HW pointers).
+  const bool chunked = t.format != ImageFormat::Fs1 && t.format != ImageFormat::Fs4;
+  OF_TRY(refuse_for(r, "log2_chunk_size", chunked, t.format));
+  OF_TRY(refuse_for(r, "chunk_size", chunked, t.format));
   OF_TRY(refuse_for(r, "flash_size", is_fs3(t.format), t.format));
   OF_TRY(refuse_for(r, "log2_sector_size", t.format == ImageFormat::Fs1, t.format));
   if (r.has("log2_chunk_size") && r.has("chunk_size"))

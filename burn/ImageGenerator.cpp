@@ -1,4 +1,4 @@
-// ImageGenerator: maps description + board config onto the FS1/FS2/FS3 writer specs.
+// ImageGenerator: maps description + board config onto the FS1/FS2/FS3/FS4 writer specs.
 #include "burn/ImageGenerator.h"
 
 #include "core/HexString.h"
@@ -8,6 +8,7 @@
 #include "image/Fs1Writer.h"
 #include "image/Fs2Writer.h"
 #include "image/Fs3Writer.h"
+#include "image/Fs4Writer.h"
 #include "image/FirmwareTraceStrings.h"
 #include "image/SectionType.h"
 
@@ -60,8 +61,8 @@ Result<std::vector<std::uint8_t>> generate_fs2(const FirmwareDescription& d, con
   return write_fs2_image(spec);
 }
 
-Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, const BoardConfig& c) {
-  Fs3ImageSpec spec;
+// FS3 and FS4 (ITOC images) share the whole spec but FS3's chunk size.
+Result<void> fill_toc_spec(Fs3ImageSpec& spec, const FirmwareDescription& d, const BoardConfig& c) {
   fill_common(spec, d, c);
   spec.description = c.description;
   spec.part_number = c.part_number;
@@ -75,14 +76,28 @@ Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, con
   // section type): the simulated firmware serves them through MTRC_STDB (sim/FirmwareTracer).
   if (d.device->tracer != nullptr)
     spec.sections.push_back({section_type::kTraceStrings, firmware_trace_strings_section()});
-  if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
   if (c.flash_size) {
     spec.flash_size = *c.flash_size;
   } else if (!d.device->default_flash_chip.empty()) {
     OF_ASSIGN(const FlashChip* chip, find_flash_chip_by_name(d.device->default_flash_chip));
     spec.flash_size = chip->size;
   }
+  return {};
+}
+
+Result<std::vector<std::uint8_t>> generate_fs3(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs3ImageSpec spec;
+  OF_TRY(fill_toc_spec(spec, d, c));
+  if (c.log2_chunk_size) spec.log2_chunk_size = *c.log2_chunk_size;
   return write_fs3_image(spec);
+}
+
+// FS4: the same sections under an ITOC, the device data under a DTOC at the flash's end; unsigned,
+// without a hashes table or boot record (image/Fs4Writer.h).
+Result<std::vector<std::uint8_t>> generate_fs4(const FirmwareDescription& d, const BoardConfig& c) {
+  Fs4ImageSpec spec;
+  OF_TRY(fill_toc_spec(spec, d, c));
+  return write_fs4_image(spec);
 }
 
 // What we write must be what we read back: the image parses and verifies bootable (e.g. an
@@ -112,9 +127,7 @@ Result<std::vector<std::uint8_t>> generate_image(const FirmwareDescription& d, c
     case ImageFormat::Fs1: image = generate_fs1(d, c); break;
     case ImageFormat::Fs2: image = generate_fs2(d, c); break;
     case ImageFormat::Fs3: image = generate_fs3(d, c); break;
-    case ImageFormat::Fs4:
-      return make_error(ErrorCode::NotSupported, d.file + ": FS4 image generation (device " +
-                                                     std::string(d.device->name) + ") is not implemented");
+    case ImageFormat::Fs4: image = generate_fs4(d, c); break;
   }
   const std::string what = "generating " + std::string(to_string(d.format)) + " image";
   if (!image) return make_error(std::move(image).error().with_context(what));

@@ -65,7 +65,9 @@ TEST(FwburnCli, UnwritableOutputIsAnIoErrorWithoutLeftovers) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
-TEST(FwburnCli, Fs4GenerationIsNotSupported) {
+// FS4 (Spectrum-2 here; the ConnectX-5 samples are the other case): an image the tools read as
+// FS4 with the INI's version, and a chunk size (which FS4 does not have) is a usage error.
+TEST(FwburnCli, Fs4IsGeneratedAndChunkSizesAreRefused) {
   test::TempDir dir;
   const std::string desc = "[firmware]\ndevice = spectrum2\n\n[section main]\ntype = MAIN_CODE\nfiller_size = 0x100\n";
   const std::string ini = "[image]\npsid = MT_0000000199\nfw_version = 29.2000.2162\n[board]\nbase_guid = 1\n";
@@ -73,9 +75,21 @@ TEST(FwburnCli, Fs4GenerationIsNotSupported) {
   test::write_file(dir / "c.ini", std::vector<std::uint8_t>(ini.begin(), ini.end()));
   const auto r = fwburn({"-fw", (dir / "d.fwdesc").string(), "-conf", (dir / "c.ini").string(), "-wrimage",
                          (dir / "o.bin").string()});
-  EXPECT_EQ(r.exit_code, 6) << r.err;
-  EXPECT_NE(r.err.find("FS4"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir / "o.bin"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err).find("Generated FS4 image"), std::string::npos) << r.out << r.err;
+  const auto q = test::run_command({test::bin("flint").string(), "-i", (dir / "o.bin").string(), "q"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_NE(q.out.find("Image type:            FS4"), std::string::npos) << q.out;
+  EXPECT_NE(q.out.find("29.2000.2162"), std::string::npos) << q.out;
+
+  const std::string chunked = ini + "[flash]\nlog2_chunk_size = 22\n";
+  test::write_file(dir / "chunked.ini", std::vector<std::uint8_t>(chunked.begin(), chunked.end()));
+  const auto c = fwburn({"-fw", (dir / "d.fwdesc").string(), "-conf", (dir / "chunked.ini").string(), "-wrimage",
+                         (dir / "c.bin").string()});
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  EXPECT_NE(c.err.find("log2_chunk_size"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("does not apply to FS4"), std::string::npos) << c.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "c.bin"));
 }
 
 // Generate + burn into a simulated ConnectX-4: the flash then holds the INI's version and PSID.
