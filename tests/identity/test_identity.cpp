@@ -34,7 +34,9 @@ class BoardIdentity : public ::testing::TestWithParam<std::string> {
  protected:
   std::string model() const { return GetParam(); }
   bool has_macs() const { return model() != "mt25204"; }
-  bool vsd_in_device_data() const { return model() == "connectx4" || model() == "spectrum" || model() == "spectrum2"; }
+  bool vsd_in_device_data() const {  // FS3 and FS4
+    return model() == "connectx4" || model() == "spectrum" || model() == "spectrum2" || model() == "connectx5";
+  }
   std::string vsd_field() const { return vsd_in_device_data() ? "device_vsd" : "image_vsd"; }
 
   // A board factory-burned with the old sample, patched to `id` in the file before it is made.
@@ -203,9 +205,10 @@ TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
   }
 }
 
-// spectrum2 (FS4) uses real images from ../shared/firmware/real; skipped when they are absent.
+// spectrum2 (FS4) uses real images from ../shared/firmware/real; skipped when they are absent;
+// connectx5 (FS4) our generated samples.
 INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity,
-                         ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2"));
+                         ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2", "connectx5"));
 
 }  // namespace
 }  // namespace openflint
