@@ -13,7 +13,8 @@ struct Common {
 };
 
 // Each adds its subcommands to `app`; the chosen one sets `run` (called after parsing).
-void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common);    // status, start, stop
+void add_status_commands(CLI::App& app, std::function<int()>& run, const Common& common);    // status, start, stop, restart
+void add_pci_config_commands(CLI::App& app, std::function<int()>& run, const Common& common);  // save, load
 void add_register_commands(CLI::App& app, std::function<int()>& run, const Common& common);  // mread, mwrite, dump
 void add_reset_command(CLI::App& app, std::function<int()>& run, const Common& common);      // reset
 void add_config_command(CLI::App& app, std::function<int()>& run, const Common& common);     // config

@@ -1,5 +1,6 @@
-// StatusCommands: `mst status`, `mst start`, `mst stop` — the listing, host checks and /dev/mst
-// links live in fwops/ (DeviceListing, HostAccess, MstLinks); this file parses and prints.
+// StatusCommands: `mst status`, `mst start`, `mst stop`, `mst restart` — the listing, host checks,
+// /dev/mst links and saved configuration spaces live in fwops/ (DeviceListing, HostAccess, MstLinks,
+// PciConfigSaveLoad); this file parses and prints.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "cli/ExitCode.h"
 #include "fabric/OpenedFabric.h"
 #include "mst/Commands.h"
+#include "mst/PciConfigSaving.h"
 #include "mst/RemoteStatus.h"
 #include "reports/StatusReport.h"
 #include "mtcr/pci/PciDeviceName.h"
@@ -24,6 +26,7 @@ using nlohmann::json;
 struct StatusArgs {
   std::string sysfs;    // empty: default_sysfs_root()
   std::string mst_dir;  // empty: default_mst_dir()
+  std::string save_dir; // empty: default_pci_save_dir()
   bool verbose = false;
   bool fabric = false;
   std::string ca;
@@ -33,6 +36,7 @@ struct StatusArgs {
 
 fs::path sysfs_root(const StatusArgs& a) { return a.sysfs.empty() ? default_sysfs_root() : fs::path(a.sysfs); }
 fs::path mst_dir(const StatusArgs& a) { return a.mst_dir.empty() ? default_mst_dir() : fs::path(a.mst_dir); }
+fs::path save_dir(const StatusArgs& a) { return a.save_dir.empty() ? default_pci_save_dir() : fs::path(a.save_dir); }
 
 // Discovery, then every node's hw id and MGIR on one shared channel; no flash reads.
 Result<std::vector<NodeFirmware>> fabric_nodes(const StatusArgs& a) {
@@ -76,36 +80,63 @@ int run_status(const StatusArgs& a, const Common& common) {
   return cli::kOk;
 }
 
-int run_start(const StatusArgs& a, const Common& common) {
+// The links, then (as the vendor's mst start did) every catalog function's configuration space
+// saved for mst load: a function that cannot be saved is a warning, never a failed start.
+Result<json> start_document(const StatusArgs& a, bool json_output) {
   const fs::path root = sysfs_root(a);
-  auto devices = list_pci_devices(root);
-  if (!devices) return cli::report_error(devices.error(), common.json);
+  OF_ASSIGN(const auto devices, list_pci_devices(root));
   const HostAccess host = check_host_access({root});
   const fs::path dir = mst_dir(a);
-  auto links = create_mst_links(dir, root, *devices);
-  if (!links) return cli::report_error(links.error(), common.json);
-  if (common.json) {
-    json doc{{"ok", true}, {"sysfs", root.string()}, {"mst_dir", dir.string()}, {"host", host_json(host)},
-             {"pci", json::array()}, {"links", links_json(*links)}};
-    for (const auto& d : *devices) doc["pci"].push_back(device_json(d));
-    cli::print_json(doc);
-    return cli::kOk;
+  OF_ASSIGN(const auto links, create_mst_links(dir, root, devices));
+  const SaveRun saved = save_functions(root, catalog_functions(devices), save_dir(a));
+  for (const auto& e : saved.failed) std::cerr << "-W- not saved for mst load: " << e.message() << '\n';
+  if (!json_output) {
+    print_host(std::cout, host, devices);
+    std::cout << "Links:\n";
+    print_links(std::cout, dir, links);
+    std::cout << "PCI configuration saved (mst load):\n";
+    print_saved(std::cout, saved);
+    return json();
   }
-  print_host(std::cout, host, *devices);
-  std::cout << "Links:\n";
-  print_links(std::cout, dir, *links);
+  json doc{{"ok", true}, {"sysfs", root.string()}, {"mst_dir", dir.string()}, {"host", host_json(host)},
+           {"pci", json::array()}, {"links", links_json(links)}, {"pci_config", save_run_json(saved)}};
+  for (const auto& d : devices) doc["pci"].push_back(device_json(d));
+  return doc;
+}
+
+int run_start(const StatusArgs& a, const Common& common) {
+  auto doc = start_document(a, common.json);
+  if (!doc) return cli::report_error(doc.error(), common.json);
+  if (common.json) cli::print_json(*doc);
   return cli::kOk;
 }
 
-int run_stop(const StatusArgs& a, const Common& common) {
+Result<std::vector<MstLink>> stop_links(const StatusArgs& a, bool json_output) {
   const fs::path dir = mst_dir(a);
-  auto links = remove_mst_links(dir);
+  OF_ASSIGN(auto links, remove_mst_links(dir));
+  if (!json_output) print_links(std::cout, dir, links);
+  return links;
+}
+
+int run_stop(const StatusArgs& a, const Common& common) {
+  auto links = stop_links(a, common.json);
   if (!links) return cli::report_error(links.error(), common.json);
+  if (common.json) cli::print_json(json{{"ok", true}, {"mst_dir", mst_dir(a).string()}, {"links", links_json(*links)}});
+  return cli::kOk;
+}
+
+// mst stop, then mst start (the vendor's "restart": the same).
+int run_restart(const StatusArgs& a, const Common& common) {
+  if (!common.json) std::cout << "Stopping:\n";
+  auto stopped = stop_links(a, common.json);
+  if (!stopped) return cli::report_error(stopped.error().with_context("stopping"), common.json);
+  if (!common.json) std::cout << "Starting:\n";
+  auto started = start_document(a, common.json);
+  if (!started) return cli::report_error(started.error().with_context("starting"), common.json);
   if (common.json) {
-    cli::print_json(json{{"ok", true}, {"mst_dir", dir.string()}, {"links", links_json(*links)}});
-    return cli::kOk;
+    (*started)["stopped_links"] = links_json(*stopped);
+    cli::print_json(*started);
   }
-  print_links(std::cout, dir, *links);
   return cli::kOk;
 }
 
@@ -115,6 +146,11 @@ void add_sysfs_option(CLI::App* sub, StatusArgs& a) {
 
 void add_mst_dir_option(CLI::App* sub, StatusArgs& a) {
   sub->add_option("--mst-dir", a.mst_dir, "where the device links go (default $OPENFLINT_MST_DIR or /dev/mst)");
+}
+
+void add_save_dir_option(CLI::App* sub, StatusArgs& a) {
+  sub->add_option("--save-dir", a.save_dir, "where each function's PCI configuration is saved for mst load "
+                                            "(default $OPENFLINT_MST_SAVE_DIR or /var/mst_pci)");
 }
 
 }  // namespace
@@ -137,14 +173,21 @@ void add_status_commands(CLI::App& app, std::function<int()>& run, const Common&
 
   CLI::App* start = app.add_subcommand(
       "start", "check host access (root, sysfs, lockdown, BAR, umad); link /dev/mst/NAME to each function "
-               "(no kernel module)");
+               "(no kernel module); save each function's PCI configuration for mst load");
   add_sysfs_option(start, *args);
   add_mst_dir_option(start, *args);
+  add_save_dir_option(start, *args);
   start->callback([&run, &common, args] { run = [&common, args] { return run_start(*args, common); }; });
 
   CLI::App* stop = app.add_subcommand("stop", "remove the /dev/mst links `mst start` made (nothing else)");
   add_mst_dir_option(stop, *args);
   stop->callback([&run, &common, args] { run = [&common, args] { return run_stop(*args, common); }; });
+
+  CLI::App* restart = app.add_subcommand("restart", "mst stop, then mst start");
+  add_sysfs_option(restart, *args);
+  add_mst_dir_option(restart, *args);
+  add_save_dir_option(restart, *args);
+  restart->callback([&run, &common, args] { run = [&common, args] { return run_restart(*args, common); }; });
 }
 
 }  // namespace openflint::mst

@@ -16,10 +16,11 @@ namespace {
 constexpr const char* kFooter = R"(
 OPENFLINT_SYSFS_ROOT (or --sysfs) names another sysfs PCI root, e.g. one served by hcasim pci-serve.
 
-Exit codes (as flint's): 0 ok; 2 usage error (bad address, unaligned, out of CR-space); 4 i/o
-error, no such device or permission denied; 5 device busy (another process holds it) or a wait
-timed out; 6 not supported; 7 declined; 70 internal error; 128 + N a stop signal (130 SIGINT,
-143 SIGTERM, 129 SIGHUP, 141 SIGPIPE) ended the command at a safe point, the device left usable.)";
+Exit codes (as flint's): 0 ok; 2 usage error (bad address, unaligned, out of CR-space); 3 a saved
+configuration (mst load) is malformed or another card's; 4 i/o error, no such device or
+permission denied; 5 device busy (another process holds it, a bound driver) or a wait timed out;
+6 not supported; 7 declined; 70 internal error; 128 + N a stop signal (130 SIGINT, 143 SIGTERM,
+129 SIGHUP, 141 SIGPIPE) ended the command at a safe point, the device left usable.)";
 
 int tool_main(int argc, char** argv) {
   CLI::App app{"mst: list devices, read/write CR-space, dump registers, reset adapters, read firmware traces", "mst"};
@@ -30,6 +31,7 @@ int tool_main(int argc, char** argv) {
   app.add_flag("--json", common.json, "print a JSON document on stdout");
   std::function<int()> run;
   openflint::mst::add_status_commands(app, run, common);
+  openflint::mst::add_pci_config_commands(app, run, common);
   openflint::mst::add_register_commands(app, run, common);
   openflint::mst::add_reset_command(app, run, common);
   openflint::mst::add_config_command(app, run, common);

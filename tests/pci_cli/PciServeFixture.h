@@ -134,8 +134,11 @@ class PciServeFixture : public ::testing::Test {
     server_.reset();
   }
 
+  // OPENFLINT_MST_SAVE_DIR: `mst start` saves configuration spaces (default /var/mst_pci) into the
+  // test's directory instead of the host's.
   [[nodiscard]] std::vector<std::string> tool_env() const {
-    return {"OPENFLINT_SYSFS_ROOT=" + sysfs_.string(), "OPENFLINT_RUN_DIR=" + run_dir_.string()};
+    return {"OPENFLINT_SYSFS_ROOT=" + sysfs_.string(), "OPENFLINT_RUN_DIR=" + run_dir_.string(),
+            "OPENFLINT_MST_SAVE_DIR=" + (dir_ / "mst_pci").string()};
   }
 
   // argv run in a new mount namespace where the served tree is /sys/bus/pci, for the real

@@ -83,6 +83,8 @@ std::vector<std::vector<std::string>> commands(const std::string& dev, const fs:
       {mst, "i2c", dev, "read", "0x50", "0x0", "1"},
       {mst, "i2c", dev, "write", "0x50", "0x0", "0a"},
       {mst, "server", "--stdio", "--audit-log", "/dev/null", dev},
+      {mst, "save", dev, "-o", (files / "saved").string()},
+      {mst, "load", dev, "-i", (files / "saved").string(), "-y", "--force"},
   };
 }
 
