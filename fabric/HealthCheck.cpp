@@ -2,6 +2,7 @@
 #include "fabric/HealthCheck.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "fabric/NodeRegisters.h"
 
@@ -48,7 +49,36 @@ void check_counters(const HealthSample& now, const HealthSample* previous, const
   }
 }
 
+void check_utilisation(const HealthSample& now, const HealthSample* previous, const HealthThresholds& t,
+                       std::vector<HealthFinding>& out) {
+  if (previous == nullptr || !t.utilisation_max_pct) return;
+  for (const auto& r : traffic_rates(now, *previous)) {
+    if (!r.traffic.utilisation_pct || *r.traffic.utilisation_pct <= *t.utilisation_max_pct) continue;
+    HealthFinding f;
+    f.kind = HealthFinding::Kind::Utilisation;
+    f.guid = r.guid;
+    f.port = r.port;
+    f.metric = "utilisation";
+    f.value = *r.traffic.utilisation_pct;
+    f.limit = *t.utilisation_max_pct;
+    out.push_back(f);
+  }
+}
+
 }  // namespace
+
+std::vector<PortRate> traffic_rates(const HealthSample& now, const HealthSample& previous) {
+  std::vector<PortRate> out;
+  for (const auto& [where, values] : now.traffic) {
+    const auto before = previous.traffic.find(where);
+    if (before == previous.traffic.end()) continue;
+    const auto link = now.link_bytes_per_s.find(where);
+    const auto t = port_traffic(before->second, previous.taken_s, values, now.taken_s,
+                                link == now.link_bytes_per_s.end() ? 0 : link->second);
+    if (t) out.push_back(PortRate{where.first, where.second, *t});
+  }
+  return out;
+}
 
 std::vector<CounterDelta> counter_deltas(const HealthSample& now, const HealthSample& previous) {
   std::vector<CounterDelta> out;
@@ -80,6 +110,7 @@ std::vector<HealthFinding> check_health(const HealthSample& now, const HealthSam
     }
   }
   check_counters(now, previous, t, out);
+  check_utilisation(now, previous, t, out);
   if (t.temperature_max_c) {
     for (const auto& [guid, celsius] : now.temperature_c) {
       if (celsius <= *t.temperature_max_c) continue;
@@ -99,14 +130,18 @@ std::vector<HealthFinding> check_health(const HealthSample& now, const HealthSam
 }
 
 HealthSample sample_health(const FabricSweep& sweep, PerfMgtPort& perf, const std::shared_ptr<MadChannel>& channel,
-                           bool read_temperature) {
+                           bool read_temperature, const std::map<std::uint64_t, RemoteDeviceName>& remote) {
   HealthSample s;
   std::map<std::uint64_t, std::uint16_t> lid_of;
   for (const auto& n : sweep.nodes) lid_of[n.guid] = n.lid;
   for (const auto& link : sweep.links) {
     s.port_state[{link.guid_a, link.port_a}] = link.state;
     s.port_state[{link.guid_b, link.port_b}] = link.state;
+    const double rate = link_data_bytes_per_s(link.width, link.speed);
+    s.link_bytes_per_s[{link.guid_a, link.port_a}] = rate;
+    s.link_bytes_per_s[{link.guid_b, link.port_b}] = rate;
   }
+  s.taken_s = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   for (const auto& [where, state] : s.port_state) {
     const std::uint16_t lid = lid_of[where.first];
     if (lid == 0) {
@@ -116,11 +151,15 @@ HealthSample sample_health(const FabricSweep& sweep, PerfMgtPort& perf, const st
     auto counters = perf.query(lid, where.second);
     if (counters) s.counters[where] = std::move(*counters);
     else s.counter_notes[where] = counters.error().message();
+    auto traffic = perf.query_traffic(lid, where.second);
+    if (traffic) s.traffic[where] = std::move(*traffic);
+    else s.traffic_notes[where] = traffic.error().message();
   }
   if (!read_temperature) return s;
   auto selector = RegisterSelector::parse("MTMP.temperature");
   if (!selector) return s;  // the catalog always has MTMP
-  for (const auto& r : read_node_registers(sweep.nodes, channel, *selector)) {
+  for (const auto& r : read_node_registers(sweep.nodes, channel, *selector, remote)) {
+    s.temperature_path[r.node.guid] = r.path;
     if (r.values.empty()) s.temperature_notes[r.node.guid] = r.note;
     else s.temperature_c[r.node.guid] = mtmp_celsius(r.values.front().second);
   }

@@ -29,7 +29,7 @@ Result<std::optional<std::uint64_t>> parse_limit(std::string_view name, std::str
 }
 
 std::string known_names() {
-  std::string s = "temperature, port-state";
+  std::string s = "temperature, utilisation, port-state";
   for (auto n : port_error_counter_names()) s += ", " + std::string(n);
   return s;
 }
@@ -55,6 +55,13 @@ Result<void> HealthThresholds::set(std::string_view name, std::string_view value
     if (limit && *limit > 1000)
       return make_error(ErrorCode::InvalidArgument, "temperature " + std::string(value) + " C is not a temperature");
     temperature_max_c = limit ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*limit)) : std::nullopt;
+    return {};
+  }
+  if (name == "utilisation") {
+    OF_ASSIGN(const auto limit, parse_limit(name, value));
+    if (limit && *limit > 100)
+      return make_error(ErrorCode::InvalidArgument, "utilisation " + std::string(value) + " is not a percentage (0-100)");
+    utilisation_max_pct = limit ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*limit)) : std::nullopt;
     return {};
   }
   const auto& names = port_error_counter_names();

@@ -19,16 +19,20 @@ struct HealthThresholds {
   std::map<std::string, std::optional<std::uint64_t>> counter_max;  // every PortCounters error counter
   std::optional<std::uint32_t> temperature_max_c;                  // MTMP sensor 0, degrees C
   bool port_state = true;  // a cabled port whose logical state is not Active is a finding
+  // A port whose busier direction carries more than this percent of its link's data rate
+  // (between two passes: ibmon --watch); off by default.
+  std::optional<std::uint32_t> utilisation_max_pct;
 
   static constexpr std::uint32_t kDefaultTemperatureC = 85;
 
-  // Every error counter 0, temperature 85 C, port state on.
+  // Every error counter 0, temperature 85 C, port state on, utilisation off.
   [[nodiscard]] static HealthThresholds defaults();
 
   // A threshold file over `base`: one `NAME VALUE` per line, `#` comments, blank lines. NAME is a
   // PortCounters error counter (as port_error_counter_names() spells it), `temperature` (degrees
-  // C) or `port-state`; VALUE a decimal number, or `off` (`on` for port-state). An unknown name,
-  // a bad value or a name given twice is InvalidArgument "line N: ...".
+  // C), `utilisation` (percent of the link's data rate, 0-100) or `port-state`; VALUE a decimal
+  // number, or `off` (`on` for port-state). An unknown name, a bad value or a name given twice is
+  // InvalidArgument "line N: ...".
   [[nodiscard]] static Result<HealthThresholds> parse(std::string_view text, HealthThresholds base);
 
   // One `NAME=VALUE` from the command line (same names and values as the file).

@@ -26,9 +26,16 @@ Result<std::vector<RemoteHost>> parse_hosts(std::string_view text, std::string_v
     line = trimmed(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     auto host = parse_remote_host(line);
-    if (!host)
-      return make_error(ErrorCode::InvalidArgument,
-                        std::string(source) + ":" + std::to_string(number) + ": " + host.error().message());
+    if (!host) {
+      // A line of two words ("NAME GUID") is a name map's: ibls/ibmon/ibcon took the name map as
+      // --hosts before --hosts meant bus servers in every fabric tool.
+      const bool two_words = line.find_first_of(" \t") != std::string_view::npos;
+      return make_error(ErrorCode::InvalidArgument, std::string(source) + ":" + std::to_string(number) + ": " +
+                                                        host.error().message() +
+                                                        (two_words ? " (a hosts file lists bus servers, one HOST[:PORT] "
+                                                                     "a line; the name map is --names now)"
+                                                                   : ""));
+    }
     hosts.push_back(std::move(*host));
   }
   return hosts;

@@ -1,4 +1,4 @@
-// NodeRegisters: per-node in-band register reads (fwops Device + RegisterByName), in parallel.
+// NodeRegisters: per-node register reads (fwops Device + RegisterByName), in-band or through a bus server, in parallel.
 #include "core/HexString.h"
 #include "fabric/NodeRegisters.h"
 
@@ -8,6 +8,7 @@
 
 #include "devices/CrRegisterMap.h"
 #include "fabric/NodeDevice.h"
+#include "fwops/access/RemoteListing.h"
 #include "fwops/Device.h"
 
 namespace openflint {
@@ -48,10 +49,11 @@ Result<void> read_cr(Device& device, const RegisterSelector& s, NodeRegisterValu
 }
 
 NodeRegisterValues read_one(const FabricNode& node, const std::shared_ptr<MadChannel>& channel,
-                            const RegisterSelector& s) {
+                            const RegisterSelector& s, const RemoteDeviceName* remote) {
   NodeRegisterValues out;
   out.node = node;
-  auto device = open_node_device(node, channel);
+  if (remote != nullptr) out.path = "out-of-band " + to_string(remote->server);
+  auto device = remote != nullptr ? open_host_device(remote->server, remote->device) : open_node_device(node, channel);
   if (!device) {
     out.note = device.error().message();
     return out;
@@ -105,12 +107,16 @@ std::string RegisterSelector::to_string() const {
 
 std::vector<NodeRegisterValues> read_node_registers(const std::vector<FabricNode>& nodes,
                                                     const std::shared_ptr<MadChannel>& channel,
-                                                    const RegisterSelector& selector) {
+                                                    const RegisterSelector& selector,
+                                                    const std::map<std::uint64_t, RemoteDeviceName>& remote) {
   std::vector<NodeRegisterValues> out(nodes.size());
   std::vector<std::thread> workers;
   workers.reserve(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    workers.emplace_back([&, i] { out[i] = read_one(nodes[i], channel, selector); });
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto served = remote.find(nodes[i].guid);
+    const RemoteDeviceName* via = served == remote.end() ? nullptr : &served->second;
+    workers.emplace_back([&, i, via] { out[i] = read_one(nodes[i], channel, selector, via); });
+  }
   for (auto& t : workers) t.join();
   return out;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "fabric/FabricNode.h"
 #include "fwops/registers/RegisterByName.h"
 #include "mtcr/inband/MadChannel.h"
+#include "mtcr/remote/RemoteDeviceName.h"
 
 namespace openflint {
 
@@ -35,16 +37,20 @@ struct RegisterSelector {
 
 struct NodeRegisterValues {
   FabricNode node;
-  bool vendor_access = false;  // the node answered vendor MADs
+  bool vendor_access = false;  // the node's device opened (vendor MADs, or its host's bus server)
+  std::string path = "in-band";  // "in-band" or "out-of-band HOST" (NodeFirmware::path's words)
   std::string device;          // catalog device name, when it answered
   std::string note;            // why there are no values
   std::vector<std::pair<std::string, std::uint32_t>> values;  // field (or register) name → value
 };
 
-// Reads `selector` on every node with a LID, one thread per node, all on `channel`. Never fails
-// as a whole: a node without vendor access, or whose firmware refuses the register, gets a note.
-[[nodiscard]] std::vector<NodeRegisterValues> read_node_registers(const std::vector<FabricNode>& nodes,
-                                                                  const std::shared_ptr<MadChannel>& channel,
-                                                                  const RegisterSelector& selector);
+// Reads `selector` on every node, one thread per node: the nodes of `remote` (node GUID → the
+// device a host's bus server serves, fabric/OutOfBandNodes.h) through that server (access
+// registers over its G request, CR-space over its reads), every other node with a LID in-band on
+// `channel`. Never fails as a whole: a node without vendor access, whose server fails, or whose
+// firmware refuses the register, gets a note.
+[[nodiscard]] std::vector<NodeRegisterValues> read_node_registers(
+    const std::vector<FabricNode>& nodes, const std::shared_ptr<MadChannel>& channel, const RegisterSelector& selector,
+    const std::map<std::uint64_t, RemoteDeviceName>& remote = {});
 
 }  // namespace openflint

@@ -33,7 +33,41 @@ constexpr std::array<CounterField, 12> kCounters{{
     {"VL15Dropped", IB_PC_VL15_DROPPED_F},
 }};
 
+// PortCountersExtended: the 64-bit data and packet counters, by byte offset in the attribute.
+struct TrafficField {
+  std::string_view name;
+  std::size_t offset;
+};
+constexpr std::array<TrafficField, 4> kTraffic{{
+    {"PortXmitData", 8},
+    {"PortRcvData", 16},
+    {"PortXmitPkts", 24},
+    {"PortRcvPkts", 32},
+}};
+
 }  // namespace
+
+const std::vector<std::string_view>& port_traffic_counter_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const auto& c : kTraffic) v.push_back(c.name);
+    return v;
+  }();
+  return names;
+}
+
+Result<PortCounterValues> decode_port_traffic_counters(std::span<const std::uint8_t> data) {
+  if (data.size() < 40)
+    return make_error(ErrorCode::InvalidArgument,
+                      "PortCountersExtended: " + std::to_string(data.size()) + " bytes, fewer than 40");
+  PortCounterValues out;
+  for (const auto& c : kTraffic) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < 8; ++i) v = (v << 8) | data[c.offset + i];
+    out[std::string(c.name)] = v;
+  }
+  return out;
+}
 
 const std::vector<std::string_view>& port_error_counter_names() {
   static const std::vector<std::string_view> names = [] {
@@ -85,6 +119,17 @@ Result<PortCounterValues> PerfMgtPort::query(std::uint16_t lid, int port_number)
     out[std::string(c.name)] = v;
   }
   return out;
+}
+
+Result<PortCounterValues> PerfMgtPort::query_traffic(std::uint16_t lid, int port_number) {
+  ib_portid_t dest{};
+  ib_portid_set(&dest, lid, 0, 0);
+  std::array<std::uint8_t, 1024> buf{};
+  // pma_query_via leaves the attribute (the MAD's data from IB_PC_DATA_OFFS) at the buffer's start.
+  if (diag_->pma_query(buf.data(), &dest, port_number, kTimeoutMs, IB_GSI_PORT_COUNTERS_EXT, port_) == nullptr)
+    return make_error(ErrorCode::Timeout, "PortCountersExtended of lid " + std::to_string(lid) + " port " +
+                                              std::to_string(port_number) + ": no answer");
+  return decode_port_traffic_counters(std::span<const std::uint8_t>(buf.data(), IB_PC_DATA_SZ));
 }
 
 }  // namespace openflint

@@ -1,6 +1,7 @@
 // FabricHealthReport: a health pass judged, and its text and JSON (ibmon's, and the web console's).
 #include "reports/FabricHealthReport.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace openflint::reports {
@@ -30,6 +31,36 @@ json health_limit_json(const HealthFinding& f) {
   return f.limit;
 }
 
+// 1234567 -> "1.2 MB" (decimal units, as link rates are quoted).
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "kB", "MB", "GB", "TB"};
+  int u = 0;
+  while (bytes >= 1000 && u < 4) {
+    bytes /= 1000;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return buf;
+}
+
+std::string format_percent(double pct) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+  return buf;
+}
+
+// "leaf-1 port 3: xmit 913.0 MB/s 2000 pkt/s, rcv 1.2 kB/s 30 pkt/s, utilisation 91.3%"
+std::string traffic_text(const PortRate& r, const PassNames& names) {
+  char line[200];
+  const std::string util = r.traffic.utilisation_pct ? format_percent(*r.traffic.utilisation_pct) : "-";
+  std::snprintf(line, sizeof line, "%s port %d: xmit %s/s %.0f pkt/s, rcv %s/s %.0f pkt/s, utilisation %s",
+                names.of(r.guid).c_str(), r.port, format_bytes(r.traffic.xmit_bytes_per_s).c_str(),
+                r.traffic.xmit_pkts_per_s, format_bytes(r.traffic.rcv_bytes_per_s).c_str(), r.traffic.rcv_pkts_per_s,
+                util.c_str());
+  return line;
+}
+
 }  // namespace
 
 HealthPass make_health_pass(int number, FabricSweep sweep, HealthSample sample, const HealthPass* previous,
@@ -39,7 +70,10 @@ HealthPass make_health_pass(int number, FabricSweep sweep, HealthSample sample, 
   p.sweep = std::move(sweep);
   p.sample = std::move(sample);
   p.findings = check_health(p.sample, previous ? &previous->sample : nullptr, thresholds);
-  if (previous) p.deltas = counter_deltas(p.sample, previous->sample);
+  if (previous) {
+    p.deltas = counter_deltas(p.sample, previous->sample);
+    p.rates = traffic_rates(p.sample, previous->sample);
+  }
   return p;
 }
 
@@ -59,6 +93,10 @@ std::string health_finding_text(const HealthFinding& f, const std::string& syste
       break;
     case HealthFinding::Kind::Temperature:
       std::snprintf(buf, sizeof buf, "%s: temperature %.1f C > %.0f C", system.c_str(), f.value, f.limit);
+      break;
+    case HealthFinding::Kind::Utilisation:
+      std::snprintf(buf, sizeof buf, "%s port %d: utilisation %.1f%% > %.0f%%", system.c_str(), f.port, f.value,
+                    f.limit);
       break;
   }
   return buf;
@@ -83,6 +121,28 @@ json health_pass_json(const HealthPass& p, const SystemNaming& naming) {
     unread.push_back({{"system", names.of(where.first)}, {"port", where.second}, {"what", "counters"}, {"why", why}});
   for (const auto& [guid, why] : p.sample.temperature_notes)
     unread.push_back({{"system", names.of(guid)}, {"port", nullptr}, {"what", "temperature"}, {"why", why}});
+  for (const auto& [where, why] : p.sample.traffic_notes)
+    unread.push_back({{"system", names.of(where.first)}, {"port", where.second}, {"what", "traffic"}, {"why", why}});
+  json traffic = nullptr;
+  if (p.rates) {
+    traffic = json::array();
+    for (const auto& r : *p.rates) {
+      const auto link = p.sample.link_bytes_per_s.find({r.guid, r.port});
+      const double link_rate = link == p.sample.link_bytes_per_s.end() ? 0 : link->second;
+      traffic.push_back({{"system", names.of(r.guid)}, {"guid", openflint::guid_text(r.guid)}, {"port", r.port},
+                         {"xmit_bytes_per_s", r.traffic.xmit_bytes_per_s}, {"rcv_bytes_per_s", r.traffic.rcv_bytes_per_s},
+                         {"xmit_pkts_per_s", r.traffic.xmit_pkts_per_s}, {"rcv_pkts_per_s", r.traffic.rcv_pkts_per_s},
+                         {"link_bytes_per_s", link_rate > 0 ? json(link_rate) : json(nullptr)},
+                         {"utilisation_pct", r.traffic.utilisation_pct ? json(*r.traffic.utilisation_pct) : json(nullptr)},
+                         {"counters", p.sample.traffic.at({r.guid, r.port})}});
+    }
+  }
+  json temperatures = json::array();
+  for (const auto& [guid, celsius] : p.sample.temperature_c) {
+    const auto path = p.sample.temperature_path.find(guid);
+    temperatures.push_back({{"system", names.of(guid)}, {"guid", openflint::guid_text(guid)}, {"celsius", celsius},
+                            {"path", path == p.sample.temperature_path.end() ? "in-band" : path->second}});
+  }
   json deltas = nullptr;
   if (p.deltas) {
     deltas = json::array();
@@ -94,20 +154,34 @@ json health_pass_json(const HealthPass& p, const SystemNaming& naming) {
               {"nodes", p.sweep.nodes.size()},
               {"ports", p.sample.port_state.size()},
               {"counters_read", p.sample.counters.size()},
+              {"traffic_read", p.sample.traffic.size()},
               {"temperatures_read", p.sample.temperature_c.size()},
               {"healthy", p.findings.empty()},
               {"findings", findings},
               {"deltas", deltas},
+              {"traffic", traffic},
+              {"temperatures", temperatures},
               {"unread", unread}};
 }
 
-void print_health_pass(std::ostream& out, const HealthPass& p, const SystemNaming& naming) {
+void print_health_pass(std::ostream& out, const HealthPass& p, const SystemNaming& naming, bool every_port) {
   const PassNames names(naming, p.sweep);
   out << "pass " << p.number << ": " << p.sweep.nodes.size() << " nodes, " << p.sample.port_state.size()
       << " cabled ports (" << p.sample.counters.size() << " counters read), " << p.sample.temperature_c.size()
       << " temperatures read: " << (p.findings.empty() ? "healthy" : std::to_string(p.findings.size()) + " finding(s)")
       << '\n';
   for (const auto& f : p.findings) out << "  " << health_finding_text(f, names.of(f.guid)) << '\n';
+  if (!p.rates || p.rates->empty()) {
+    out.flush();
+    return;
+  }
+  const PortRate* busiest = &p.rates->front();
+  for (const auto& r : *p.rates) {
+    const double bytes = std::max(r.traffic.xmit_bytes_per_s, r.traffic.rcv_bytes_per_s);
+    if (bytes > std::max(busiest->traffic.xmit_bytes_per_s, busiest->traffic.rcv_bytes_per_s)) busiest = &r;
+    if (every_port) out << "  traffic " << traffic_text(r, names) << '\n';
+  }
+  if (!every_port) out << "  traffic: " << p.rates->size() << " ports, busiest " << traffic_text(*busiest, names) << '\n';
   out.flush();
 }
 

@@ -1,4 +1,4 @@
-// ibcon: one register (access register by name, named or raw CR-space dword) read on a set of fabric nodes in parallel.
+// ibcon: one register (access register by name, named or raw CR-space dword) read on a set of fabric nodes in parallel (out-of-band through --hosts first, else in-band).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -15,6 +15,7 @@
 #include "cli/Version.h"
 #include "fabric/OpenedFabric.h"
 #include "fabric/NodeRegisters.h"
+#include "fabric/OutOfBandNodes.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/options/SystemNameOptions.h"
 
@@ -29,7 +30,9 @@ struct Args {
   std::vector<std::string> names;
   std::string index;
   SystemNamingFiles files;
+  std::string hosts_file;
   std::string ca;
+  std::string ca_old;  // -i CA: the old spelling of -C,--ca
   int port = 0;
   bool json = false;
 };
@@ -51,15 +54,16 @@ struct Row {
 void print_table(const std::vector<Row>& rows, const RegisterSelector& sel) {
   std::size_t w = 6;
   for (const auto& row : rows) w = std::max(w, row.system.size());
-  std::printf("%-*s  %-18s  %-5s  %-12s  %s\n", static_cast<int>(w), "SYSTEM", "GUID", "LID", "DEVICE",
-              sel.to_string().c_str());
+  const bool paths = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.r.path != "in-band"; });
+  std::printf("%-*s  %-18s  %-5s  %-12s  %s%s\n", static_cast<int>(w), "SYSTEM", "GUID", "LID", "DEVICE",
+              paths ? "PATH  " : "", sel.to_string().c_str());
   for (const auto& row : rows) {
     std::string values;
     for (const auto& [name, v] : row.r.values) values += (values.empty() ? "" : " ") + name + "=" + hex_string(v);
     if (row.r.values.empty()) values = "-- " + row.r.note;
-    std::printf("%-*s  %-18s  %-5u  %-12s  %s\n", static_cast<int>(w), row.system.c_str(),
+    std::printf("%-*s  %-18s  %-5u  %-12s  %s%s\n", static_cast<int>(w), row.system.c_str(),
                 guid_text(row.r.node.guid).c_str(), row.r.node.lid, row.r.device.empty() ? "-" : row.r.device.c_str(),
-                values.c_str());
+                paths ? (row.r.path + "  ").c_str() : "", values.c_str());
   }
 }
 
@@ -69,7 +73,7 @@ json rows_json(const std::vector<Row>& rows, const RegisterSelector& sel) {
     json values = json::object();
     for (const auto& [name, v] : row.r.values) values[name] = hex_string(v);
     nodes.push_back({{"system", row.system}, {"guid", guid_text(row.r.node.guid)}, {"lid", row.r.node.lid},
-                     {"type", to_string(row.r.node.type)}, {"vendor_access", row.r.vendor_access},
+                     {"type", to_string(row.r.node.type)}, {"vendor_access", row.r.vendor_access}, {"path", row.r.path},
                      {"device", row.r.device.empty() ? json(nullptr) : json(row.r.device)},
                      {"read", !row.r.values.empty()}, {"values", values},
                      {"note", row.r.note.empty() ? json(nullptr) : json(row.r.note)}});
@@ -77,8 +81,12 @@ json rows_json(const std::vector<Row>& rows, const RegisterSelector& sel) {
   return json{{"ok", true}, {"register", sel.to_string()}, {"nodes", nodes}};
 }
 
-int run(const Args& a) {
+int run(Args a) {
   const auto fail = [&](const Error& e) { return openflint::cli::report_error(e, a.json); };
+  if (!a.ca_old.empty()) {
+    std::cerr << "-W- -i CA is deprecated: the local CA is -C,--ca\n";
+    if (a.ca.empty()) a.ca = a.ca_old;
+  }
   auto sel = RegisterSelector::parse(a.reg);
   if (!sel) return fail(sel.error());
   if (!a.index.empty()) {
@@ -95,6 +103,9 @@ int run(const Args& a) {
   }
   auto naming = SystemNaming::load(a.files);
   if (!naming) return fail(naming.error());
+  auto oob = reach_hosts(a.hosts_file);  // read before anything touches the fabric
+  if (!oob) return fail(oob.error());
+  for (const auto& w : oob->warnings()) std::cerr << "-W- " << w << '\n';
   auto fabric = open_fabric(a.ca, a.port);
   if (!fabric) return fail(fabric.error());
   std::vector<FabricNode> chosen;
@@ -112,7 +123,7 @@ int run(const Args& a) {
   if (chosen.empty()) return fail(Error(ErrorCode::NotFound, "no node on the fabric matches -g/-n"));
   std::vector<Row> rows;
   bool all_read = true;
-  const auto read = read_node_registers(chosen, fabric->channel, *sel);
+  const auto read = read_node_registers(chosen, fabric->channel, *sel, oob->names());
   for (std::size_t i = 0; i < read.size(); ++i) {
     all_read = all_read && !read[i].values.empty();
     rows.push_back(Row{chosen_names[i], read[i]});
@@ -123,7 +134,8 @@ int run(const Args& a) {
 }
 
 int tool_main(int argc, char** argv) {
-  CLI::App app{"ibcon: read one register on fabric nodes in parallel (all, by GUID, by system name)"};
+  CLI::App app{"ibcon: read one register on fabric nodes in parallel (all, by GUID, by system name); nodes a --hosts "
+               "bus server serves are read through it, the rest in-band"};
   Args a;
   app.add_option("register", a.reg,
                  "an access register (MTMP, MGIR; REG.field for one field), a CR-space register the catalog "
@@ -134,7 +146,9 @@ int tool_main(int argc, char** argv) {
   app.add_option("-n,--name", a.names, "only the system with this name (repeatable)")->allow_extra_args(false);
   app.add_option("--index", a.index, "index fields of an access register: f1=v1,f2=v2 (default 0)");
   fabriccli::add_system_name_options(app, a.files, {.topology = false});
+  fabriccli::add_hosts_option(app, a.hosts_file);
   fabriccli::add_local_port_options(app, a.ca, a.port);
+  app.add_option("-i", a.ca_old, "deprecated spelling of -C,--ca")->group("");
   app.add_flag("--json", a.json, "JSON output");
   app.set_version_flag("--version", openflint::cli::version_line("ibcon"), "print the version and exit");
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;

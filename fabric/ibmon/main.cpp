@@ -1,9 +1,10 @@
-// ibmon: fabric health against thresholds — port states, PerfMgt error counters (deltas with --watch), device temperature.
+// ibmon: fabric health against thresholds — port states, PerfMgt error counters (deltas with --watch), traffic and utilisation (with --watch), device temperature (out-of-band through --hosts first).
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "cli/ErrorReport.h"
@@ -14,6 +15,7 @@
 #include "cli/Version.h"
 #include "fabric/FabricDiscovery.h"
 #include "fabric/HealthCheck.h"
+#include "fabric/OutOfBandNodes.h"
 #include "fabric/SystemNaming.h"
 #include "fabric/options/SystemNameOptions.h"
 #include "reports/FabricHealthReport.h"
@@ -28,13 +30,17 @@ void on_signal(int) { g_stop = 1; }
 
 struct Args {
   std::string ca;
+  std::string ca_old;  // -i CA: the old spelling of -C,--ca
   int port = 0;
   std::string thresholds_file;
   std::vector<std::string> thresholds;
+  std::optional<std::string> util_warn;
   SystemNamingFiles files;
+  std::string hosts_file;
   double watch = 0;
   int count = 0;
   bool no_temperature = false;
+  bool traffic = false;
   bool json = false;
 };
 
@@ -44,8 +50,13 @@ void pause_for(double seconds) {
   while (!g_stop && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(std::chrono::milliseconds(20));
 }
 
-int run(const Args& a) {
+int run(Args a) {
   const auto fail = [&](const Error& e) { return openflint::cli::report_error(e, a.json); };
+  if (!a.ca_old.empty()) {
+    std::cerr << "-W- -i CA is deprecated: the local CA is -C,--ca\n";
+    if (a.ca.empty()) a.ca = a.ca_old;
+  }
+  if (a.util_warn) a.thresholds.push_back("utilisation=" + *a.util_warn);
   if (a.watch < 0 || a.count < 0) return fail(Error(ErrorCode::InvalidArgument, "--watch and --count must not be negative"));
   if (a.count > 0 && a.watch == 0 && a.count != 1)
     return fail(Error(ErrorCode::InvalidArgument, "--count needs --watch SECONDS"));
@@ -53,6 +64,10 @@ int run(const Args& a) {
   if (!thresholds) return fail(thresholds.error());
   auto naming = SystemNaming::load(a.files);
   if (!naming) return fail(naming.error());
+  auto oob = reach_hosts(a.hosts_file);  // read before anything touches the fabric
+  if (!oob) return fail(oob.error());
+  for (const auto& w : oob->warnings()) std::cerr << "-W- " << w << '\n';
+  const auto remote = oob->names();
   auto perf = PerfMgtPort::open(a.ca, a.port);
   if (!perf) return fail(perf.error());
   std::shared_ptr<MadChannel> channel;
@@ -71,7 +86,7 @@ int run(const Args& a) {
     if (g_stop) break;
     auto sweep = discover_fabric_links(a.ca, a.port);
     if (!sweep) return fail(sweep.error());
-    auto sample = sample_health(*sweep, *perf, channel, !a.no_temperature);
+    auto sample = sample_health(*sweep, *perf, channel, !a.no_temperature, remote);
     reports::HealthPass p = reports::make_health_pass(n, std::move(*sweep), std::move(sample),
                                                       previous ? &*previous : nullptr, *thresholds);
     crossed = crossed || !p.findings.empty();
@@ -83,7 +98,7 @@ int run(const Args& a) {
     } else if (a.json) {
       passes_json.push_back(reports::health_pass_json(p, *naming));
     } else {
-      reports::print_health_pass(std::cout, p, *naming);
+      reports::print_health_pass(std::cout, p, *naming, a.traffic);
     }
     previous = std::move(p);
   }
@@ -92,17 +107,26 @@ int run(const Args& a) {
 }
 
 int tool_main(int argc, char** argv) {
-  CLI::App app{"ibmon: fabric health — port states, error counters (PerfMgt) and device temperature against thresholds"};
+  CLI::App app{"ibmon: fabric health — port states, error counters, traffic (PerfMgt) and device temperature against "
+               "thresholds; temperatures of the nodes a --hosts bus server serves are read through it"};
   Args a;
   fabriccli::add_local_port_options(app, a.ca, a.port);
+  app.add_option("-i", a.ca_old, "deprecated spelling of -C,--ca")->group("");
   app.add_option("-T,--thresholds", a.thresholds_file, "threshold file: 'NAME VALUE' per line");
   app.add_option("--threshold", a.thresholds, "NAME=VALUE over the file's (repeatable; VALUE a number or off)")
       ->allow_extra_args(false);
+  app.add_option("--util-warn", a.util_warn,
+                 "a finding for a port whose busier direction carries more than PCT percent of its link's data rate "
+                 "between two passes (--watch); the same as --threshold utilisation=PCT");
   fabriccli::add_system_name_options(app, a.files, {.topology = false});
-  app.add_option("--watch", a.watch, "repeat every SECONDS; later passes judge counter increases");
+  fabriccli::add_hosts_option(app, a.hosts_file);
+  app.add_option("--watch", a.watch, "repeat every SECONDS; later passes judge counter increases and traffic rates");
   app.add_option("--count", a.count, "with --watch: stop after N passes (default: until SIGINT/SIGTERM)");
+  app.add_flag("--traffic", a.traffic,
+               "text: one traffic line per port from the second pass on (default: the busiest port; JSON has all)");
   app.add_flag("--no-temperature", a.no_temperature, "do not read the devices' temperature (vendor MADs)");
-  app.add_flag("--json", a.json, "JSON output: one document; with --watch one line per pass (JSON lines, with counter deltas)");
+  app.add_flag("--json", a.json,
+               "JSON output: one document; with --watch one line per pass (JSON lines, with counter deltas and traffic)");
   app.set_version_flag("--version", openflint::cli::version_line("ibmon"), "print the version and exit");
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   struct sigaction sa {};

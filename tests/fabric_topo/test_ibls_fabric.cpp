@@ -195,6 +195,77 @@ TEST_F(IblsFabric, AnotherAdapterModelIsTheWrongType) {
   EXPECT_EQ(f["found_type"], "MT27500");
 }
 
+// -i DEVICE keeps the nodes of one device (name, part number or device id, any case) and their
+// cables; keys choose the sections; -C,--ca is the local CA (-i was, and a CA name given to -i
+// says so); the name map is --names, and --hosts is a hosts file (a name map there is refused).
+TEST_F(IblsFabric, DeviceFilterKeysAndOptionSpellings) {
+  up(declared_, "devid=0x1013\nHca 2 \"host-6\"", "devid=0x1003\nHca 2 \"host-6\"");  // a ConnectX-3
+  const auto listed = [&](std::vector<std::string> args) {
+    args.push_back("--json");
+    args.push_back("--no-fw");
+    const auto r = ibls(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    auto j = json::parse(r.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
+    return j;
+  };
+  const json cx3 = listed({"-i", "ConnectX-3"});
+  ASSERT_EQ(cx3["systems"].size(), 1u) << cx3.dump(2);
+  EXPECT_EQ(cx3["systems"][0]["name"], "host-6");
+  EXPECT_EQ(cx3["cables"].size(), 1u);
+  std::set<std::string> cx4;
+  const json by_id = listed({"-i", "mt4115"});
+  for (const auto& s : by_id["systems"]) cx4.insert(s["name"].get<std::string>());
+  EXPECT_EQ(cx4, (std::set<std::string>{"host-1", "host-2", "host-3", "host-4", "host-5", "host-7", "host-8"}));
+  EXPECT_EQ(listed({"--device", "mt27700"})["systems"].size(), 7u) << "the part number";
+  EXPECT_EQ(listed({"-i", "4099"})["systems"].size(), 1u) << "the device id alone (ConnectX-3: 0x1003)";
+  const json switches = listed({"-i", "switch-ib", "devices"});
+  EXPECT_FALSE(switches.contains("systems"));
+  EXPECT_FALSE(switches.contains("cables"));
+  ASSERT_EQ(switches["devices"].size(), 6u) << switches.dump(2);
+  for (const auto& d : switches["devices"]) {
+    EXPECT_EQ(d["node_type"], "switch");
+    EXPECT_EQ(d["device"], "Switch-IB");
+    EXPECT_NE(d["lid"], 0);
+  }
+  const auto not_a_device = ibls({"-i", "mlx5_0", "--no-fw"});
+  EXPECT_EQ(not_a_device.exit_code, 4) << not_a_device.out << not_a_device.err;
+  EXPECT_NE(not_a_device.err.find("the local CA is -C,--ca"), std::string::npos) << not_a_device.err;
+
+  // Keys: systems (names and types only), cables, firmware; comma-separated or repeated.
+  const json sys = listed({"systems,cables"});
+  ASSERT_EQ(sys["systems"].size(), 14u);
+  EXPECT_EQ(sys["cables"].size(), 16u);
+  EXPECT_FALSE(sys.contains("devices"));
+  for (const auto& s : sys["systems"]) EXPECT_EQ(s.size(), 2u) << s.dump() << ": name and type";
+  const auto fw = ibls({"firmware", "--json"});
+  ASSERT_EQ(fw.exit_code, 0) << fw.out << fw.err;
+  const json fwj = json::parse(fw.out);
+  ASSERT_EQ(fwj["firmware"].size(), 14u);
+  for (const auto& f : fwj["firmware"]) EXPECT_TRUE(f["path"].is_null()) << f.dump() << ": no responders, no facts";
+  const auto text = ibls({"devices", "cables", "--no-fw"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find("Systems ("), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Devices (14):"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Cables (16):"), std::string::npos) << text.out;
+  const auto classic = ibls({"--no-fw"});
+  EXPECT_NE(classic.out.find("Systems (14):"), std::string::npos) << classic.out;
+  EXPECT_NE(classic.out.find("Cables (16):"), std::string::npos) << classic.out;
+  EXPECT_EQ(ibls({"ports"}).exit_code, 2);
+  EXPECT_EQ(ibls({"firmware", "--no-fw"}).exit_code, 2);
+
+  // -C,--ca is the local CA: one that does not exist fails the sweep.
+  EXPECT_NE(ibls({"-C", "nosuchca0", "--no-fw"}).exit_code, 0);
+  EXPECT_NE(ibls({"--ca", "nosuchca0", "--no-fw"}).exit_code, 0);
+  // The name map as --hosts: refused with the hint; as --names it names.
+  std::ofstream(topo_dir_ / "names") << "renamed-6 " << cx3["systems"][0]["guid"].get<std::string>() << "\n";
+  const auto as_hosts = ibls({"--hosts", (topo_dir_ / "names").string(), "--no-fw"});
+  EXPECT_EQ(as_hosts.exit_code, 2) << as_hosts.out << as_hosts.err;
+  EXPECT_NE(as_hosts.err.find("names:1: "), std::string::npos) << as_hosts.err;
+  EXPECT_NE(as_hosts.err.find("the name map is --names now"), std::string::npos) << as_hosts.err;
+  EXPECT_EQ(listed({"--names", (topo_dir_ / "names").string(), "-i", "connectx-3"})["systems"][0]["name"], "renamed-6");
+}
+
 // ibfwmgr takes the same name options as ibls: the map's names (and WHERE) for the nodes it
 // lists, the NodeDescription for the others, the topology's types; a bad map exits 2 at FILE:LINE.
 TEST_F(IblsFabric, IbfwmgrNamesSystemsAsTheNameMapSays) {

@@ -70,7 +70,7 @@ TEST(SimfabricTopology, IbtopogenFabricUpThenIblsChecksIt) {
   const std::string guid = listed["systems"][0]["guid"];
   std::ofstream(dir / "hosts") << "# name GUID\nlogin-1 " << guid << "\n";
   const auto renamed =
-      nlohmann::json::parse(ibls({"--json", "--no-fw", "--hosts", (dir / "hosts").string(), "-g", guid}).out, nullptr, false);
+      nlohmann::json::parse(ibls({"--json", "--no-fw", "--names", (dir / "hosts").string(), "-g", guid}).out, nullptr, false);
   ASSERT_FALSE(renamed.is_discarded());
   ASSERT_EQ(renamed["systems"].size(), 1u) << renamed.dump(2);
   EXPECT_EQ(renamed["systems"][0]["name"], "login-1");
