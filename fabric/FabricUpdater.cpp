@@ -17,6 +17,40 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The dry run's estimate: the flash gateway moves 16 bytes per transaction, and a burn programs
+// each (a write and its status poll) and reads it back (two more).
+constexpr std::uint64_t kGatewayBytes = 16;
+constexpr std::uint64_t kRequestsPerGatewayWrite = 4;
+
+// The one safe reset (fwops/registers/AdapterReset, as `mst reset`): a switch resets in-band; an
+// adapter reached in-band is refused with the reason (it needs a PCI reset on its host). Out-of-
+// band the host's bus server resets it when it allows resets; otherwise the firmware reset is
+// armed for the host's next warm reboot (level 4 through the register channel) and said so.
+void reset_node(Device& device, NodeUpdate& out) {
+  if (auto stop = check_interrupted(); !stop) {  // the burn stands; the reset is left to the user
+    out.message = "burned; not reset: " + stop.error().message();
+    return;
+  }
+  ResetOptions options;
+  options.arm_when_server_refuses = out.before.remote.has_value();
+  auto plan = plan_reset(device, options);
+  auto reset = plan ? run_reset(device, *plan, options) : Result<ResetReport>(make_error(std::move(plan).error()));
+  if (!reset) {
+    out.message = (out.before.remote ? "burned; not reset out-of-band: " : "burned; not reset: ") +
+                  reset.error().message();
+    return;
+  }
+  if (!reset->plan.resets_now) {
+    out.activation = NodeActivation::Armed;
+    out.message = "armed, runs after the next warm reboot" +
+                  (reset->plan.server_refusal.empty() ? std::string()
+                                                      : " (the server does not reset: " + reset->plan.server_refusal + ")");
+    return;
+  }
+  out.reset_done = true;
+  if (reset->plan.by_server) out.message = "reset by the bus server";
+}
+
 void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, std::size_t index,
                NodeUpdate& out) {
   BurnOptions burn;  // failsafe, PSID and the board's identity kept
@@ -30,24 +64,48 @@ void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptio
   out.status = NodeUpdateStatus::Updated;
   out.new_copy_address = report->new_copy_address;
   out.identity_from = to_string(report->identity.uids_from);
-  if (!options.reset) return;
-  if (auto stop = check_interrupted(); !stop) {  // the burn stands; the reset is left to the user
-    out.message = "burned; not reset: " + stop.error().message();
-    return;
+  if (options.reset) reset_node(device, out);
+  // Whether the new firmware runs: asked anew (MGIR), whatever the reset did.
+  device.invalidate_running_firmware();
+  out.running_after = device.running_firmware();
+  const auto& running = out.running_after;
+  if (running && running->image && running->image->fw_version && running->image->fw_version == out.image_version)
+    out.activation = NodeActivation::Running;
+  else if (out.activation != NodeActivation::Armed)
+    out.activation = running && running->image ? NodeActivation::Pending : NodeActivation::Unknown;
+}
+
+// The dry run's plan (NodeUpdatePlan). An out-of-band adapter's device is opened to ask its
+// server what a reset would do; nothing is written.
+NodeUpdatePlan plan_node_update(const NodeFirmware& node, const FirmwareFile& file,
+                                const std::shared_ptr<MadChannel>& channel, const FabricUpdateOptions& options) {
+  NodeUpdatePlan plan;
+  plan.image_bytes = file.query.image_size != 0 ? file.query.image_size : file.bytes.size();
+  plan.requests = (plan.image_bytes + kGatewayBytes - 1) / kGatewayBytes * kRequestsPerGatewayWrite;
+  plan.request_unit = node.remote ? "bus requests" : "MADs";
+  if (node.node.type == FabricNode::Type::Switch && !node.remote) {
+    plan.can_activate = true;
+    plan.activation = "switch software reset (in-band)";
+  } else if (!node.remote) {
+    plan.activation = "no: an adapter reached in-band needs a PCI reset on its host";
+  } else {
+    auto device = open_node_device(node, channel);
+    ResetOptions reset;
+    reset.arm_when_server_refuses = true;
+    auto reset_plan = device ? plan_reset(*device, reset) : Result<ResetPlan>(make_error(std::move(device).error()));
+    if (!reset_plan) {
+      plan.activation = "no: " + reset_plan.error().message();
+    } else if (!reset_plan->blockers.empty()) {
+      plan.activation = "no: " + reset_plan->blockers.front().why;
+    } else {
+      plan.can_activate = true;
+      plan.activation = reset_plan->by_server && reset_plan->resets_now
+                            ? "reset by the bus server"
+                            : "arm MFRL level 4 (runs after the next warm reboot)";
+    }
   }
-  // The one safe reset (fwops/registers/AdapterReset, as `mst reset`): a switch resets in-band; an adapter
-  // reached in-band is refused with the reason (it needs a PCI reset on its host).
-  // Out-of-band the bus protocol carries CR-space only: the opened remote Device refuses, and the
-  // burn still stands (the new firmware runs after a reset on the device's host).
-  auto plan = plan_reset(device, ResetOptions{});
-  auto reset = plan ? run_reset(device, *plan, ResetOptions{}) : Result<ResetReport>(make_error(std::move(plan).error()));
-  if (!reset) {
-    out.message = (out.before.remote ? "burned; not reset out-of-band: " : "burned; not reset: ") +
-                  reset.error().message();
-    return;
-  }
-  out.reset_done = true;
-  out.running_after = reset->running_after;
+  if (!options.reset && plan.can_activate) plan.activation += " (with --reset)";
+  return plan;
 }
 
 void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,
@@ -76,6 +134,7 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
   }
   if (options.dry_run) {
     out.status = NodeUpdateStatus::WouldUpdate;
+    out.plan = plan_node_update(node, **file, channel, options);
     return;
   }
   if (auto stop = check_interrupted(); !stop) {  // a stop signal: no node starts a burn after it
@@ -94,6 +153,17 @@ void update_node(const NodeFirmware& node, const ImageSet& images, const std::sh
 }
 
 }  // namespace
+
+const char* to_string(NodeActivation a) {
+  switch (a) {
+    case NodeActivation::None: return "";
+    case NodeActivation::Running: return "running";
+    case NodeActivation::Armed: return "armed";
+    case NodeActivation::Pending: return "pending";
+    case NodeActivation::Unknown: return "unknown";
+  }
+  return "";
+}
 
 const char* to_string(NodeUpdateStatus s) {
   switch (s) {

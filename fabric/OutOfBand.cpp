@@ -58,6 +58,21 @@ std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
   return out;
 }
 
+std::vector<NodeFirmware> served_inventory(const std::vector<RemoteHostStatus>& hosts) {
+  std::vector<NodeFirmware> out;
+  for (const auto& h : hosts)
+    for (const auto& d : h.devices) {
+      if (!d.info) continue;  // not opened: the hosts' report names why
+      FabricNode node;
+      node.type = d.info->kind == DeviceKind::Switch ? FabricNode::Type::Switch : FabricNode::Type::Hca;
+      node.guid = d.node_guid.value_or(0);
+      node.description = d.name;
+      node.device_id = d.info->pci_device_id;
+      out.push_back(from_remote(node, d));
+    }
+  return out;
+}
+
 Result<Device> open_node_device(const NodeFirmware& node, const std::shared_ptr<MadChannel>& channel) {
   if (node.remote) return open_host_device(node.remote->server, node.remote->device);
   DeviceOpenOptions options;

@@ -26,6 +26,12 @@ namespace openflint {
                                                        const std::vector<RemoteHostStatus>& hosts,
                                                        const std::shared_ptr<MadChannel>& channel);
 
+// Without a fabric (ibfwmgr --no-fabric): every device the hosts serve that opened, as a node
+// reached out-of-band (described as take_inventory describes a served node): its node GUID from
+// the flash (0 when the flash holds none), the catalog's kind as its type, no LID, and its remote
+// name as its description. Host order, then the order each host listed its devices.
+[[nodiscard]] std::vector<NodeFirmware> served_inventory(const std::vector<RemoteHostStatus>& hosts);
+
 // Opens a node's device the way the inventory reached it: the remote name out-of-band, else
 // lid-N on `channel`.
 [[nodiscard]] Result<Device> open_node_device(const NodeFirmware& node, const std::shared_ptr<MadChannel>& channel);

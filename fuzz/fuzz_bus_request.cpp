@@ -1,4 +1,4 @@
-// Fuzz target: the bus-server request parser (parse_bus_request, G included) and reply parsers on arbitrary text.
+// Fuzz target: the bus-server request parser (parse_bus_request, G and X included) and reply parsers on arbitrary text.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,5 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto again = parse_register_reply(format_register_reply(*reply));
     if (!again || !(*again == *reply)) std::abort();
   }
+  // openflint's X answers (the plan's and the reset's) likewise.
+  for (const bool run : {false, true})
+    if (auto reply = parse_reset_reply(text, run)) {
+      auto again = parse_reset_reply(format_reset_reply(*reply), run);
+      if (!again || !(*again == *reply)) std::abort();
+    }
   return 0;
 }

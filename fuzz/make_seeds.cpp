@@ -168,7 +168,8 @@ bool bus_seeds(const fs::path& out) {
       {"block-read", "B 0x100 10"}, {"block-write", "U 0x100 10 0x1 0x2 0x3"}, {"pci-change", "P"},
       {"space", "A 2"}, {"block-reply", "O 0x11223344 0xaabbccdd 0x0304"},
       {"register-probe", "G"}, {"register-query", "G 0x9903 1 8 0x0 0x0"},
-      {"register-write", "G 0x9062 2 12 0x1 0x0 0xffffffff"}, {"register-reply", "O 0x0 0x1020304 0x0"}};
+      {"register-write", "G 0x9062 2 12 0x1 0x0 0xffffffff"}, {"register-reply", "O 0x0 0x1020304 0x0"},
+      {"reset-plan", "X 3 0"}, {"reset", "X 4 1"}, {"reset-reply", "O 1 12 reset in 12 ms, runs 12.28.2006"}};
   bool ok = true;
   for (const auto& [name, text] : requests) ok = ok && save(out, name, {text.begin(), text.end()});
   return ok;

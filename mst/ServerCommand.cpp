@@ -32,6 +32,8 @@ struct ServerArgs {
   int port = kBusDefaultPort;
   std::vector<std::string> allow;
   bool read_only = false;
+  bool allow_reset = false;
+  bool allow_unbind = false;
   double idle_timeout_s = 300;
   std::size_t max_sessions = BusServerOptions::kDefaultMaxSessions;
   bool stdio = false;
@@ -71,6 +73,8 @@ int run_server(const ServerArgs& a, const Common& common) {
     BusSessionOptions options;
     options.devices = *devices;
     options.read_only = a.read_only;
+    options.allow_reset = a.allow_reset;
+    options.allow_unbind = a.allow_unbind;
     options.idle_timeout = idle;
     options.open_options.sysfs_root = root;
     options.peer = "stdio";
@@ -88,6 +92,8 @@ int run_server(const ServerArgs& a, const Common& common) {
     options.allow.push_back(*network);
   }
   options.read_only = a.read_only;
+  options.allow_reset = a.allow_reset;
+  options.allow_unbind = a.allow_unbind;
   options.idle_timeout = idle;
   options.max_sessions = a.max_sessions;
   options.devices = *devices;
@@ -101,7 +107,9 @@ int run_server(const ServerArgs& a, const Common& common) {
     const bool v6 = a.listen.find(':') != std::string::npos;
     std::cerr << "-I- serving " << devices->size() << " device(s) on " << (v6 ? "[" + a.listen + "]" : a.listen) << ":"
               << (*server)->port()
-              << (a.read_only ? " (read-only)" : "") << std::endl;
+              << (a.read_only ? " (read-only)" : "")
+              << (a.allow_reset && !a.read_only ? (a.allow_unbind ? " (resets allowed, drivers unbound)" : " (resets allowed)") : "")
+              << std::endl;
     served = (*server)->serve();
   }
   if (!served) return cli::report_error(served.error(), common.json);
@@ -123,6 +131,13 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
   server->add_flag("--read-only", args->read_only,
                    "answer queries only: reads, register queries and the gateway commands of flash reads; "
                    "refuse erases, programs and every other write");
+  server->add_flag("--allow-reset", args->allow_reset,
+                   "answer a client's reset request (X) with the safe reset of `mst reset` (level 3 now or 4 armed), "
+                   "audited; refused by default");
+  server->add_flag("--allow-unbind", args->allow_unbind,
+                   "with --allow-reset: a reset may unbind the drivers bound to the device and bind them again "
+                   "(`mst reset --unbind`); without it a bound driver refuses the reset")
+      ->needs("--allow-reset");
   server->add_option("--idle-timeout", args->idle_timeout_s, "close a connection idle this many seconds (default 300)")
       ->check(CLI::PositiveNumber);
   server->add_option("--max-sessions", args->max_sessions,

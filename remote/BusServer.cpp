@@ -265,6 +265,8 @@ void BusServer::run_session(Slot& slot) noexcept {
       BusSessionOptions options;
       options.devices = options_.devices;
       options.read_only = options_.read_only;
+      options.allow_reset = options_.allow_reset;
+      options.allow_unbind = options_.allow_unbind;
       options.idle_timeout = options_.idle_timeout;
       options.peer = slot.peer;
       options.open_options.sysfs_root = options_.sysfs_root;

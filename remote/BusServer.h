@@ -32,6 +32,8 @@ struct BusServerOptions {
   // Clients allowed to connect; empty = any (only accepted on a loopback listen address).
   std::vector<ClientNetwork> allow;
   bool read_only = false;
+  bool allow_reset = false;   // BusSessionOptions::allow_reset
+  bool allow_unbind = false;  // BusSessionOptions::allow_unbind
   std::chrono::milliseconds idle_timeout = BusSessionOptions::kDefaultIdleTimeout;
   std::size_t max_sessions = kDefaultMaxSessions;
   std::vector<std::string> devices;  // what L lists and O may open

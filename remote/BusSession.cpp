@@ -7,6 +7,7 @@
 #include <new>
 #include <utility>
 
+#include "fwops/registers/AdapterReset.h"
 #include "fwops/registers/CrSpaceWords.h"
 #include "remote/ReadOnlyWrites.h"
 #include "remote/SessionFlashLock.h"
@@ -169,6 +170,7 @@ std::vector<std::string> BusSession::answer_request(const BusRequest& request) {
     case BusCommand::ReadBlock: return {read_block(request)};
     case BusCommand::WriteBlock: return {write_block(request)};
     case BusCommand::Register: return {access_register(request)};
+    case BusCommand::Reset: return {reset(request)};
     default: return {format_error(kBusInvalidCommand)};
   }
 }
@@ -256,6 +258,42 @@ std::string BusSession::access_register(const BusRequest& request) {
   reply.status = static_cast<std::uint8_t>(answer->status & 0x7f);
   reply.data = register_dwords(std::span<const std::uint8_t>(answer->data).first(std::min(answer->data.size(), max_bytes) / 4 * 4));
   return format_register_reply(reply);
+}
+
+std::string BusSession::reset(const BusRequest& request) {
+  // One audit line per request, the plan's (X <level> 0) too: who asked, and what came of it.
+  const std::string what = std::string(request.reset_run ? "reset of " : "reset plan of ") + device_->name() +
+                           " level " + std::to_string(request.reset_level);
+  const auto refuse = [&](std::string_view why) {
+    audit(what + " refused: " + std::string(why));
+    return format_error(why);
+  };
+  if (!options_.allow_reset) return refuse(kBusResetNotAllowed);
+  if (options_.read_only) return refuse(kReadOnly);
+  ResetOptions reset_options;
+  reset_options.level = request.reset_level;
+  reset_options.unbind_drivers = options_.allow_unbind;
+  auto plan = plan_reset(*device_, reset_options);
+  if (!plan) return refuse(plan.error().message());
+  if (!plan->blockers.empty()) return refuse(plan->blockers.front().why);
+  if (!request.reset_run) {
+    audit(what + ": " + plan->method);
+    return format_reset_reply({.resets_now = plan->resets_now, .took_ms = {}, .text = plan->method});
+  }
+  auto report = run_reset(*device_, *plan, reset_options);
+  if (!report) return refuse(report.error().message());
+  // A simulated device keeps its new boot state (what runs) like a real one: saved now.
+  if (auto saved = device_->commit(); !saved) audit("saving " + device_->name() + " failed: " + saved.error().message());
+  const auto& running = report->running_after;
+  const std::string runs = running && running->image && running->image->fw_version
+                               ? "runs " + running->image->fw_version->to_string()
+                               : std::string("running firmware unknown");
+  const std::string outcome = report->plan.resets_now ? "reset in " + std::to_string(report->took.count()) + " ms, " + runs
+                                                      : "armed: the new firmware runs after the host's next warm reboot";
+  audit(what + ": " + outcome);
+  return format_reset_reply({.resets_now = report->plan.resets_now,
+                             .took_ms = static_cast<std::uint32_t>(report->took.count()),
+                             .text = outcome});
 }
 
 }  // namespace openflint

@@ -28,6 +28,12 @@ struct BusSessionOptions {
   // device's gateway (remote/ReadOnlyWrites.h); U, G writes and every other W are refused with
   // "E read-only server" (the reason goes to the audit log, once per session).
   bool read_only = false;
+  // X (docs/remote.md): the safe reset of `mst reset` (fwops/registers/AdapterReset.h) on request;
+  // off: "E reset not allowed by this server". allow_unbind lets the reset unbind the drivers
+  // bound to the device and bind them again (`mst reset --unbind`); without it a bound driver
+  // refuses the reset. Each reset request and its outcome is one audit line.
+  bool allow_reset = false;
+  bool allow_unbind = false;
   // The session ends when no request arrives for this long.
   std::chrono::milliseconds idle_timeout = kDefaultIdleTimeout;
   // Who is on the other end, for the audit lines ("127.0.0.1:40000", "stdio").
@@ -68,6 +74,8 @@ class BusSession {
   // G: the probe (the register bytes the channel carries) or one access through the device's
   // register port; the register status goes back in the reply.
   [[nodiscard]] std::string access_register(const BusRequest& request);
+  // X: the plan (what a reset would do, or why not) or the reset of the open device.
+  [[nodiscard]] std::string reset(const BusRequest& request);
   void audit(std::string_view line) const;
   // The "E read-only server" reply; the first of a session is audited with `why`.
   [[nodiscard]] std::string refuse_read_only(std::string_view why);

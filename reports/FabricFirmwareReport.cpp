@@ -112,6 +112,14 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
     j["running_after"] = nullptr;
     if (u.running_after && u.running_after->image && u.running_after->image->fw_version)
       j["running_after"] = u.running_after->image->fw_version->to_string();
+    j["activation"] = u.activation == NodeActivation::None ? nlohmann::json(nullptr) : nlohmann::json(to_string(u.activation));
+    j["plan"] = nullptr;
+    if (u.plan)
+      j["plan"] = {{"image_bytes", u.plan->image_bytes},
+                   {"requests", u.plan->requests},
+                   {"request_unit", u.plan->request_unit},
+                   {"can_activate", u.plan->can_activate},
+                   {"activation", u.plan->activation}};
     j["mads"] = u.mads;
     j["seconds"] = u.seconds;
     list.push_back(j);
@@ -131,7 +139,9 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
     std::string note = u.message;  // the JSON keeps the whole message
     if (u.status == NodeUpdateStatus::NoAccess)
       note = "no vendor access" + std::string(u.before.node.local ? " (local node)" : " (vendor MADs not answered)");
-    if (u.reset_done) note = "reset, runs " + fw_version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
+    const auto runs = fw_version_text(u.running_after && u.running_after->image ? u.running_after->image->fw_version : std::nullopt);
+    if (u.reset_done) note = (u.message.empty() ? "reset" : u.message) + ", runs " + runs;
+    else if (u.activation == NodeActivation::Running) note = "runs " + runs;
     out << cli::table_row({{system_cell(u.before.node, naming), sw},
                 {std::to_string(u.before.node.lid), 5},
                 {u.before.device.empty() ? "-" : u.before.device, 12},
@@ -147,6 +157,25 @@ void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, do
   char total[32];
   std::snprintf(total, sizeof total, "%.2f", seconds);
   out << "-I- " << updates.size() << " nodes in " << total << " s\n";
+}
+
+void print_update_plan(std::ostream& out, const std::vector<NodeUpdate>& updates, const SystemNaming& naming) {
+  std::size_t w = 12;
+  for (const auto& u : updates) w = std::max(w, system_cell(u.before.node, naming).size());
+  const int sw = static_cast<int>(w);
+  out << "-I- dry run: nothing was written\n";
+  out << cli::table_row({{"SYSTEM", sw}, {"LID", 5}, {"PATH", 28}, {"IMAGE", 24}, {"VERSION", 12}, {"BYTES", 9}, {"REQUESTS", 18}, {"ACTIVATION", 0}});
+  for (const auto& u : updates) {
+    if (!u.plan) continue;
+    out << cli::table_row({{system_cell(u.before.node, naming), sw},
+                {std::to_string(u.before.node.lid), 5},
+                {u.before.path(), 28},
+                {u.image, 24},
+                {fw_version_text(u.image_version), 12},
+                {std::to_string(u.plan->image_bytes), 9},
+                {"~" + std::to_string(u.plan->requests) + (u.plan->request_unit == "MADs" ? " MADs" : " requests"), 18},
+                {u.plan->activation, 0}});
+  }
 }
 
 }  // namespace openflint::reports

@@ -21,6 +21,9 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, 
                                          const SystemNaming& naming, const std::vector<RemoteHostStatus>& hosts = {});
 void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds,
                    const SystemNaming& naming);
+// The dry run's plan (--dry-run): per node that would be updated, its path, the image (file,
+// version, bytes), the burn's estimated requests and how it would be activated.
+void print_update_plan(std::ostream& out, const std::vector<NodeUpdate>& updates, const SystemNaming& naming);
 // The SYSTEM cell: "NAME" or "NAME WHERE" for a node the map names, else its NodeDescription ("-": none).
 [[nodiscard]] std::string system_cell(const FabricNode& node, const SystemNaming& naming);
 

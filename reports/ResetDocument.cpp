@@ -21,7 +21,9 @@ nlohmann::json reset_plan_json(const ResetPlan& plan) {
   return {{"device", plan.device}, {"device_type", plan.device_type}, {"method", plan.method},
           {"resets_now", plan.resets_now}, {"firmware_reset", firmware},
           {"pci_reset_method", plan.pci_reset_method.empty() ? json(nullptr) : json(plan.pci_reset_method)},
-          {"functions", functions}, {"running_before", cli::running_firmware_json(plan.running_before)}, {"blockers", blockers}};
+          {"functions", functions}, {"running_before", cli::running_firmware_json(plan.running_before)}, {"blockers", blockers},
+          {"by_server", plan.by_server},
+          {"server_refusal", plan.server_refusal.empty() ? json(nullptr) : json(plan.server_refusal)}};
 }
 
 nlohmann::json reset_report_json(const ResetReport& report) {

@@ -9,7 +9,7 @@
 namespace openflint::reports {
 
 // {"device", "device_type", "method", "resets_now", "firmware_reset", "pci_reset_method",
-//  "functions", "running_before", "blockers"}.
+//  "functions", "running_before", "blockers", "by_server", "server_refusal"}.
 [[nodiscard]] nlohmann::json reset_plan_json(const ResetPlan& plan);
 // {"ok", "plan", "running_after", "restored", "took_ms"}.
 [[nodiscard]] nlohmann::json reset_report_json(const ResetReport& report);

@@ -17,6 +17,7 @@
 #include "fabric/HostsFile.h"
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
+#include "fabric/NodeSelection.h"
 #include "fabric/OutOfBand.h"
 #include "fabric/options/SystemNameOptions.h"
 #include "reports/FabricFirmwareReport.h"
@@ -39,6 +40,9 @@ struct Args {
   std::string images;
   std::string hosts_file;  // --hosts FILE: devices reached out-of-band first
   SystemNamingFiles naming;  // --names FILE, -t FILE: the SYSTEM column
+  NodeSelection selection;   // --node, --exclude, --type, --system-type
+  std::string type;          // --type hca|switch, into selection.type
+  bool no_fabric = false;    // --no-fabric: the hosts' devices only, no sweep
 };
 
 // Discovery and the inventory, with what the hosts of --hosts listed.
@@ -55,17 +59,38 @@ int fail(const Args& a, const Error& e, int rc = -1) {
   return rc < 0 ? code : rc;
 }
 
-// Discovery runs first, on its own port (libibnetdisc); the shared channel opens after it. With
-// --hosts, the hosts' devices are listed first and the nodes they serve go out-of-band.
+// Discovery runs first, on its own port (libibnetdisc); the selection (--node, ...) right after it,
+// so no node outside it is asked anything; the shared channel opens after it. With --hosts, the
+// hosts' devices are listed first and the nodes they serve go out-of-band. With --no-fabric there
+// is no sweep: the nodes are the devices the hosts serve.
 Result<Inventory> inventory(const Args& a, SystemNaming naming, const std::vector<RemoteHost>& hosts,
                             std::shared_ptr<MadChannel>& channel) {
-  OF_ASSIGN(OpenedFabric fabric, open_fabric(a.ca, a.port));
-  channel = fabric.channel;
   Inventory out;
   out.naming = std::move(naming);
+  if (a.no_fabric) {
+    out.hosts = scan_hosts(hosts);
+    auto served = served_inventory(out.hosts);
+    std::vector<FabricNode> nodes;
+    for (const auto& n : served) nodes.push_back(n.node);
+    OF_ASSIGN(const auto kept, select_node_indices(nodes, a.selection, out.naming));
+    for (const std::size_t i : kept) out.nodes.push_back(std::move(served[i]));
+    return out;
+  }
+  OF_ASSIGN(OpenedFabric fabric, open_fabric(a.ca, a.port));
+  OF_ASSIGN(const std::vector<FabricNode> selected, select_nodes(fabric.nodes, a.selection, out.naming));
+  channel = fabric.channel;
   out.hosts = scan_hosts(hosts);
-  out.nodes = take_inventory(fabric.nodes, out.hosts, channel);
+  out.nodes = take_inventory(selected, out.hosts, channel);
   return out;
+}
+
+// --type and --no-fabric's need of --hosts: usage errors before anything is read or swept.
+Result<void> check_selection(Args& a) {
+  if (a.no_fabric && a.hosts_file.empty())
+    return make_error(ErrorCode::InvalidArgument, "--no-fabric needs --hosts FILE: the bus servers are the only way to the devices");
+  if (a.type == "hca") a.selection.type = FabricNode::Type::Hca;
+  else if (a.type == "switch") a.selection.type = FabricNode::Type::Switch;
+  return {};
 }
 
 // The hosts file, name map and topology are read before anything touches the fabric: a bad line
@@ -172,6 +197,7 @@ int run_update(const Args& a) {
     cli::print_json(reports::update_json(updates, seconds, inv->naming, inv->hosts));
   } else {
     reports::print_updates(std::cout, updates, seconds, inv->naming);
+    if (a.dry_run) reports::print_update_plan(std::cout, updates, inv->naming);
   }
   if (interrupted()) {  // the report above says which nodes were updated; one line for the stop
     std::cerr << "-E- interrupted by " << signal_name(interrupt_signal())
@@ -186,6 +212,19 @@ int run_update(const Args& a) {
 
 namespace {
 
+void add_selection_options(CLI::App& command, Args& a) {
+  command.add_option("--node", a.selection.nodes,
+                     "only this node: GUID (0x...), LID or NAME (name map, topology, NodeDescription); repeatable")
+      ->allow_extra_args(false);
+  command.add_option("--exclude", a.selection.exclude, "not this node (GUID, LID or NAME); repeatable")
+      ->allow_extra_args(false);
+  command.add_option("--type", a.type, "only nodes of this type")->check(CLI::IsMember({"hca", "switch"}));
+  command.add_option("--system-type", a.selection.system_type,
+                     "only nodes of this system type (the topology's, or a catalog part number or model, e.g. MT4115)");
+  command.add_flag("--no-fabric", a.no_fabric,
+                   "no InfiniBand sweep: the devices the bus servers of --hosts serve are the nodes (no umad port needed)");
+}
+
 int tool_main(int argc, char** argv) {
   CLI::App app{"ibfwmgr: firmware inventory and update of every device on an InfiniBand fabric (out-of-band through --hosts first, else in-band)"};
   Args a;
@@ -199,6 +238,7 @@ int tool_main(int argc, char** argv) {
   list->add_flag("--json", a.json, "JSON output");
   list->add_option("--hosts", a.hosts_file, hosts_help);
   fabriccli::add_system_name_options(*list, a.naming, {.hosts_alias = false});
+  add_selection_options(*list, a);
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
   update->add_option("--archive", a.archive, "MFA archive holding the images");
   update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
@@ -206,10 +246,16 @@ int tool_main(int argc, char** argv) {
   update->add_option("--hosts", a.hosts_file, hosts_help);
   fabriccli::add_system_name_options(*update, a.naming, {.hosts_alias = false});
   update->add_flag("-y,--yes", a.yes, "do not ask");
-  update->add_flag("--reset", a.reset, "reset the devices after burning (switches; adapters need a PCI reset)");
+  update->add_flag("--reset", a.reset,
+                   "make the new firmware run: switches by an in-band software reset, out-of-band adapters by their "
+                   "host's bus server (mst server --allow-reset), else armed for the host's next warm reboot (MFRL "
+                   "level 4); adapters in-band need a PCI reset on their host");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");
-  update->add_flag("--dry-run", a.dry_run, "decide and report what each node would get (status would-update), write nothing");
+  update->add_flag("--dry-run", a.dry_run, "decide and report what each node would get (status would-update) and the "
+                                           "plan: path, image, estimated requests, how it would be activated; write nothing");
+  add_selection_options(*update, a);
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
+  if (auto checked = check_selection(a); !checked) return fail(a, checked.error(), openflint::cli::kUsage);
   if (list->parsed()) return run_list(a);
   return run_update(a);
 }

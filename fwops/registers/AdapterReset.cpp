@@ -18,6 +18,7 @@
 #include "devices/DeviceInfo.h"
 #include "fwops/registers/FirmwareResetRegister.h"
 #include "mtcr/pci/PciConfigFile.h"
+#include "mtcr/pci/PciConfigRestore.h"
 #include "mtcr/pci/PciFunctionIds.h"
 
 namespace openflint {
@@ -25,8 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-constexpr std::uint8_t kPcieCapabilityId = 0x10;
 
 // Every function of the device `dir` names: the sibling folders with the same domain:bus:device.
 std::vector<ResetFunction> device_functions(const fs::path& dir) {
@@ -89,52 +88,6 @@ Result<std::vector<std::uint8_t>> wait_for_function(const fs::path& dir, std::ch
   }
 }
 
-struct ConfigRegister {
-  const char* name;
-  std::uint32_t offset;
-  std::uint32_t mask;  // the bits written back; the rest of the dword is written as 0 (RW1C status bits)
-};
-
-// The host-assigned registers a reset clears, in restore order (BARs before the command register
-// enables decoding). Never 0x58..0x5f (the CR-space window) nor the vendor capability.
-std::vector<ConfigRegister> restorable(const std::vector<std::uint8_t>& saved) {
-  std::vector<ConfigRegister> regs;
-  static const char* const kBars[] = {"BAR0", "BAR1", "BAR2", "BAR3", "BAR4", "BAR5"};
-  for (std::uint32_t i = 0; i < 6; ++i) regs.push_back({kBars[i], 0x10 + 4 * i, 0xffffffff});
-  regs.push_back({"cache line size/latency timer", 0x0c, 0x0000ffff});
-  regs.push_back({"interrupt line", 0x3c, 0x000000ff});
-  if (const std::uint32_t pcie = find_pci_capability(saved, kPcieCapabilityId); pcie != 0) {
-    regs.push_back({"PCIe device control", pcie + 0x08, 0x0000ffff});
-    regs.push_back({"PCIe link control", pcie + 0x10, 0x0000ffff});
-    regs.push_back({"PCIe device control 2", pcie + 0x28, 0x0000ffff});
-  }
-  regs.push_back({"command", 0x04, 0x0000ffff});
-  return regs;
-}
-
-Result<std::vector<std::string>> restore_config(const fs::path& dir, const std::vector<std::uint8_t>& saved,
-                                                const std::vector<std::uint8_t>& now) {
-  std::vector<std::string> written;
-  for (const auto& r : restorable(saved)) {
-    if (r.offset + 4 > saved.size()) continue;
-    const std::uint32_t want = config_dword(saved, r.offset) & r.mask;
-    if ((config_dword(now, r.offset) & r.mask) == want) continue;
-    OF_TRY(write_pci_config32(dir, r.offset, want));
-    written.push_back(dir.filename().string() + " " + r.name);
-  }
-  OF_ASSIGN(const auto after, read_pci_config(dir));
-  for (const auto& r : restorable(saved)) {
-    if (r.offset + 4 > saved.size() || r.offset + 4 > after.size()) continue;
-    const std::uint32_t want = config_dword(saved, r.offset) & r.mask;
-    const std::uint32_t got = config_dword(after, r.offset) & r.mask;
-    // BARs read back masked by their size; compare what the device keeps of what was written.
-    if (got != want && std::string_view(r.name).starts_with("BAR") == false)
-      return make_error(ErrorCode::Io, dir.filename().string() + ": " + r.name + " reads " + hex_string(got) +
-                                           " after restoring " + hex_string(want));
-  }
-  return written;
-}
-
 // The kernel's reset_method of the function at `dir` (Linux 5.15+), as listed; nullopt without it.
 std::optional<std::string> read_reset_methods(const fs::path& dir) {
   std::ifstream in(dir / "reset_method");
@@ -189,7 +142,7 @@ Result<std::vector<std::string>> reset_pci(Device& device, const ResetPlan& plan
     for (const auto& [bdf, bytes] : saved) {
       const fs::path fdir = dir.parent_path() / bdf;
       OF_ASSIGN(const auto now, wait_for_function(fdir, options.comeback_timeout));
-      OF_ASSIGN(auto written, restore_config(fdir, bytes, now));
+      OF_ASSIGN(auto written, restore_pci_config(fdir, bytes, now));
       restored.insert(restored.end(), written.begin(), written.end());
     }
     return restored;
@@ -217,19 +170,27 @@ Result<MfrlRegister> arm_mfrl(Device& device, int level) { return device.transpo
 
 void plan_firmware_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
 
-// A remote adapter: only arming the firmware's reset for the host's next warm reboot (level 4)
-// is a register access; a PCI reset needs the device's host.
+// A remote adapter whose server does not reset: only arming the firmware's reset for the host's
+// next warm reboot (level 4) is a register access; a PCI reset needs the device's host.
 void plan_remote(Device& device, const ResetOptions& options, ResetPlan& plan) {
   plan.resets_now = false;
   plan.method = "arm the firmware reset (MFRL level 4, warm reboot) through the bus server: the new firmware runs "
                 "after the device's host next warm-reboots; nothing is reset now";
-  if (options.level != 4) {
-    plan.blockers.push_back({ErrorCode::NotSupported, "a level " + std::to_string(options.level) +
-                                                          " reset needs the device's host (run 'mst reset' there); "
-                                                          "remotely only level 4 (arm for the next warm reboot) works"});
+  const std::string server = plan.server_refusal.empty() ? "the server does not reset"
+                                                         : "the server does not reset (" + plan.server_refusal + ")";
+  if (options.level != 4 && !options.arm_when_server_refuses) {
+    plan.method = "a level " + std::to_string(options.level) + " reset by the bus server, which " +
+                  (plan.server_refusal.empty() ? std::string("does not reset") : "answered: " + plan.server_refusal);
+    plan.blockers.push_back({ErrorCode::NotSupported, server + ": a level " + std::to_string(options.level) +
+                                                          " reset needs the device's host (run 'mst reset' there, or "
+                                                          "start its server with --allow-reset); remotely only level 4 "
+                                                          "(arm for the next warm reboot) works"});
     return;
   }
-  plan_firmware_reset(device, options, plan);
+  if (options.level != 4) plan.method = server + ": " + plan.method;
+  ResetOptions arm = options;
+  arm.level = 4;
+  plan_firmware_reset(device, arm, plan);
   if (!plan.firmware_reset && plan.blockers.empty())
     plan.blockers.push_back({ErrorCode::NotSupported, "no firmware reset register to arm"});
 }
@@ -345,7 +306,9 @@ Result<ResetReport> run_reset(Device& device, const ResetPlan& plan, const Reset
   const auto start = Clock::now();
   ResetReport report;
   report.plan = plan;
-  if (!plan.resets_now) {
+  if (plan.by_server) {
+    OF_ASSIGN(report.restored, device.transport().reset_as_planned(device, plan, options));
+  } else if (!plan.resets_now) {
     OF_TRY(arm_mfrl(device, plan.firmware_reset->level));
   } else {
     OF_ASSIGN(report.restored, device.transport().reset_as_planned(device, plan, options));

@@ -24,6 +24,11 @@ struct ResetOptions {
   // now (the new firmware runs when the device is back); 4 = arm it for the host's next warm
   // reboot and reset nothing now.
   int level = 3;
+  // Behind a bus server whose server does not reset a level 3 (a legacy server, one without
+  // --allow-reset, or its plan refuses): arm the firmware reset for the host's next warm reboot
+  // (MFRL level 4 through the register channel) instead of refusing; the plan says so
+  // (server_refusal). Off: such a level 3 reset is refused.
+  bool arm_when_server_refuses = false;
 };
 
 // One PCI function of the device (same domain, bus and device number as the opened one).
@@ -59,6 +64,12 @@ struct ResetPlan {
   bool resets_now = true;  // false: level 4, the reset is only armed (the host's reboot runs it)
   std::optional<RunningFirmware> running_before;
   std::vector<ResetBlocker> blockers;  // empty: it can run
+  // Behind a bus server: the server resets the device itself (openflint's X, docs/remote.md);
+  // `method` is the server's plan in its words.
+  bool by_server = false;
+  // Behind a bus server whose reset was not used: its answer ("reset not allowed by this
+  // server", a blocker of its plan, "does not reset devices"); empty when it was used or asked.
+  std::string server_refusal;
 };
 
 struct ResetReport {
@@ -89,7 +100,9 @@ struct ResetReport {
 void plan_pci_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
 [[nodiscard]] Result<std::vector<std::string>> reset_pci_now(Device& device, const ResetPlan& plan,
                                                              const ResetOptions& options);
-// A device behind a bus server: only arming the firmware reset for its host's next warm reboot.
+// A device behind a bus server whose server does not reset: only arming the firmware reset for its
+// host's next warm reboot (level 4; a level 3 is a blocker naming plan.server_refusal, or armed
+// at level 4 with options.arm_when_server_refuses).
 void plan_bus_server_reset(Device& device, const ResetOptions& options, ResetPlan& plan);
 
 }  // namespace openflint

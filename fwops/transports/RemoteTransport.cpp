@@ -19,6 +19,8 @@ namespace openflint {
 namespace {
 
 constexpr std::chrono::milliseconds kSshStartAllowance{20000};
+// How parse_ok_reply words an "E" reply; the refusal is quoted without it.
+constexpr std::string_view kServerAnswered = "the server answered: ";
 
 // CR-space through the bus server, and registers through openflint's G extension when the server
 // has it (not named RemoteTransport: mtcr/remote/RemoteDeviceName.h's TCP-or-ssh enum is). Nothing
@@ -38,12 +40,37 @@ class RemoteDeviceTransport final : public DeviceTransport {
     return port ? query_running(**port, device.info()) : std::nullopt;
   }
 
+  // The server's own reset (openflint's X) when it offers it; else refused (a PCI reset needs the host).
   [[nodiscard]] Result<void> reset(Device& device) override {
-    return make_error(ErrorCode::NotSupported,
-                      "resetting " + device.name() + ": not over the bus-server protocol (reset the device on its host)");
+    auto done = remote_->server_reset(kBusResetNow, true);
+    if (!done)
+      return make_error(done.error().code(), "resetting " + device.name() + ": " + done.error().message() +
+                                                 " (reset the device on its host, or start its server with --allow-reset)");
+    device.invalidate_running_firmware();
+    return {};
   }
+  // The server's plan when it resets (X <level> 0); when it does not (a legacy server, one without
+  // --allow-reset, a blocker of its plan), arming the firmware reset through the register channel.
   void plan_reset(Device& device, const ResetOptions& options, ResetPlan& plan) override {
+    auto server = remote_->server_reset(static_cast<std::uint8_t>(options.level), false);
+    if (server) {
+      plan.by_server = true;
+      plan.resets_now = server->resets_now;
+      plan.method = "by the bus server: " + server->text;
+      return;
+    }
+    std::string why = server.error().message();
+    if (why.starts_with(kServerAnswered)) why.erase(0, kServerAnswered.size());
+    plan.server_refusal = why;
     plan_bus_server_reset(device, options, plan);
+  }
+  [[nodiscard]] Result<std::vector<std::string>> reset_as_planned(Device& device, const ResetPlan& plan,
+                                                                  const ResetOptions& options) override {
+    if (!plan.by_server) return DeviceTransport::reset_as_planned(device, plan, options);
+    auto done = remote_->server_reset(static_cast<std::uint8_t>(options.level), true);
+    device.invalidate_running_firmware();  // asked again (MGIR through G) after the server's reset
+    if (!done) return make_error(std::move(done).error().with_context("the bus server's reset"));
+    return std::vector<std::string>{};
   }
   [[nodiscard]] bool behind_bus_server() const override { return true; }
   [[nodiscard]] std::string_view reached_over() const override { return "a bus server (it carries CR-space and access registers only)"; }

@@ -127,6 +127,19 @@ Result<void> parse_register(const std::vector<std::string_view>& args, BusReques
   return {};
 }
 
+// X: <level> <run>, level 3 or 4, run 0 (the plan) or 1 (the reset).
+Result<void> parse_reset(const std::vector<std::string_view>& args, BusRequest& r) {
+  if (args.size() != 2) return invalid("command X takes <level> <run>");
+  OF_ASSIGN(const std::uint32_t level, parse_number(args[0], "reset level"));
+  if (level != kBusResetNow && level != kBusResetArm)
+    return invalid("reset level " + std::to_string(level) + " is not 3 (reset now) or 4 (arm for the next warm reboot)");
+  OF_ASSIGN(const std::uint32_t run, parse_number(args[1], "run flag"));
+  if (run > 1) return invalid("reset run flag " + std::to_string(run) + " is not 0 (plan) or 1 (reset)");
+  r.reset_level = static_cast<std::uint8_t>(level);
+  r.reset_run = run == 1;
+  return {};
+}
+
 Result<void> parse_arguments(const std::vector<std::string_view>& args, BusRequest& r) {
   const char letter = static_cast<char>(r.command);
   switch (r.command) {
@@ -171,12 +184,13 @@ Result<void> parse_arguments(const std::vector<std::string_view>& args, BusReque
       return {};
     }
     case BusCommand::Register: return parse_register(args, r);
+    case BusCommand::Reset: return parse_reset(args, r);
   }
   return invalid("unknown command");
 }
 
 bool is_known_command(char c) {
-  for (const char k : std::string_view("VLOCRWBUPAG"))
+  for (const char k : std::string_view("VLOCRWBUPAGX"))
     if (c == k) return true;
   return false;
 }
@@ -252,6 +266,10 @@ std::string format_bus_request(const BusRequest& r) {
       add(std::to_string(r.method));
       add(std::to_string(r.size));
       for (const std::uint32_t dw : r.data) add(hex_string(dw));
+      break;
+    case BusCommand::Reset:
+      add(std::to_string(r.reset_level));
+      add(r.reset_run ? "1" : "0");
       break;
     default: break;
   }
@@ -357,6 +375,37 @@ std::vector<std::uint8_t> register_bytes(std::span<const std::uint32_t> dwords) 
   out.reserve(4 * dwords.size());
   for (const std::uint32_t dw : dwords)
     for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::uint8_t>(dw >> shift));
+  return out;
+}
+
+std::string format_reset_reply(const BusResetReply& reply) {
+  std::string text = reply.resets_now ? "O 1" : "O 0";
+  if (reply.took_ms) text += " " + std::to_string(*reply.took_ms);
+  if (!reply.text.empty()) text += ' ';
+  for (const char c : reply.text) text += (c >= 0x20 && c < 0x7f) ? c : '?';
+  return text;
+}
+
+Result<BusResetReply> parse_reset_reply(std::string_view reply, bool run) {
+  OF_ASSIGN(const std::string payload, parse_ok_reply(reply));
+  const auto bad = [&reply](const std::string& why) {
+    return make_error(ErrorCode::Io, "malformed reset reply " + quote(reply) + ": " + why);
+  };
+  if (payload.empty() || (payload[0] != '0' && payload[0] != '1')) return bad("no 0/1 flag");
+  for (const char c : payload)
+    if (c < 0x20 || c >= 0x7f) return bad("a control or non-ASCII byte");
+  if (payload.size() > 1 && payload[1] != ' ') return bad("the flag is not followed by a space");
+  BusResetReply out;
+  out.resets_now = payload[0] == '1';
+  std::string_view rest = payload.size() > 2 ? std::string_view(payload).substr(2) : std::string_view();
+  if (run) {
+    const std::size_t space = rest.find(' ');
+    auto ms = parse_number(rest.substr(0, space), "milliseconds");
+    if (!ms) return bad(ms.error().message());
+    out.took_ms = *ms;
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  out.text = std::string(rest);
   return out;
 }
 

@@ -66,7 +66,16 @@ enum class BusCommand : char {
   // firmware through the served device's register port (docs/remote.md).
   Register = 'G',  // G                                     -> O <max register bytes>
                    // G <reg id> <method> <size> <dw>...    -> O <status> <dw>...
+  // openflint only: the safe reset of the opened device (`mst reset`) by the server, when it was
+  // started with --allow-reset (docs/remote.md).
+  Reset = 'X',  // X <level> 0   -> O <now> <method>           (the plan: what a reset would do)
+                // X <level> 1   -> O <now> <ms> <what happened> (the reset)
 };
+
+// X's levels (mst reset --level) and the refusal of a server that does not reset.
+inline constexpr std::uint8_t kBusResetNow = 3;
+inline constexpr std::uint8_t kBusResetArm = 4;
+inline constexpr std::string_view kBusResetNotAllowed = "reset not allowed by this server";
 
 // G's methods (the operation TLV's, AccessRegisterTlv::kMethodQuery/kMethodWrite).
 inline constexpr std::uint8_t kBusRegisterQuery = 1;
@@ -85,6 +94,9 @@ struct BusRequest {
   // of 4, 4..kBusMaxRegisterBytes) and data its big-endian dwords. size 0: the bare "G" probe.
   std::uint16_t register_id = 0;
   std::uint8_t method = 0;
+  // X: the reset level (3 or 4) and whether to reset (true) or only say what a reset would do.
+  std::uint8_t reset_level = 0;
+  bool reset_run = false;
 
   friend bool operator==(const BusRequest&, const BusRequest&) = default;
 };
@@ -146,6 +158,21 @@ struct BusRegisterReply {
 // (registers are big-endian, PRM). `bytes` must be a multiple of 4 long.
 [[nodiscard]] std::vector<std::uint32_t> register_dwords(std::span<const std::uint8_t> bytes);
 [[nodiscard]] std::vector<std::uint8_t> register_bytes(std::span<const std::uint32_t> dwords);
+
+// X's answer. The plan ("O <now> <method>"): whether the reset runs now (level 3) or is only
+// armed for the next warm reboot (0), and the server's words for it. The reset ("O <now> <ms>
+// <what happened>"): the same flag, how long it took, and what the server did. The text is
+// printable ASCII and may hold spaces; "E <why>" is the refusal (a plan blocker, or
+// kBusResetNotAllowed) and parses as an Io error naming it.
+struct BusResetReply {
+  bool resets_now = false;
+  std::optional<std::uint32_t> took_ms;  // set in the reset's reply, not in the plan's
+  std::string text;
+
+  friend bool operator==(const BusResetReply&, const BusResetReply&) = default;
+};
+[[nodiscard]] std::string format_reset_reply(const BusResetReply& reply);
+[[nodiscard]] Result<BusResetReply> parse_reset_reply(std::string_view reply, bool run);
 
 // Whether `reply` is the server's "E Invalid command".
 [[nodiscard]] bool is_invalid_command_reply(std::string_view reply);

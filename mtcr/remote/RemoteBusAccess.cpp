@@ -294,4 +294,20 @@ Result<std::vector<AccessRegisterTlv>> RemoteBusAccess::access_registers(std::sp
   return answers;
 }
 
+Result<BusResetReply> RemoteBusAccess::server_reset(std::uint8_t level, bool run) {
+  BusRequest request = bus_request(BusCommand::Reset);
+  request.reset_level = level;
+  request.reset_run = run;
+  const auto usual = reply_timeout_;
+  if (run) reply_timeout_ = usual + kResetReplyAllowance;
+  auto reply = exchange(request);
+  reply_timeout_ = usual;
+  if (!reply) return make_error(std::move(reply).error());
+  if (is_invalid_command_reply(*reply))
+    return make_error(ErrorCode::NotSupported, "the bus server does not reset devices (a legacy server)");
+  auto answer = parse_reset_reply(*reply, run);
+  if (!answer) note_failed_reply(*reply);
+  return answer;
+}
+
 }  // namespace openflint

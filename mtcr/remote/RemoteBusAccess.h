@@ -73,6 +73,14 @@ class RemoteBusAccess final : public RegisterAccess {
   // reply to any of them is the call's error (the stream stays in step).
   [[nodiscard]] Result<std::vector<AccessRegisterTlv>> access_registers(std::span<const AccessRegisterTlv> requests);
 
+  // openflint's reset (X, docs/remote.md) of the opened device by the server: `run` false asks
+  // what a reset at `level` (3 now, 4 armed) would do, true resets. NotSupported when the server
+  // does not know X (mstmtserver: "E Invalid command"); a refusal ("E reset not allowed by this
+  // server", a plan blocker) is an Io error "the server answered: <why>". The reset's reply may
+  // take kResetReplyAllowance more than other replies (a PCI reset waits for the device).
+  static constexpr std::chrono::milliseconds kResetReplyAllowance{30000};
+  [[nodiscard]] Result<BusResetReply> server_reset(std::uint8_t level, bool run);
+
   // Round trips so far: each send of one request or of a pipelined batch.
   [[nodiscard]] std::uint64_t round_trips() const { return round_trips_; }
   // "1.4" from mstflint's server.

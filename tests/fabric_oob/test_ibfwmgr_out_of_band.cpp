@@ -1,110 +1,10 @@
 // ibfwmgr --hosts: a node served by a host's `mst server` is listed and updated out-of-band (matched
 // by node GUID), the others in-band; unreachable hosts fall back in-band; bad hosts files are usage errors.
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
-#include <regex>
-#include <thread>
-
 #include "sim/SimDevice.h"
-#include "tests/inband/DeviceFabricFixture.h"
-#include "core/ChildProcess.h"
+#include "tests/fabric_oob/OutOfBandFixture.h"
 
 namespace openflint::test {
 namespace {
-
-using nlohmann::json;
-
-// The local node's device: its own GUID, so nothing else on the fabric carries it.
-constexpr std::uint64_t kLocalGuid = 0x0002c90300c10000ull;
-constexpr const char* kLocalGuidText = "0x0002c90300c10000";
-
-// A port nothing listens on: bound, read, closed.
-std::uint16_t closed_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    return 1;
-  }
-  const std::uint16_t port = ntohs(sa.sin_port);
-  ::close(fd);
-  return port;
-}
-
-class IbfwmgrOutOfBand : public DeviceFabricFixture {
- protected:
-  void TearDown() override {
-    if (server_ && server_->running()) {
-      server_->signal(SIGTERM);
-      EXPECT_TRUE(server_->wait_for(std::chrono::seconds(10)).has_value()) << "mst server did not stop";
-    }
-    server_.reset();  // SIGKILL if it still ran
-    DeviceFabricFixture::TearDown();
-  }
-
-  // The local node's simulated device (Hca1 has no responder: no vendor MADs reach it).
-  std::filesystem::path make_local_device(std::uint16_t minor) {
-    const auto image = dir_.path() / "local.bin";
-    write_file(image, small_fs3_image(minor, "MT_2190110032", 0x209, 4096, kLocalGuid));
-    const auto dir = dir_.path() / "local";
-    const auto made = run_command({bin("hcasim").string(), "create", "--model", "connectx4", dir.string(), "--image",
-                                   image.string()});
-    EXPECT_EQ(made.exit_code, 0) << made.out << made.err;
-    return dir;
-  }
-
-  // `mst server --port 0 sim:DIR` on loopback; its port (0 when it did not come up).
-  std::uint16_t serve(const std::filesystem::path& device) {
-    server_ = std::make_unique<ChildProcess>(background_tool(
-        std::vector<std::string>{bin("mst").string(), "server", "--port", "0", "sim:" + device.string()},
-        std::vector<std::string>{}, dir_.path() / "server.out", dir_.path() / "server.err"));
-    const std::regex ready("-I- serving 1 device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
-    for (int i = 0; i < 1000 && server_->running(); ++i) {
-      std::smatch m;
-      const std::string err = server_->err();
-      if (std::regex_search(err, m, ready)) return static_cast<std::uint16_t>(std::stoi(m[1].str()));
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ADD_FAILURE() << "mst server did not come up: " << server_->err();
-    return 0;
-  }
-
-  std::filesystem::path hosts_file(const std::string& text) {
-    const auto path = dir_.path() / "hosts";
-    write_file(path, std::vector<std::uint8_t>(text.begin(), text.end()));
-    return path;
-  }
-
-  json ibfwmgr_json(std::vector<std::string> args, int expected_rc) {
-    args.insert(args.begin(), bin("ibfwmgr").string());
-    auto r = run(args);
-    EXPECT_EQ(r.exit_code, expected_rc) << r.out << r.err;
-    auto j = json::parse(r.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << r.out << r.err;
-    return j;
-  }
-
-  static const json* node_with_lid(const json& doc, int lid) {
-    for (const auto& n : doc["nodes"])
-      if (n["lid"] == lid) return &n;
-    return nullptr;
-  }
-  static const json* local_node(const json& doc) {
-    for (const auto& n : doc["nodes"])
-      if (n["local"].get<bool>()) return &n;
-    return nullptr;
-  }
-
-  std::unique_ptr<ChildProcess> server_;
-};
 
 TEST_F(IbfwmgrOutOfBand, ListsAndUpdatesTheServedNodeOutOfBandTheRestInBand) {
   const auto sw_a = dir_.path() / "sw-a.bin";
@@ -156,17 +56,25 @@ TEST_F(IbfwmgrOutOfBand, ListsAndUpdatesTheServedNodeOutOfBandTheRestInBand) {
   EXPECT_EQ((*hca1)["status"], "updated") << hca1->dump(2);
   EXPECT_EQ((*hca1)["path"], "out-of-band " + host);
   EXPECT_EQ((*hca1)["mads"], 0) << "out-of-band: no MAD at all";
+  // The server does not reset (no --allow-reset): the firmware reset is armed for the next warm reboot instead.
   EXPECT_FALSE((*hca1)["reset"].get<bool>());
-  EXPECT_NE((*hca1)["message"].get<std::string>().find("not reset out-of-band"), std::string::npos) << hca1->dump(2);
+  EXPECT_EQ((*hca1)["activation"], "armed") << hca1->dump(2);
+  EXPECT_NE((*hca1)["message"].get<std::string>().find("armed, runs after the next warm reboot"), std::string::npos)
+      << hca1->dump(2);
+  EXPECT_NE((*hca1)["message"].get<std::string>().find("reset not allowed by this server"), std::string::npos)
+      << hca1->dump(2);
+  EXPECT_EQ((*hca1)["running_after"], "12.10.1000") << "the old firmware runs until the reboot";
   const json* usw = node_with_lid(up, lids_["Switch1"]);
   ASSERT_NE(usw, nullptr);
   EXPECT_EQ((*usw)["status"], "updated");
   EXPECT_EQ((*usw)["path"], "in-band");
   EXPECT_EQ((*usw)["running_after"], "12.30.1000");
+  EXPECT_EQ((*usw)["activation"], "running");
   const json* u2 = node_with_lid(up, lids_["Hca2"]);
   ASSERT_NE(u2, nullptr);
   EXPECT_EQ((*u2)["status"], "updated");
   EXPECT_GT((*u2)["mads"].get<int>(), 0);
+  EXPECT_EQ((*u2)["activation"], "pending") << "an adapter in-band is not reset: " << u2->dump(2);
 
   const json after = ibfwmgr_json({"list", "--json", "--hosts", hosts.string()}, 0);
   hca1 = local_node(after);

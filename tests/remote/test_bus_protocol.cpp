@@ -80,7 +80,7 @@ TEST(BusProtocol, OpenHasANewAndAnOldStyle) {
 TEST(BusProtocol, RejectsMalformedRequests) {
   const std::vector<std::string> bad{
       "",                     // empty
-      "X",                    // unknown letter
+      "Y",                    // unknown letter (X is openflint's reset: test_server_reset.cpp)
       "r 0 0 0 0",            // I2C commands are not ours
       "VV",                   // letter not followed by a space
       "V ",                   // trailing space
