@@ -176,7 +176,8 @@ bool bus_seeds(const fs::path& out) {
 }
 
 // The fabric tools' text files: topology (fuzz_topology), name map (fuzz_system_names),
-// thresholds (fuzz_thresholds), ibfwmgr's hosts (fuzz_hosts_file); a few good files and near misses.
+// thresholds (fuzz_thresholds), ibfwmgr's hosts (fuzz_hosts_file), ibadm.conf (fuzz_ibadm_config) and
+// the name server's requests (fuzz_name_request); a few good files and near misses.
 bool fabric_text_seeds(const fs::path& out) {
   using Seeds = std::vector<std::pair<std::string, std::string>>;
   const std::vector<std::pair<std::string, Seeds>> sets{
@@ -199,7 +200,16 @@ bool fabric_text_seeds(const fs::path& out) {
       {"hosts_file",
        {{"hosts", "# lab\n\n  mgmt1  \nmgmt2:4000 # spare port\r\nssh:admin@mgmt3\n[::1]:23109\n"},
         {"ssh-port", "ssh:root@10.0.0.7:2222\n"},
-        {"bad", "host:99999\nssh:@\n[::1\n"}}}};
+        {"bad", "host:99999\nssh:@\n[::1\n"}}},
+      {"ibadm_config",
+       {{"services", "# this host\nbus_server = yes\nbus_server_port = 0\nbus_server_allow = 10.0.0.0/8 fd00::/8\n"
+                     "bus_server_devices = sim:/tmp/a\nname_server = yes\nname_server_listen = 0.0.0.0\n"
+                     "name_server_port = 23109\nhosts = ibadm.hosts\nrun_dir = run\n"},
+        {"address", "name_server_address = [::1]:4000\nsweep = no\nname_server_refresh = 60\nca = mlx5_0\nport = 1\n"},
+        {"bad", "bus_server = maybe\nbogus = 1\nrun_dir = a\nrun_dir = b\nhosts =\n"}}},
+      {"name_request",
+       {{"lookup", "N spine-1"}, {"guid", "Q 0x0002c90300b00001"}, {"lid", "Q 17"}, {"list", "L"},
+        {"entry", "host-1 0x0002c90300c10000 0 127.0.0.1:4000,sim:@tmp@d 127.0.0.1:4000,sim:@tmp@d"}}}};
   bool ok = true;
   for (const auto& [target, seeds] : sets) {
     for (const auto& [name, text] : seeds) ok = ok && save(out / target, name, {text.begin(), text.end()});

@@ -17,7 +17,7 @@ constexpr std::size_t kMaxDeviceNameBytes = 4096 + 256;
 
 // One row per transport (flashrom's programmer table): whether a name is of its forms, how to
 // open it, and its forms as help and error messages list them. Tried in this order: sim:PATH
-// first; remote names before PCI ones ("host:23108,@dev@mst@mt4115_pciconf0" ends in an MST name).
+// first; name:NODE before the remote names; remote names before PCI ones ("host:23108,@dev@mst@mt4115_pciconf0" ends in an MST name).
 struct TransportRow {
   bool (*matches)(std::string_view name, const DeviceOpenOptions& options);
   Result<Device> (*open)(std::string_view name, const DeviceOpenOptions& options);
@@ -27,6 +27,8 @@ struct TransportRow {
 constexpr TransportRow kTransports[] = {
     {transports::sim_matches, transports::open_sim, "sim:PATH (a simulated device made with 'hcasim create')"},
     {transports::replay_matches, transports::open_replay, "replay:FILE (a session recorded with --record FILE)"},
+    {transports::name_matches, transports::open_name,
+     "name:NODE (a system name the ibadm name server resolves, docs/ibadm.md)"},
     {transports::remote_matches, transports::open_remote,
      "HOST:PORT,DEVICE (a device served by mstmtserver, '/' in DEVICE written as '@'), ssh:[USER@]HOST[:PORT]/DEVICE"},
     {transports::pci_matches, open_pci_device,
@@ -56,7 +58,8 @@ Result<Device> open_device(std::string_view name, const DeviceOpenOptions& optio
     // OPENFLINT_RECORD or --record: every opened device is recorded (fwops/recording/SessionRecording.h).
     OF_ASSIGN(SessionLog* log, active_session_log());
     OF_ASSIGN(Device device, row.open(name, options));
-    if (log != nullptr) OF_TRY(transports::record_session(device, *log));
+    // name:NODE opened its resolved name through this function, which recorded it already.
+    if (log != nullptr && row.open != transports::open_name) OF_TRY(transports::record_session(device, *log));
     return device;
   }
   return make_error(ErrorCode::InvalidArgument, "unknown device name " + echoed_name(name) + ": accepted forms are " +

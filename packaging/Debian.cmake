@@ -11,9 +11,9 @@ set(CPACK_PACKAGE_DESCRIPTION
 adapters and switches, following mstflint's command-line habits:
 flint (images, MFA archives, devices, failsafe burn), fwburn (images from a
 firmware description and a board INI), ibfwmgr (fabric-wide in-band inventory
-and update), mst (device listing and /dev/mst names), and hcasim, simfabric
-and ibsim-responder (simulated devices and fabrics for trying and testing all
-of it).")
+and update), ibadm (the bus and name servers as a service), mst (device
+listing and /dev/mst names), and hcasim, simfabric and ibsim-responder
+(simulated devices and fabrics for trying and testing all of it).")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -40,15 +40,15 @@ dpkg -x "$deb" "$scratch/root"
 flint=$scratch/root/usr/bin/flint
 sample=$dir/firmware-samples/connectx4-new.bin
 (set -x; "$flint" --version; "$flint" -i "$sample" v)
-for tool in fwburn hcasim ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
+for tool in fwburn hcasim ibadm ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
   "$scratch/root/usr/bin/$tool" --version
 done
-for page in flint fwburn hcasim ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
+for page in flint fwburn hcasim ibadm ibfwmgr ibls ibmon ibcon ibtopogen mst simfabric ibsim-responder; do
   [[ -s $scratch/root/usr/share/man/man1/$page.1.gz ]] || { echo "check-deb: no man page for $page" >&2; exit 1; }
 done
 # Completion: each tool's packaged file completes its subcommands (the packaged tools on PATH).
 completions=$scratch/root/usr/share/bash-completion/completions
-for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibfwmgr:update ibls:--topology ibmon:--watch ibcon:--index ibtopogen:--spines mst:reset simfabric:run ibsim-responder:--sim; do
+for tool_sub in flint:query fwburn:-fw hcasim:pci-serve ibadm:restart ibfwmgr:update ibls:--topology ibmon:--watch ibcon:--index ibtopogen:--spines mst:reset simfabric:run ibsim-responder:--sim; do
   tool=${tool_sub%%:*} want=${tool_sub#*:}
   [[ -s $completions/$tool ]] || { echo "check-deb: no $tool completion" >&2; exit 1; }
   got=$(PATH="$scratch/root/usr/bin:$PATH" bash -c '
@@ -62,6 +62,11 @@ done
 # (installed under the prefix: /usr/lib/systemd/system, where systemd looks on Debian 12)
 unit=$scratch/root/usr/lib/systemd/system/openflint-web.service
 [[ -s $unit ]] || { echo "check-deb: no usr/lib/systemd/system/openflint-web.service" >&2; exit 1; }
+exec_line=$(sed -n 's/^ExecStart=//p' "$unit")
+[[ -x $scratch/root${exec_line%% *} ]] || { echo "check-deb: the unit runs ${exec_line%% *}, not in the package" >&2; exit 1; }
+# ibadm's unit likewise: packaged, disabled, its program in the package.
+unit=$scratch/root/usr/lib/systemd/system/openflint-ibadm.service
+[[ -s $unit ]] || { echo "check-deb: no usr/lib/systemd/system/openflint-ibadm.service" >&2; exit 1; }
 exec_line=$(sed -n 's/^ExecStart=//p' "$unit")
 [[ -x $scratch/root${exec_line%% *} ]] || { echo "check-deb: the unit runs ${exec_line%% *}, not in the package" >&2; exit 1; }
 if dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE 'postinst|prerm'; then

@@ -23,7 +23,7 @@ export OPENFLINT_JOBS=${OPENFLINT_JOBS:-$(nproc)}
 # label. Each build compiles only the test executables its stage runs (scripts/test-targets.sh),
 # and every tool.
 slow='realfw|powercut|interop|inband|large|hostile|pciguard|browser'
-tools=(flint fwburn hcasim ibfwmgr mst simfabric ibsim-responder mtcr-tool firmware_samples)
+tools=(flint fwburn hcasim ibadm ibfwmgr mst simfabric ibsim-responder mtcr-tool firmware_samples)
 asan_targets=("${tools[@]}" $(bash scripts/test-targets.sh -LE "$slow"))
 
 # Background jobs (niced builds, the package check) are stopped if the script ends early.

@@ -31,6 +31,10 @@ namespace openflint::transports {
 [[nodiscard]] bool replay_matches(std::string_view name, const DeviceOpenOptions& options);
 [[nodiscard]] Result<Device> open_replay(std::string_view name, const DeviceOpenOptions& options);
 
+// name:NODE — resolved by the ibadm name server to another row's name, which is opened (NameTransport.cpp, docs/ibadm.md).
+[[nodiscard]] bool name_matches(std::string_view name, const DeviceOpenOptions& options);
+[[nodiscard]] Result<Device> open_name(std::string_view name, const DeviceOpenOptions& options);
+
 // Recording (RecordingTransport.cpp): a decorator, not a row. The "open" record of `device` (its
 // catalog record and the transport properties a replay must answer alike), and putting the
 // recorder over `device`'s transport after writing that record to `log`.

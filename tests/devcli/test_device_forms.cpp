@@ -20,7 +20,7 @@ std::string words(const std::string& text) {
 
 TEST(DeviceForms, ErrorAndHelpListEveryTransport) {
   const std::string forms = words(std::string(accepted_device_forms()));
-  for (const char* form : {"sim:PATH", "HOST:PORT,DEVICE", "ssh:[USER@]HOST[:PORT]/DEVICE", "pciconf-BDF", "mlx5_N",
+  for (const char* form : {"sim:PATH", "name:NODE", "HOST:PORT,DEVICE", "ssh:[USER@]HOST[:PORT]/DEVICE", "pciconf-BDF", "mlx5_N",
                            "lid-N[,ca[,port]]", "ibdr-a.b.c"})
     EXPECT_NE(forms.find(form), std::string::npos) << form << " missing from: " << forms;
   const auto unknown = run_tool("flint", {"-d", "pci0", "q"});
