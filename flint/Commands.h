@@ -34,6 +34,9 @@ int run_set_guids(const Options& options, const std::string& guid, const std::st
                   const std::vector<std::string>& params = {});
 int run_set_vsd(const Options& options, const std::string& vsd);
 
+// -i IMAGE sign --private_key KEY --key_uuid UUID: an FS4 image signed in place (SignCommand.cpp).
+int run_sign(const Options& options);
+
 // ChecksumCommands.cpp: on -d DEVICE when given, else on -i IMAGE.
 int run_checksum(const Options& options);
 // -d DEVICE against -i IMAGE: 0 equal, 1 differ.

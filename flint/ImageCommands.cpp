@@ -5,8 +5,8 @@
 #include "cli/JsonOutput.h"
 #include "core/OutputFile.h"
 #include "flint/Commands.h"
+#include "flint/ImageSignature.h"
 #include "flint/ImageSource.h"
-#include "flint/Commands.h"
 #include "reports/ImageReport.h"
 #include "image/FirmwareImage.h"
 
@@ -20,12 +20,16 @@ int run_query(const Options& options) {
   if (!source) return report_error(options, source.error());
   auto query = query_image(source->bytes());
   if (!query) return report_error(options, query.error().with_context(source->label()));
+  auto signature = summarize_signatures(source->bytes(), options.public_key);
+  if (!signature) return report_error(options, signature.error().with_context(source->label()));
   if (options.json) {
     nlohmann::json doc = query_json(*query);
+    if (!signature->json.empty()) doc["signatures"] = signature->json;
     doc["ok"] = true;
     cli::print_json(doc);
   } else {
     print_query(std::cout, *query);
+    for (const auto& line : signature->lines) std::cout << line << '\n';
   }
   return cli::kOk;
 }
@@ -35,11 +39,19 @@ int run_verify(const Options& options) {
   if (!source) return report_error(options, source.error());
   auto report = verify_image(source->bytes());
   if (!report) return report_error(options, report.error().with_context(source->label()));
-  const bool ok = report->bootable();
+  // FS4: the signature sections' state; with --public_key, a signature that does not verify fails v.
+  auto signature = summarize_signatures(source->bytes(), options.public_key);
+  if (!signature) return report_error(options, signature.error().with_context(source->label()));
+  const bool ok = report->bootable() && !signature->key_check_failed;
   if (options.json) {
-    cli::print_json(verify_document(*report, ok));
+    nlohmann::json doc = verify_document(*report, ok);
+    if (!signature->json.empty()) doc["signatures"] = signature->json;
+    cli::print_json(doc);
   } else {
     print_verify(std::cout, *report);
+    for (const auto& line : signature->lines) std::cout << line << '\n';
+    if (report->bootable() && signature->key_check_failed)
+      std::cout << "-E- The image signature does not verify with " << options.public_key << "\n";
   }
   return ok ? cli::kOk : cli::kFailed;
 }

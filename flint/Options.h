@@ -34,6 +34,10 @@ struct Options {
   bool vsd_given = false;
   bool silent = false;             // -s/--silent: no progress or information lines
   std::string log;                 // --log FILE: append what a burn did
+  // FS4 image signing (mstflint's flags; flint/SignCommand.cpp)
+  std::string private_key;         // --private_key KEY.pem: sign
+  std::string key_uuid;            // --key_uuid UUID: sign
+  std::string public_key;          // --public_key KEY.pem: v/q check the signature with it
 };
 
 }  // namespace openflint::flint

@@ -21,6 +21,21 @@ void add_query_verify(CLI::App& app, Options& options, Runner& run) {
   });
 }
 
+// FS4 signing; the key flags are global, as mstflint's, so they may stand before the command.
+void add_sign(CLI::App& app, Options& options, Runner& run) {
+  const char* group = "Signing (FS4 images)";
+  app.add_option("--private_key,--private-key", options.private_key, "sign: the RSA private key (PEM, 2048 or 4096 bits)")
+      ->group(group);
+  app.add_option("--key_uuid,--key-uuid", options.key_uuid, "sign: the key pair's UUID (32 hex digits)")->group(group);
+  app.add_option("--public_key,--public-key", options.public_key,
+                 "v/q: check the image signature with this RSA public key (PEM); v fails unless it verifies")
+      ->group(group);
+  auto* sign = app.add_subcommand("sign", "sign the FS4 image -i IMAGE in place with --private_key and --key_uuid "
+                                          "(2048-bit: IMAGE_SIGNATURE_256, 4096-bit: IMAGE_SIGNATURE_512); "
+                                          "without them, write its SHA-256 digest");
+  sign->callback([&] { run = [&] { return run_sign(options); }; });
+}
+
 void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::string>& a) {
   std::string& dc_out = a[2];
   auto* dc = app.add_subcommand("dc", "dump the image's INI configuration (to OUT or stdout)");
@@ -152,6 +167,7 @@ void add_subcommands(CLI::App& app, Options& options, std::function<int()>& run,
   add_burn(app, options, run);                           // burn and the board's identity
   add_identity_flags(app, options);
   add_set_commands(app, options, run, args, words);      // sg, sv
+  add_sign(app, options, run);                           // FS4 image signing
   add_maintenance(app, options, run, args, words);       // swreset, hw query, cs, bc, bb, wbne, clear_semaphore
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "core/ByteReader.h"
 #include "image/Crc16.h"
@@ -24,6 +25,11 @@ constexpr std::uint64_t kFs4Boot2 = 0x1000;
 constexpr std::uint64_t kFs4Sector = 0x1000;
 constexpr std::uint64_t kDeviceDataSpan = 0x40000;  // before the DTOC's sector
 constexpr std::uint64_t kTocReserve = 0x1000;        // a TOC header, its entries and the end block
+// Sizes: mstflint's cx4fw_image_signature_256/512 (0x140, 0x240) and 8 cx4fw_public_key_2048/4096
+// slots (0x120, 0x220 each; a real Spectrum-2 image's PUBLIC_KEYS_2048 is 0x900).
+constexpr std::array<std::pair<std::uint8_t, std::size_t>, 4> kSignatureSections{
+    {{st::kImageSignature256, 0x140}, {st::kPublicKeys2048, 8 * 0x120},
+     {st::kImageSignature512, 0x240}, {st::kPublicKeys4096, 8 * 0x220}}};
 constexpr int kBoot2Pointer = 1, kTocPointer = 2, kToolsPointer = 3, kSecurityPointer = 13;
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
@@ -114,6 +120,11 @@ Result<std::vector<std::uint8_t>> write_fs4_image(const Fs4ImageSpec& spec, Fs4L
   };
   for (const auto& s : spec.sections) place(s.type, s.data);
   place(st::kImageInfo, build_fs3_image_info(spec));
+  // The signature sections, zero-filled (unsigned) as `flint sign` and mstflint's `sign` expect to
+  // find them: IMAGE_SIGNATURE_256 and PUBLIC_KEYS_2048 as in real FS4 images, and the 4096-bit
+  // pair so either key size can sign (image/Fs4Signature.h). mstflint also counts an image with no
+  // signature or no public-keys section as an old format (security mode none).
+  for (const auto& [type, size] : kSignatureSections) place(type, std::vector<std::uint8_t>(size, 0));
   if (!spec.ini.empty()) {
     OF_ASSIGN(auto packed, gph::deflate_config(spec.ini));
     place(st::kDbgFwIni, std::move(packed));

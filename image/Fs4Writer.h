@@ -1,6 +1,7 @@
 // Fs4Writer: generates FS4 (ConnectX-5+, Spectrum-2+) flash images: HW pointers, tools area, BOOT2,
-// ITOC with the image's sections, DTOC with the device data. Unsigned and without a hashes table
-// or boot record (what a secure-boot device also wants is issue 38's).
+// ITOC with the image's sections and blank signature and public-key sections (`flint sign` fills
+// the signature: image/Fs4Signature.h), DTOC with the device data. Without a hashes table or boot
+// record (mstflint signs such an image as "secure boot version 1": it needs neither).
 #pragma once
 
 #include <cstdint>
