@@ -5,7 +5,9 @@
 #include <cctype>
 
 #include "devices/DeviceInfo.h"
+#include "core/HexString.h"
 #include "fabric/SystemType.h"
+#include "mtcr/remote/NameClient.h"
 
 namespace openflint {
 namespace {
@@ -64,6 +66,40 @@ Result<std::vector<Selector>> parse_all(const std::vector<std::string>& texts, s
 }
 
 }  // namespace
+
+Result<NodeSelection> resolve_names_by_server(const std::vector<FabricNode>& all, NodeSelection selection,
+                                              const SystemNaming& naming) {
+  std::optional<NameClient> client;
+  bool looked_for_server = false;
+  const auto resolve = [&](std::vector<std::string>& texts, std::string_view option) -> Result<void> {
+    for (std::string& text : texts) {
+      OF_ASSIGN(const Selector s, parse_selector(text, option));
+      if (s.guid || s.lid) continue;
+      if (std::any_of(all.begin(), all.end(), [&](const FabricNode& n) { return matches(s, n, naming); })) continue;
+      if (!looked_for_server) {
+        looked_for_server = true;
+        OF_ASSIGN(const auto location, find_name_server());
+        if (!location) return {};
+        auto connected = NameClient::connect(location->server);
+        if (!connected)
+          return make_error(std::move(connected).error().with_context(std::string(option) + " " + text +
+                                                                     ": asking the name server (from " + location->source + ")"));
+        client.emplace(std::move(*connected));
+      }
+      if (!client) return {};
+      auto entry = client->lookup(text);
+      if (!entry) {
+        if (entry.error().code() == ErrorCode::NotFound) continue;  // select_nodes names it
+        return make_error(std::move(entry).error().with_context(std::string(option) + " " + text));
+      }
+      text = hex_string(entry->guid);
+    }
+    return {};
+  };
+  OF_TRY(resolve(selection.nodes, "--node"));
+  OF_TRY(resolve(selection.exclude, "--exclude"));
+  return selection;
+}
 
 Result<std::vector<std::size_t>> select_node_indices(const std::vector<FabricNode>& all, const NodeSelection& selection,
                                                     const SystemNaming& naming) {

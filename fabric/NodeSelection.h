@@ -27,6 +27,15 @@ struct NodeSelection {
   }
 };
 
+// The selection with the names neither the files nor the nodes know resolved by the ibadm name
+// server, when one is configured (mtcr/remote/NameClient.h find_name_server; docs/ibadm.md): each
+// --node/--exclude NAME that matches no node of `all` by its system name or NodeDescription is
+// replaced by the GUID the server gives it ("0x..."). A name the server does not know is left for
+// select_nodes to report; without a name server the selection is returned unchanged. Errors: the
+// configuration or the server (unreachable, an ambiguous name), with the selector as context.
+[[nodiscard]] Result<NodeSelection> resolve_names_by_server(const std::vector<FabricNode>& all, NodeSelection selection,
+                                                            const SystemNaming& naming);
+
 // The nodes the selection keeps, in their order. InvalidArgument naming the first selector (a
 // --node, an --exclude or the --system-type) that matches no node of `all`, or a GUID or LID
 // that does not parse.

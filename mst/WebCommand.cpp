@@ -187,7 +187,7 @@ void add_web_command(CLI::App& app, std::function<int()>& run, const Common& com
   web->add_option("--ca", args->ca, "with --fabric: local CA (umad device) the fabric is swept from (default: the first)");
   web->add_option("--ca-port", args->ca_port, "with --fabric: the CA's port (default: the first active); "
                                               "the fabric tools' --port (here --listen gives the HTTP port)");
-  fabriccli::add_system_name_options(*web, args->naming, {.hosts_alias = false});
+  fabriccli::add_system_name_options(*web, args->naming);
   web->add_option("--hosts", args->hosts_file, "hosts whose bus servers' devices are served too (mst server), and with "
                                                "--fabric reach fabric devices out-of-band, "
                                                "one HOST[:PORT] or ssh:[USER@]HOST[:PORT] a line (ibfwmgr --hosts)");

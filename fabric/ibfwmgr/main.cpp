@@ -72,12 +72,14 @@ Result<Inventory> inventory(const Args& a, SystemNaming naming, const std::vecto
     auto served = served_inventory(out.hosts);
     std::vector<FabricNode> nodes;
     for (const auto& n : served) nodes.push_back(n.node);
-    OF_ASSIGN(const auto kept, select_node_indices(nodes, a.selection, out.naming));
+    OF_ASSIGN(const NodeSelection selection, resolve_names_by_server(nodes, a.selection, out.naming));
+    OF_ASSIGN(const auto kept, select_node_indices(nodes, selection, out.naming));
     for (const std::size_t i : kept) out.nodes.push_back(std::move(served[i]));
     return out;
   }
   OF_ASSIGN(OpenedFabric fabric, open_fabric(a.ca, a.port));
-  OF_ASSIGN(const std::vector<FabricNode> selected, select_nodes(fabric.nodes, a.selection, out.naming));
+  OF_ASSIGN(const NodeSelection selection, resolve_names_by_server(fabric.nodes, a.selection, out.naming));
+  OF_ASSIGN(const std::vector<FabricNode> selected, select_nodes(fabric.nodes, selection, out.naming));
   channel = fabric.channel;
   out.hosts = scan_hosts(hosts);
   out.nodes = take_inventory(selected, out.hosts, channel);
@@ -231,20 +233,17 @@ int tool_main(int argc, char** argv) {
   fabriccli::add_local_port_options(app, a.ca, a.port, /*short_ca=*/false);
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("ibfwmgr"), "print the version and exit");
-  const std::string hosts_help =
-      "hosts whose bus servers (mst server) reach fabric devices out-of-band, one HOST[:PORT] or "
-      "ssh:[USER@]HOST[:PORT] a line ('#' comments): their nodes (by node GUID) go out-of-band, the rest in-band";
   auto* list = app.add_subcommand("list", "every node: system, type, GUID, LID, device, PSID, running FW, path");
   list->add_flag("--json", a.json, "JSON output");
-  list->add_option("--hosts", a.hosts_file, hosts_help);
-  fabriccli::add_system_name_options(*list, a.naming, {.hosts_alias = false});
+  fabriccli::add_hosts_option(*list, a.hosts_file);
+  fabriccli::add_system_name_options(*list, a.naming);
   add_selection_options(*list, a);
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
   update->add_option("--archive", a.archive, "MFA archive holding the images");
   update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
   update->add_flag("--json", a.json, "JSON report");
-  update->add_option("--hosts", a.hosts_file, hosts_help);
-  fabriccli::add_system_name_options(*update, a.naming, {.hosts_alias = false});
+  fabriccli::add_hosts_option(*update, a.hosts_file);
+  fabriccli::add_system_name_options(*update, a.naming);
   update->add_flag("-y,--yes", a.yes, "do not ask");
   update->add_flag("--reset", a.reset,
                    "make the new firmware run: switches by an in-band software reset, out-of-band adapters by their "

@@ -10,10 +10,7 @@
 namespace openflint::fabriccli {
 
 struct SystemNameOptionSet {
-  bool topology = true;  // -t,--topology FILE
-  // Kept so that existing designated initializers compile; --hosts is never a name map any more
-  // (it is the bus-server hosts file in every fabric tool: add_hosts_option). Must stay false.
-  bool hosts_alias = false;
+  bool topology = true;  // -t,--topology FILE (--hosts is never a name map: add_hosts_option)
 };
 
 // Adds -C,--ca CA and --port N, the local port a fabric tool sweeps and sends MADs from (empty/0:

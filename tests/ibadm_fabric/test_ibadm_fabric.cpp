@@ -17,6 +17,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::uint64_t kLocalGuid = 0x0002c90300c20000ull;
+constexpr std::uint64_t kSwitchGuid = 0x0002c90300c2f000ull;  // named spine-1 by the name server's name map
 
 std::uint16_t unused_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -69,7 +70,7 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   const auto cx4 = dir_.path() / "cx4.bin";
   write_file(sw, small_fs3_image(30, "MT_1780110032", 0x249));
   write_file(cx4, small_fs3_image(20));
-  bring_up({{"Switch1", "spectrum", sw}, {"Hca2", "connectx4", cx4}}, {{"Hca1", kLocalGuid}});
+  bring_up({{"Switch1", "spectrum", sw}, {"Hca2", "connectx4", cx4}}, {{"Hca1", kLocalGuid}, {"Switch1", kSwitchGuid}});
   if (HasFatalFailure() || IsSkipped()) return;
   // The local node's adapter, served by this host's bus server.
   write_file(dir_.path() / "local.bin", small_fs3_image(10, "MT_2190110032", 0x209, 4096, kLocalGuid));
@@ -78,10 +79,12 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
                                  (dir_.path() / "local.bin").string()});
   ASSERT_EQ(made.exit_code, 0) << made.err;
   write_text(dir_.path() / "ibadm.hosts", "# only this host's own bus server\n");
+  write_text(dir_.path() / "ibadm.names", "spine-1 0x0002c90300c2f000\n");
   write_text(config_, "run_dir = " + (dir_.path() / "run").string() + "\n"
                       "bus_server = yes\nbus_server_port = 0\nbus_server_devices = sim:" + local.string() + "\n"
                       "name_server = yes\nname_server_port = " + std::to_string(unused_port()) + "\n"
-                      "hosts = " + (dir_.path() / "ibadm.hosts").string() + "\n");
+                      "hosts = " + (dir_.path() / "ibadm.hosts").string() + "\n"
+                      "names = " + (dir_.path() / "ibadm.names").string() + "\n");
 
   const auto started = on_fabric({bin("ibadm").string(), "start", "--json"});
   ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
@@ -103,12 +106,25 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   const auto hca2 = on_fabric({bin("flint").string(), "-d", "name:Hca2", "q"});
   EXPECT_EQ(hca2.exit_code, 0) << hca2.out << hca2.err;
   EXPECT_NE(hca2.out.find("12.20.1000"), std::string::npos) << hca2.out;
-  const auto sw1 = on_fabric({bin("flint").string(), "-d", "name:Switch1", "q"});
+  // The switch by the name the name server's name map gives it.
+  const auto sw1 = on_fabric({bin("flint").string(), "-d", "name:spine-1", "q"});
   EXPECT_EQ(sw1.exit_code, 0) << sw1.out << sw1.err;
   EXPECT_NE(sw1.out.find("12.30.1000"), std::string::npos) << sw1.out;
   const auto by_lid = on_fabric({bin("ibadm").string(), "names", std::to_string(lids_["Hca2"])});
   EXPECT_EQ(by_lid.exit_code, 0) << by_lid.err;
   EXPECT_NE(by_lid.out.find("Hca2"), std::string::npos) << by_lid.out;
+
+  // ibfwmgr --node: a name only the name server knows (ibfwmgr is given no name map) selects
+  // exactly that node; a name nobody knows is a usage error.
+  const auto selected = on_fabric({bin("ibfwmgr").string(), "list", "--node", "spine-1", "--json"});
+  ASSERT_EQ(selected.exit_code, 0) << selected.out << selected.err;
+  const json inventory = json::parse(selected.out, nullptr, false);
+  ASSERT_FALSE(inventory.is_discarded()) << selected.out;
+  ASSERT_EQ(inventory["nodes"].size(), 1u) << selected.out;
+  EXPECT_EQ(inventory["nodes"][0]["guid"], "0x0002c90300c2f000") << selected.out;
+  const auto unknown = on_fabric({bin("ibfwmgr").string(), "list", "--node", "no-such-system"});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out << unknown.err;
+  EXPECT_NE(unknown.err.find("--node no-such-system matches no node"), std::string::npos) << unknown.err;
 
   const auto status = run_command({bin("ibadm").string(), "status", "--config", config_.string()});
   EXPECT_EQ(status.exit_code, 0) << status.out << status.err;
