@@ -55,9 +55,23 @@ Result<std::vector<std::uint8_t>> file_from(Bytes flash, const ImageQuery& q, co
   for (const auto& s : report.sections)
     if (s.start + s.size > copy_end || s.start < start) file_size = std::max(file_size, s.start + s.size);
   file_size = std::min<std::uint64_t>(file_size, flash.size());
+  std::uint64_t device_data = file_size;  // where the board's data outside the copy starts
+  for (const auto& s : report.sections)
+    if (s.start + s.size > copy_end || s.start < start) device_data = std::min(device_data, s.start);
+  // FS4's device data hangs off the DTOC, which a reader finds in the file's last 4 KiB (as in the
+  // flash's), and its entries and the spare slots of DEV_INFO lie between the sections verify
+  // lists: the whole area from the first device-data section to the flash's end is the board's.
+  const bool whole_tail =
+      q.format == ImageFormat::Fs4 && device_data < file_size && device_data >= copy_end - start;
+  if (whole_tail) file_size = flash.size();
   std::vector<std::uint8_t> image(file_size, 0xff);
   std::copy(flash.begin() + static_cast<std::ptrdiff_t>(start), flash.begin() + static_cast<std::ptrdiff_t>(copy_end),
             image.begin());
+  if (whole_tail) {
+    std::copy(flash.begin() + static_cast<std::ptrdiff_t>(device_data), flash.end(),
+              image.begin() + static_cast<std::ptrdiff_t>(device_data));
+    return image;
+  }
   for (const auto& s : report.sections) {
     if (s.start >= start && s.start + s.size <= copy_end) continue;  // part of the copy
     const std::uint64_t end = std::min<std::uint64_t>(s.start + s.size, file_size);

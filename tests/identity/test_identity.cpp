@@ -181,6 +181,24 @@ TEST_P(BoardIdentity, DeviceDataFlagsChangeExactlyWhatTheyName) {
   EXPECT_EQ(q["device_vsd"], want.vsd) << q.dump(2);
 }
 
+// ri: the file read back from a board verifies on its own and holds its identity (FS4: the device
+// data under the DTOC at the file's end, so the file is the flash's size).
+TEST_P(BoardIdentity, ReadImageVerifiesAndKeepsTheBoardsIdentity) {
+  const std::string a = make_board("a", a_);
+  const std::string out = (dir_ / "ri.bin").string();
+  const auto ri = tool("flint", {"-d", a, "ri", out});
+  ASSERT_EQ(ri.exit_code, 0) << ri.out << ri.err;
+  const auto v = tool("flint", {"-i", out, "v"});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  const auto q = image_query(out);
+  EXPECT_EQ(q["base_guid"]["base"], hex16(a_.guid)) << q.dump(2);
+  EXPECT_EQ(q["fw_version"], image_query(sample(model(), "old"))["fw_version"]) << q.dump(2);
+  if (model() == "connectx5" && test::have_program("mstflint")) {
+    const auto theirs = test::run_command({"mstflint", "-i", out, "v"});
+    EXPECT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
+  }
+}
+
 // sg / sv on an FS3/FS4 device rewrite its DEV_INFO (FS4: alternately in its two slots), twice
 // in a row, and the device verifies after each.
 TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
