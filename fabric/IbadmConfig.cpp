@@ -72,6 +72,10 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"bus_server_devices", words(&IbadmConfig::bus_server_devices)},
       {"bus_server_read_only", flag(&IbadmConfig::bus_server_read_only)},
       {"sysfs", text(&IbadmConfig::sysfs)},
+      {"inband_server", flag(&IbadmConfig::inband_server)},
+      {"inband_server_listen", text(&IbadmConfig::inband_server_listen)},
+      {"inband_server_port", tcp_port(&IbadmConfig::inband_server_port)},
+      {"inband_server_allow", words(&IbadmConfig::inband_server_allow)},
       {"name_server", flag(&IbadmConfig::name_server)},
       {"name_server_listen", text(&IbadmConfig::name_server_listen)},
       {"name_server_port", tcp_port(&IbadmConfig::name_server_port)},
@@ -100,7 +104,9 @@ const std::map<std::string, Setter, std::less<>>& setters() {
   return table;
 }
 
-bool repeatable(std::string_view key) { return key == "bus_server_allow" || key == "bus_server_devices"; }
+bool repeatable(std::string_view key) {
+  return key == "bus_server_allow" || key == "bus_server_devices" || key == "inband_server_allow";
+}
 
 void resolve_relative(std::string& path, const std::filesystem::path& base) {
   if (!path.empty() && std::filesystem::path(path).is_relative()) path = (base / path).lexically_normal().string();

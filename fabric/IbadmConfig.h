@@ -17,6 +17,9 @@ inline constexpr std::string_view kDefaultIbadmConfig = "/etc/ibadm.conf";
 inline constexpr std::string_view kDefaultIbadmHosts = "/etc/ibadm.hosts";
 inline constexpr std::string_view kDefaultIbadmRunDir = "/run/openflint-ibadm";
 
+// The in-band server's default port: the bus server's + 2 (the name server's is + 1).
+inline constexpr std::uint16_t kDefaultInbandServerPort = 23110;
+
 // Every key of the file (docs/ibadm.md has the table); the defaults are the members' values.
 struct IbadmConfig {
   std::string source;  // the file it was read from (errors and `ibadm status` name it)
@@ -29,6 +32,13 @@ struct IbadmConfig {
   std::vector<std::string> bus_server_devices;       // empty: the PCI functions `mst status` lists
   bool bus_server_read_only = false;
   std::string sysfs;  // mst server --sysfs; empty: its default
+
+  // The in-band bus server: `mst server --inband`, serving every node of the fabric this host's
+  // HCA sweeps (lid-N) to tools on other hosts (the seeds' in-band server).
+  bool inband_server = false;
+  std::string inband_server_listen = "127.0.0.1";
+  std::uint16_t inband_server_port = kDefaultInbandServerPort;  // 0: any free port
+  std::vector<std::string> inband_server_allow;                 // CIDRs (mst server --allow)
 
   // The name server: `ibadm name-server`.
   bool name_server = false;
@@ -48,7 +58,8 @@ struct IbadmConfig {
 };
 
 // Strict: every line KEY = VALUE (core/KeyValueText.h), every key one of the above, yes/no for the
-// switches, ports 0..65535, a key other than bus_server_allow/bus_server_devices given once.
+// switches, ports 0..65535, a key other than bus_server_allow/bus_server_devices/
+// inband_server_allow given once.
 // Relative paths (hosts, names, topology, run_dir, sysfs) are taken from `source`'s directory.
 // InvalidArgument "SOURCE:LINE: why" for the first line that is wrong.
 [[nodiscard]] Result<IbadmConfig> parse_ibadm_config(std::string_view text, std::string_view source);

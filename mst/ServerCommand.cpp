@@ -34,6 +34,9 @@ struct ServerArgs {
   bool read_only = false;
   bool allow_reset = false;
   bool allow_unbind = false;
+  bool inband = false;  // serve the fabric's nodes (lid-N) swept from this host's HCA
+  std::string ca;
+  int ca_port = 0;
   double idle_timeout_s = 300;
   std::size_t max_sessions = BusServerOptions::kDefaultMaxSessions;
   bool stdio = false;
@@ -65,7 +68,7 @@ int run_server(const ServerArgs& a, const Common& common) {
   if (!audit) return cli::report_error(audit.error(), common.json);
   const auto idle = std::chrono::milliseconds(static_cast<long long>(a.idle_timeout_s * 1000));
   const std::filesystem::path root = a.sysfs.empty() ? default_sysfs_root() : std::filesystem::path(a.sysfs);
-  auto devices = served_devices(a.devices, root);
+  auto devices = a.inband ? inband_served_devices(a.devices, a.ca, a.ca_port) : served_devices(a.devices, root);
   if (!devices) return cli::report_error(devices.error(), common.json);
   if (a.stdio) {
     auto channel = StdioBusChannel::open(STDIN_FILENO, STDOUT_FILENO);
@@ -148,6 +151,11 @@ void add_server_command(CLI::App& app, std::function<int()>& run, const Common& 
   server->add_option("--audit-log", args->audit_log, "append the audit lines to FILE (default stderr)");
   server->add_option("--sysfs", args->sysfs, "PCI sysfs root for the default list and PCI names "
                                             "(default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
+  server->add_flag("--inband", args->inband,
+                   "the in-band server: also serve every node of the fabric swept from this host's HCA, as lid-N "
+                   "(vendor MADs; the list is taken once, at the start)");
+  server->add_option("--ca", args->ca, "with --inband: the local CA to sweep and send MADs from (default: the first)");
+  server->add_option("--ca-port", args->ca_port, "with --inband: its port (default: the first active)");
   server->add_option("DEVICE", args->devices,
                      "devices to serve (what L lists and O may open); none: the PCI functions `mst status` lists");
   server->callback([&run, &common, args] { run = [&common, args] { return run_server(*args, common); }; });

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "fabric/OpenedFabric.h"
 #include "fwops/access/DeviceListing.h"
 #include "mtcr/pci/PciDeviceName.h"
 
@@ -30,6 +31,22 @@ Result<std::vector<std::string>> served_devices(const std::vector<std::string>& 
   for (const auto& f : functions) {
     if (f.info != nullptr) names.push_back(f.function.mst_name());
   }
+  return names;
+}
+
+Result<std::vector<std::string>> inband_served_devices(const std::vector<std::string>& named, const std::string& ca,
+                                                      int port) {
+  OF_ASSIGN(const OpenedFabric fabric, open_fabric(ca, port));
+  std::vector<std::string> names = named;
+  std::string suffix;
+  if (!ca.empty()) suffix = "," + ca + (port > 0 ? "," + std::to_string(port) : std::string());
+  std::size_t swept = 0;
+  for (const FabricNode& node : fabric.nodes) {
+    if (node.lid == 0) continue;
+    names.push_back(node.device_name() + suffix);
+    ++swept;
+  }
+  if (swept == 0) return make_error(ErrorCode::NotFound, "the fabric sweep found no node with a LID to serve in-band");
   return names;
 }
 

@@ -1,4 +1,4 @@
-// Services: pid files, launching, readiness checks and status of ibadm's bus server and name server.
+// Services: pid files, launching, readiness checks and status of ibadm's bus server, in-band server and name server.
 #include "fabric/ibadm/Services.h"
 
 #include <unistd.h>
@@ -25,7 +25,7 @@ constexpr std::chrono::milliseconds kProbeTimeout{3000};
 
 // A service of this host: its files under the run dir and the program that runs it.
 struct Service {
-  std::string name;        // "bus-server", "name-server"
+  std::string name;        // "bus-server", "inband-server", "name-server"
   bool enabled = false;
   fs::path program;        // argv[0], an absolute path
   std::string subcommand;  // argv[1]
@@ -46,6 +46,11 @@ Service make_service(const IbadmConfig& c, const std::string& name) {
     s.enabled = c.bus_server;
     s.program = own_directory() / "mst";  // installed side by side
     s.subcommand = "server";
+  } else if (name == "inband-server") {
+    s.enabled = c.inband_server;
+    s.program = own_directory() / "mst";
+    s.subcommand = "server";
+    s.ready_timeout = std::chrono::milliseconds(120000);  // the sweep comes first
   } else {
     s.enabled = c.name_server;
     s.program = own_directory() / "ibadm";
@@ -55,7 +60,10 @@ Service make_service(const IbadmConfig& c, const std::string& name) {
   return s;
 }
 
-std::vector<Service> services(const IbadmConfig& c) { return {make_service(c, "bus-server"), make_service(c, "name-server")}; }
+// In start order: the name server last, as it asks the bus server.
+std::vector<Service> services(const IbadmConfig& c) {
+  return {make_service(c, "bus-server"), make_service(c, "inband-server"), make_service(c, "name-server")};
+}
 
 std::string read_text(const fs::path& path, std::uintmax_t from = 0) {
   std::ifstream in(path, std::ios::binary);
@@ -85,6 +93,17 @@ std::vector<std::string> bus_server_argv(const Service& s, const IbadmConfig& c)
   if (c.bus_server_read_only) argv.push_back("--read-only");
   if (!c.sysfs.empty()) argv.insert(argv.end(), {"--sysfs", c.sysfs});
   argv.insert(argv.end(), c.bus_server_devices.begin(), c.bus_server_devices.end());
+  return argv;
+}
+
+// `mst server --inband`: the fabric's nodes, swept from the config's local port.
+std::vector<std::string> inband_server_argv(const Service& s, const IbadmConfig& c) {
+  std::vector<std::string> argv{s.program.string(), s.subcommand, "--inband", "--listen", c.inband_server_listen, "--port",
+                                std::to_string(c.inband_server_port), "--audit-log",
+                                (fs::path(c.run_dir) / "inband-server.audit").string()};
+  for (const auto& cidr : c.inband_server_allow) argv.insert(argv.end(), {"--allow", cidr});
+  if (!c.ca.empty()) argv.insert(argv.end(), {"--ca", c.ca});
+  if (c.port != 0) argv.insert(argv.end(), {"--ca-port", std::to_string(c.port)});
   return argv;
 }
 
@@ -219,8 +238,10 @@ std::vector<ServiceReport> start_services(const IbadmConfig& config, const std::
       note = " (stale pid file removed: " + status.why + ")";
     }
     std::string address;
-    ServiceReport r = launch(s, s.name == "bus-server" ? bus_server_argv(s, config)
-                                                       : name_server_argv(s, config_path, bus_address), address);
+    const std::vector<std::string> argv = s.name == "bus-server"      ? bus_server_argv(s, config)
+                                          : s.name == "inband-server" ? inband_server_argv(s, config)
+                                                                      : name_server_argv(s, config_path, bus_address);
+    ServiceReport r = launch(s, argv, address);
     if (s.name == "bus-server") bus_address = address;
     r.line += note;
     if (!note.empty()) r.json["stale_pid_file"] = status.why;
@@ -235,6 +256,9 @@ std::vector<ServiceReport> stop_services(const IbadmConfig& config) {
   for (auto it = list.rbegin(); it != list.rend(); ++it) {
     const Service& s = *it;
     const ServiceStatus status = service_status(s.pid_file, s.program.string(), s.subcommand);
+    // A service the config does not enable is stopped too when a pid file names it (the config
+    // changed while it ran), and otherwise not mentioned.
+    if (!s.enabled && status.state == ServiceState::Stopped) continue;
     ServiceReport r{.json = {{"name", s.name}, {"state", "stopped"}}, .line = {}, .ok = true};
     if (status.state == ServiceState::Running) {
       auto stopped = stop_process(status.pid, kStopGrace);
@@ -277,7 +301,7 @@ std::vector<ServiceReport> service_statuses(const IbadmConfig& config) {
     r.line += ", pid " + std::to_string(status.pid) + ", on " + address;
     auto host = tcp_address(address);
     if (host) {
-      if (s.name == "bus-server") {
+      if (s.subcommand == "server") {  // a bus server, of this host's devices or in-band
         auto devices = [&]() -> Result<std::vector<std::string>> {
           OF_ASSIGN(auto connection, BusConnection::connect_tcp(host->host, host->port, kProbeTimeout));
           OF_TRY(connection.send("L"));

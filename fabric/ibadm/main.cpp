@@ -1,4 +1,4 @@
-// ibadm: runs this host's IBADM services (bus server, name server) from /etc/ibadm.conf, and asks the name server (docs/ibadm.md).
+// ibadm: runs this host's IBADM services (bus server, in-band server, name server) from /etc/ibadm.conf, and asks the name server (docs/ibadm.md).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -148,7 +148,7 @@ int run_names(const Args& a) {
 }
 
 int tool_main(int argc, char** argv) {
-  CLI::App app{"ibadm: this host's IBADM services (bus server, name server) from /etc/ibadm.conf (docs/ibadm.md)"};
+  CLI::App app{"ibadm: this host's IBADM services (bus server, in-band server, name server) from /etc/ibadm.conf (docs/ibadm.md)"};
   Args a;
   app.require_subcommand(1);
   app.set_version_flag("--version", cli::version_line("ibadm"), "print the version and exit");

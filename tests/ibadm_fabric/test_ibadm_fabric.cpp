@@ -44,6 +44,7 @@ class IbadmFabric : public DeviceFabricFixture {
     (void)run_command({bin("ibadm").string(), "stop", "--config", config_.string()});
     const auto run = dir_.path() / "run";
     for (const auto& [file, program, sub] : {std::tuple{"bus-server.pid", bin("mst"), "server"},
+                                             std::tuple{"inband-server.pid", bin("mst"), "server"},
                                              std::tuple{"name-server.pid", bin("ibadm"), "name-server"}}) {
       const ServiceStatus s = service_status(run / file, program.string(), sub);
       if (s.state == ServiceState::Running) ::kill(s.pid, SIGKILL);
@@ -82,6 +83,7 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   write_text(dir_.path() / "ibadm.names", "spine-1 0x0002c90300c2f000\n");
   write_text(config_, "run_dir = " + (dir_.path() / "run").string() + "\n"
                       "bus_server = yes\nbus_server_port = 0\nbus_server_devices = sim:" + local.string() + "\n"
+                      "inband_server = yes\ninband_server_port = 0\n"
                       "name_server = yes\nname_server_port = " + std::to_string(unused_port()) + "\n"
                       "hosts = " + (dir_.path() / "ibadm.hosts").string() + "\n"
                       "names = " + (dir_.path() / "ibadm.names").string() + "\n");
@@ -91,7 +93,11 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   const json doc = json::parse(started.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << started.out;
   for (const auto& s : doc["services"]) pids_.push_back(s["pid"].get<pid_t>());
-  ASSERT_EQ(pids_.size(), 2u) << started.out;
+  ASSERT_EQ(pids_.size(), 3u) << started.out;
+  std::string inband_address;
+  for (const auto& s : doc["services"])
+    if (s["name"] == "inband-server") inband_address = s["address"].get<std::string>();
+  ASSERT_FALSE(inband_address.empty()) << started.out;
 
   const auto listed = on_fabric({bin("ibadm").string(), "names", "--json"});
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
@@ -114,6 +120,11 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   EXPECT_EQ(by_lid.exit_code, 0) << by_lid.err;
   EXPECT_NE(by_lid.out.find("Hca2"), std::string::npos) << by_lid.out;
 
+  // The in-band server: a tool that has no fabric of its own reaches a node through it.
+  const auto through_inband = run_command({bin("flint").string(), "-d", inband_address + "," + lid_name("Hca2"), "q"});
+  EXPECT_EQ(through_inband.exit_code, 0) << through_inband.out << through_inband.err;
+  EXPECT_NE(through_inband.out.find("12.20.1000"), std::string::npos) << through_inband.out;
+
   // ibfwmgr --node: a name only the name server knows (ibfwmgr is given no name map) selects
   // exactly that node; a name nobody knows is a usage error.
   const auto selected = on_fabric({bin("ibfwmgr").string(), "list", "--node", "spine-1", "--json"});
@@ -130,6 +141,7 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   EXPECT_EQ(status.exit_code, 0) << status.out << status.err;
   EXPECT_NE(status.out.find("bus-server: running"), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("name-server: running"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("inband-server: running"), std::string::npos) << status.out;
   EXPECT_NE(status.out.find("3 name(s)"), std::string::npos) << status.out;
 
   const auto stopped = run_command({bin("ibadm").string(), "stop", "--config", config_.string()});
