@@ -13,6 +13,7 @@
 
 #include "core/ChildProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 
@@ -21,23 +22,6 @@ using nlohmann::json;
 // The local node's device: its own GUID, so nothing else on the fabric carries it.
 inline constexpr std::uint64_t kLocalGuid = 0x0002c90300c10000ull;
 inline constexpr const char* kLocalGuidText = "0x0002c90300c10000";
-
-// A port nothing listens on: bound, read, closed.
-inline std::uint16_t closed_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    return 1;
-  }
-  const std::uint16_t port = ntohs(sa.sin_port);
-  ::close(fd);
-  return port;
-}
 
 class IbfwmgrOutOfBand : public DeviceFabricFixture {
  protected:

@@ -13,6 +13,7 @@
 
 #include "core/ChildProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 namespace {
@@ -21,22 +22,6 @@ using nlohmann::json;
 
 constexpr std::uint64_t kServedGuid = 0x0002c90300c20000ull;  // the local node's device: its own GUID
 constexpr const char* kServedGuidText = "0x0002c90300c20000";
-
-std::uint16_t unused_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    return 1;
-  }
-  const std::uint16_t port = ntohs(sa.sin_port);
-  ::close(fd);
-  return port;
-}
 
 class FabricToolsOutOfBand : public DeviceFabricFixture {
  protected:
@@ -167,7 +152,7 @@ TEST_F(FabricToolsOutOfBand, TheServedNodeIsReadThroughItsHostTheOthersInBand) {
 TEST_F(FabricToolsOutOfBand, AnUnreachableHostIsAWarningAndItsNodesGoInBand) {
   bring_up({{"Hca2", "connectx4", {}}}, {{"Hca1", kServedGuid}});
   if (HasFatalFailure() || IsSkipped()) return;
-  const std::string host = "127.0.0.1:" + std::to_string(unused_port());
+  const std::string host = "127.0.0.1:" + std::to_string(unused_loopback_port());
   const auto hosts = hosts_file(host + "\n");
   for (const std::vector<std::string>& argv :
        {std::vector<std::string>{bin("ibls").string(), "firmware", "--hosts", hosts.string()},

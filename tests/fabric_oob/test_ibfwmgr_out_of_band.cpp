@@ -95,7 +95,7 @@ TEST_F(IbfwmgrOutOfBand, ListsAndUpdatesTheServedNodeOutOfBandTheRestInBand) {
 TEST_F(IbfwmgrOutOfBand, AnUnreachableHostsNodesFallBackInBand) {
   bring_up({{"Hca2", "connectx4", {}}}, {{"Hca1", kLocalGuid}});
   if (HasFatalFailure() || IsSkipped()) return;
-  const std::string host = "127.0.0.1:" + std::to_string(closed_port());
+  const std::string host = "127.0.0.1:" + std::to_string(unused_loopback_port());
   const auto hosts = hosts_file(host + "\n");
   const json list = ibfwmgr_json({"list", "--json", "--hosts", hosts.string()}, 0);
   ASSERT_EQ(list["hosts"].size(), 1u) << list.dump(2);

@@ -15,6 +15,7 @@
 #include "image/Fs3Writer.h"
 #include "image/SectionType.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 namespace {
@@ -22,21 +23,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::uint64_t kServedGuid = 0x0002c90300d10000ull;
-
-// A port free a moment ago (bound, read, closed).
-std::uint16_t free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  std::uint16_t port = 0;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0)
-    port = ntohs(sa.sin_port);
-  if (fd >= 0) ::close(fd);
-  return port;
-}
 
 std::vector<std::uint8_t> image_with_guid(std::uint64_t guid) {
   Fs3ImageSpec s;
@@ -65,7 +51,7 @@ class IbadmService : public ::testing::Test {
     const auto made = run_command({bin("hcasim").string(), "create", "--model", "connectx4", device_.string(), "--image",
                                    (dir_ / "served.bin").string()});
     ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
-    name_port_ = free_port();
+    name_port_ = unused_loopback_port();
     ASSERT_NE(name_port_, 0);
     write_text(dir_ / "names", "oob-1 0x0002c90300d10000\n");
     write_text(dir_ / "ibadm.hosts", "# none: the name server asks this host's own bus server\n");
@@ -233,7 +219,7 @@ TEST(IbadmNames, WithoutANameServerTheErrorSaysHowToConfigureOne) {
   EXPECT_NE(r.err.find("OPENFLINT_NAME_SERVER"), std::string::npos) << r.err;
   // A configured one that does not run: an I/O error naming where it was looked for.
   const auto down = run_command({bin("flint").string(), "-d", "name:spine-1", "q"},
-                                {"OPENFLINT_NAME_SERVER=127.0.0.1:" + std::to_string(free_port())});
+                                {"OPENFLINT_NAME_SERVER=127.0.0.1:" + std::to_string(unused_loopback_port())});
   EXPECT_EQ(down.exit_code, 4) << down.err;
   EXPECT_NE(down.err.find("name server 127.0.0.1:"), std::string::npos) << down.err;
 }

@@ -10,6 +10,7 @@
 
 #include "fabric/ServiceProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 namespace {
@@ -18,20 +19,6 @@ using nlohmann::json;
 
 constexpr std::uint64_t kLocalGuid = 0x0002c90300c20000ull;
 constexpr std::uint64_t kSwitchGuid = 0x0002c90300c2f000ull;  // named spine-1 by the name server's name map
-
-std::uint16_t unused_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  std::uint16_t port = 0;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0)
-    port = ntohs(sa.sin_port);
-  if (fd >= 0) ::close(fd);
-  return port;
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   write_file(path, std::vector<std::uint8_t>(text.begin(), text.end()));
@@ -84,7 +71,7 @@ TEST_F(IbadmFabric, NamesResolveOutOfBandAndInBand) {
   write_text(config_, "run_dir = " + (dir_.path() / "run").string() + "\n"
                       "bus_server = yes\nbus_server_port = 0\nbus_server_devices = sim:" + local.string() + "\n"
                       "inband_server = yes\ninband_server_port = 0\n"
-                      "name_server = yes\nname_server_port = " + std::to_string(unused_port()) + "\n"
+                      "name_server = yes\nname_server_port = " + std::to_string(unused_loopback_port()) + "\n"
                       "hosts = " + (dir_.path() / "ibadm.hosts").string() + "\n"
                       "names = " + (dir_.path() / "ibadm.names").string() + "\n");
 

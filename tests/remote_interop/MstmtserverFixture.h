@@ -16,26 +16,12 @@
 
 #include "mtcr/remote/BusConnection.h"
 #include "tests/pci_cli/PciServeFixture.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 
 inline constexpr auto kMstmtserverReadyTimeout = std::chrono::seconds(15);
 inline constexpr auto kMstmtserverStopTimeout = std::chrono::seconds(10);
-
-// A TCP port that was free a moment ago (bound to 0, then released).
-inline std::uint16_t free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  std::uint16_t port = 0;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  if (fd >= 0) ::close(fd);
-  return port;
-}
 
 // Whether a process of the server on `port` is left (its per-connection children and its
 // `timeout` have the same command line); other tests' servers on other ports do not count.
@@ -75,7 +61,7 @@ class MstmtserverFixture : public PciServeFixture {
   // mstmtserver forks included. Should the test process die instead, `timeout` ends the server.
   // stdbuf: the -d request log reaches its file line by line.
   bool start_mstmtserver() {
-    port_ = free_port();
+    port_ = unused_loopback_port();
     EXPECT_NE(port_, 0) << "no free TCP port";
     std::filesystem::create_directories(dir_ / "mstflint_lockfiles");
     const std::vector<std::string> argv{

@@ -9,6 +9,7 @@
 
 #include "mtcr/remote/BusDeviceList.h"
 #include "tests/remote_server/ServerFixture.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 namespace {
@@ -27,21 +28,6 @@ void make_function(const fs::path& root, const std::string& bdf, const std::stri
   put(dir / "device", device + "\n");
   put(dir / "revision", "0x00\n");
   put(dir / "config", std::string(256, '\0'));
-}
-
-// A loopback port nothing listens on.
-std::uint16_t closed_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof sa;
-  std::uint16_t port = 1;
-  if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0)
-    port = ntohs(sa.sin_port);
-  if (fd >= 0) ::close(fd);
-  return port;
 }
 
 json query_json(const fs::path& image) {
@@ -88,7 +74,7 @@ TEST_F(RemoteStatus, ListsEachHostsDevicesAndReportsUnreachableHosts) {
   const std::uint16_t port = start_server();
   ASSERT_NE(port, 0);
   const std::string host = "127.0.0.1:" + std::to_string(port);
-  const std::string dead = "127.0.0.1:" + std::to_string(closed_port());
+  const std::string dead = "127.0.0.1:" + std::to_string(unused_loopback_port());
   const std::string name = host + "," + remote_name();
 
   auto r = run_command({bin("mst").string(), "status", "--remote", host, "--json"});

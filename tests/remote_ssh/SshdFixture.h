@@ -22,25 +22,11 @@
 #include "mtcr/remote/BusConnection.h"
 #include "core/ChildProcess.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/LoopbackPort.h"
 
 namespace openflint::test {
 
 inline constexpr const char* kSshd = "/usr/sbin/sshd";
-
-// A port nobody listens on right now (bind to 0, read it back, close).
-inline std::uint16_t free_local_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  std::uint16_t port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-    port = ntohs(addr.sin_port);
-  ::close(fd);
-  return port;
-}
 
 // The pids of every descendant of `pid` (from /proc, children first found, then theirs).
 inline std::set<pid_t> descendants_of(pid_t pid) {
@@ -70,7 +56,7 @@ class SshdFixture : public ::testing::Test {
       ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     }
     std::filesystem::copy_file(dir_ / "client_key.pub", dir_ / "authorized_keys");
-    port_ = free_local_port();
+    port_ = unused_loopback_port();
     ASSERT_NE(port_, 0);
     {
       std::ofstream cfg(dir_ / "sshd_config");

@@ -38,7 +38,7 @@ class InterruptedTcpBurn : public ::testing::Test {
     EXPECT_NE(left.exit_code, 0) << "processes of this test left: " << left.out;
   }
   std::uint16_t start_server() {
-    const std::uint16_t port = free_local_port();
+    const std::uint16_t port = unused_loopback_port();
     const auto n = std::to_string(servers_.size());
     servers_.push_back(std::make_unique<ChildProcess>(background_tool(
         std::vector<std::string>{bin("mst").string(), "server", "--port", std::to_string(port), "--audit-log",
