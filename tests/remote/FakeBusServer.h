@@ -149,6 +149,8 @@ class FakeBusServer {
         if (!options_.block_commands) return format_error(kBusInvalidCommand);
         for (std::size_t i = 0; i < r->data.size(); ++i) memory[r->offset + static_cast<std::uint32_t>(4 * i)] = r->data[i];
         return format_ok();
+      // openflint's reset: a legacy server (mstmtserver) does not know the letter.
+      case BusCommand::Reset: return format_error(kBusInvalidCommand);
       default: return format_ok();
     }
   }
