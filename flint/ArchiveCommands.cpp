@@ -1,4 +1,4 @@
-// ArchiveCommands: `archive list` and `archive extract` on an MFA archive given with -i.
+// ArchiveCommands: `archive list` and `archive extract` on an MFA archive given with -i (an MFA2 package goes to Mfa2Commands).
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,6 +7,7 @@
 #include "cli/ExitCode.h"
 #include "cli/JsonOutput.h"
 #include "devices/FlashChip.h"
+#include "fwops/ImageFile.h"
 #include "flint/Commands.h"
 #include "reports/ImageReport.h"
 #include "image/MfaArchive.h"
@@ -17,7 +18,7 @@ namespace {
 
 Result<MfaArchive> open_archive(const Options& options) {
   if (options.image.empty())
-    return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa");
+    return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa or FILE.mfa2");
   return MfaArchive::open(options.image);  // its errors name the file
 }
 
@@ -36,6 +37,7 @@ MfaArchive::Progress progress_bar(const Options& options) {
 }  // namespace
 
 int run_archive_list(const Options& options) {
+  if (!options.image.empty() && is_mfa2_package(options.image)) return run_mfa2_list(options);
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
   if (options.json) {
@@ -51,6 +53,7 @@ int run_archive_list(const Options& options) {
 int run_archive_extract(const Options& options, const std::string& out_path) {
   if (options.psid.empty())
     return report_error(options, Error(ErrorCode::InvalidArgument, "archive extract needs --psid PSID"));
+  if (!options.image.empty() && is_mfa2_package(options.image)) return run_mfa2_extract(options, out_path);
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
   // The same per-board bound as reading a board for q/burn (fwops/ImageFile): checked before

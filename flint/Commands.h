@@ -14,6 +14,11 @@ int run_verify(const Options& options);
 int run_dump_config(const Options& options, const std::string& out_path);
 int run_archive_list(const Options& options);
 int run_archive_extract(const Options& options, const std::string& out_path);
+// MFA2 packages (Mfa2Commands.cpp): run_archive_list/extract hand an MFA2 -i to these.
+int run_mfa2_list(const Options& options);
+int run_mfa2_extract(const Options& options, const std::string& out_path);
+// archive create --format mfa2: one device and component per FS3/FS4 image (files or directories).
+int run_archive_create(const Options& options, const std::vector<std::string>& inputs, const std::string& out_path);
 
 // On -d DEVICE (DeviceCommands.cpp, FlashCommands.cpp).
 int run_device_query(const Options& options);

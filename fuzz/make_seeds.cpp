@@ -12,6 +12,7 @@
 #include "image/Fs2Writer.h"
 #include "image/Fs3Writer.h"
 #include "image/Fs4Writer.h"
+#include "image/Mfa2Writer.h"
 #include "image/MfaWriter.h"
 #include "image/SectionType.h"
 #include "image/FirmwareTraceStrings.h"
@@ -321,9 +322,11 @@ int main(int argc, char** argv) {
   if (!mfa.add_board({"MT_0000000001", "PN-1", "seed board", {1, 2, 3}, *fs2}).has_value()) return 1;
   auto archive = mfa.build();
   if (!archive) return 1;
+  auto mfa2 = openflint::build_mfa2({{"MT_0000000001", *fs3}, {"MT_0000000002", *fs4}}, 1);
+  if (!mfa2) return 1;
   bool ok = save(out / "fs1", "fs1.bin", *fs1) && save(out / "fs2", "fs2.bin", *fs2) &&
             save(out / "fs3", "fs3.bin", *fs3) && save(out / "fs4", "fs4.bin", *fs4) &&
-            save(out / "mfa", "one-board.mfa", *archive);
+            save(out / "mfa", "one-board.mfa", *archive) && save(out / "mfa2", "two-devices.mfa2", *mfa2);
   const std::vector<std::uint8_t>* images[] = {&*fs1, &*fs2, &*fs3, &*fs4};
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);

@@ -43,5 +43,7 @@ class ImageFile {
 
 // True when the file starts with the MFA magic "MFAR" (special files never are, and are not read).
 [[nodiscard]] bool is_mfa_archive(const std::string& path);
+// True when the file starts with the MFA2 fingerprint "MLNX.MFA2.XZ.00!" (special files are not read).
+[[nodiscard]] bool is_mfa2_package(const std::string& path);
 
 }  // namespace openflint

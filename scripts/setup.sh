@@ -29,6 +29,9 @@ TEST=(
   # the Debian package: man pages, dpkg-shlibdeps, its check (scripts/check-deb.sh; bash-completion
   # runs the packaged completion)
   help2man dpkg-dev lintian bash-completion
+  # the packages_interop tests: the kernel's own MFA2 parser, built in a harness from its source
+  # tarball (never copied into the project; docs/packages.md)
+  linux-source-6.1
 )
 case "${1:-all}" in
   demo) PACKAGES=("${DEMO[@]}") ;;

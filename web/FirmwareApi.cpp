@@ -10,6 +10,7 @@
 #include "fwops/registers/AdapterReset.h"
 #include "image/FirmwareImage.h"
 #include "image/ImagePatch.h"
+#include "image/Mfa2Format.h"
 #include "web/JsonNumber.h"
 #include "reports/BurnDocument.h"
 #include "reports/DeviceReport.h"
@@ -42,8 +43,11 @@ Result<nlohmann::json> FirmwareApi::upload(std::size_t index, std::vector<std::u
   if (body.empty()) return make_error(ErrorCode::InvalidArgument, "the upload is empty: send the image as the body");
   const std::string& name = devices_.devices()[index];
   OF_ASSIGN(Device device, devices_.open(index));
-  std::string psid;  // an archive's board: the device's own
-  if (body.size() >= 4 && std::equal(body.begin(), body.begin() + 4, "MFAR")) {
+  std::string psid;  // an archive's board (MFA or MFA2): the device's own
+  const bool mfa = body.size() >= 4 && std::equal(body.begin(), body.begin() + 4, "MFAR");
+  const bool mfa2 = body.size() >= mfa2::kFingerprintSize &&
+                    std::equal(body.begin(), body.begin() + mfa2::kFingerprintSize, mfa2::kFingerprint);
+  if (mfa || mfa2) {
     OF_ASSIGN(const DeviceQuery current, query_device(device));
     if (!current.image) return make_error(reports::no_image_error(device.name(), current));
     psid = current.image->psid;

@@ -1,0 +1,2 @@
+/* Shim for <uapi/linux/netlink.h>: see kernel_shim.h. */
+#include "kernel_shim.h"
