@@ -87,14 +87,16 @@ TEST_P(SetIdsSample, SvThenQueryShowsTheVsdAndVerifyPasses) {
   const auto sv = flint({"-i", path_, "sv", kVsd});
   ASSERT_EQ(sv.exit_code, 0) << sv.out << sv.err;
   const auto q = json_of(flint({"-i", path_, "--json", "query"}));
-  const std::string field = format_ == ImageFormat::Fs3 ? "device_vsd" : "image_vsd";
+  // FS3 and FS4 keep the VSD in the board's device data (DEV_INFO), the older formats in the image.
+  const bool in_device_data = format_ == ImageFormat::Fs3 || format_ == ImageFormat::Fs4;
+  const std::string field = in_device_data ? "device_vsd" : "image_vsd";
   EXPECT_EQ(q[field], kVsd);
   const auto text = flint({"-i", path_, "query"});
   EXPECT_NE(text.out.find(kVsd), std::string::npos) << text.out;
   expect_verifies();
   const std::string m = mstflint_query();
   if (!m.empty()) {
-    const std::string label = format_ == ImageFormat::Fs3 ? "Device VSD:" : "VSD:";
+    const std::string label = in_device_data ? "Device VSD:" : "VSD:";
     const auto at = m.find(label);
     ASSERT_NE(at, std::string::npos) << m;
     EXPECT_EQ(m.substr(at, m.find('\n', at) - at).find(kVsd) != std::string::npos, true) << m;
