@@ -14,8 +14,6 @@
 #include <sstream>
 #include <thread>
 
-#include "fabric/FatTree.h"
-#include "fabric/IbsimTopology.h"
 #include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
@@ -26,23 +24,12 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class HealthFabric : public IbsimFabricTest {
  protected:
   // The fat tree with responders for leaf-2 (Switch-IB) and host-5 (ConnectX-4) at these temperatures.
   void up(std::uint32_t leaf_celsius, std::uint32_t host_celsius) {
-    auto tree = make_fat_tree(FatTreeSpec{});
-    ASSERT_TRUE(tree) << tree.error().message();
-    auto text = ibsim_topology_text(*tree);
-    ASSERT_TRUE(text) << text.error().message();
-    SimFabric::Options o;
-    o.topology = *text;
-    o.local_node = "host-1";
-    ASSERT_NO_FATAL_FAILURE(start_fabric(o));
+    ASSERT_NO_FATAL_FAILURE(start_fat_tree());
     device("leaf-2", "switchib", leaf_celsius);
     device("host-5", "connectx4", host_celsius);
   }
@@ -146,15 +133,15 @@ TEST_F(HealthFabric, WatchJudgesTheIncreaseBetweenPasses) {
   ASSERT_TRUE(child) << child.error().message();
   const auto wait_for = [&](const std::string& what) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (read_all(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    while (read_text(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return read_all(log).find(what) != std::string::npos;
+    return read_text(log).find(what) != std::string::npos;
   };
-  ASSERT_TRUE(wait_for("pass 1:")) << read_all(log);
+  ASSERT_TRUE(wait_for("pass 1:")) << read_text(log);
   raise_symbol_errors("spine-1", 4, 8);
-  ASSERT_TRUE(wait_for("pass 3:")) << read_all(log);
-  EXPECT_EQ(child->stop(10000), 1) << read_all(log);
-  const std::string out = read_all(log);
+  ASSERT_TRUE(wait_for("pass 3:")) << read_text(log);
+  EXPECT_EQ(child->stop(10000), 1) << read_text(log);
+  const std::string out = read_text(log);
   EXPECT_NE(out.find("pass 1: 14 nodes, 32 cabled ports (32 counters read), 2 temperatures read: 1 finding(s)\n"
                      "  spine-1 port 4: SymbolErrorCounter 3 > 0\n"),
             std::string::npos)
@@ -179,21 +166,21 @@ TEST_F(HealthFabric, WatchJsonPrintsOneLinePerPassWithCounterDeltas) {
   ASSERT_TRUE(child) << child.error().message();
   const auto wait_for = [&](const std::string& what) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (read_all(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    while (read_text(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    return read_all(log).find(what) != std::string::npos;
+    return read_text(log).find(what) != std::string::npos;
   };
-  ASSERT_TRUE(wait_for("\"pass\":1")) << read_all(log);
+  ASSERT_TRUE(wait_for("\"pass\":1")) << read_text(log);
   raise_symbol_errors("leaf-1", 3, 6);
-  ASSERT_TRUE(wait_for("\"pass\":2")) << read_all(log);
-  EXPECT_EQ(child->stop(10000), 1) << read_all(log);
+  ASSERT_TRUE(wait_for("\"pass\":2")) << read_text(log);
+  EXPECT_EQ(child->stop(10000), 1) << read_text(log);
   std::vector<json> lines;
-  std::istringstream in(read_all(log));
+  std::istringstream in(read_text(log));
   for (std::string line; std::getline(in, line);) {
     lines.push_back(json::parse(line, nullptr, false));
     ASSERT_FALSE(lines.back().is_discarded()) << line;
   }
-  ASSERT_EQ(lines.size(), 2u) << read_all(log);
+  ASSERT_EQ(lines.size(), 2u) << read_text(log);
   EXPECT_EQ(lines[0]["pass"], 1);
   EXPECT_EQ(lines[0]["json_version"], 1);
   EXPECT_TRUE(lines[0]["deltas"].is_null());  // nothing to compare with yet

@@ -9,8 +9,6 @@
 #include <sstream>
 #include <thread>
 
-#include "fabric/FatTree.h"
-#include "fabric/IbsimTopology.h"
 #include "fabricsim/SimFabric.h"
 #include "tests/support/IbsimFabric.h"
 #include "tests/support/TestSupport.h"
@@ -21,24 +19,13 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class TrafficFabric : public IbsimFabricTest {
  protected:
   void SetUp() override {
     IbsimFabricTest::SetUp();
     if (IsSkipped()) return;
-    auto tree = make_fat_tree(FatTreeSpec{});
-    ASSERT_TRUE(tree) << tree.error().message();
-    auto text = ibsim_topology_text(*tree);
-    ASSERT_TRUE(text) << text.error().message();
-    SimFabric::Options o;
-    o.topology = *text;
-    o.local_node = "host-1";
-    ASSERT_NO_FATAL_FAILURE(start_fabric(o));
+    ASSERT_NO_FATAL_FAILURE(start_fat_tree());
   }
 
   void set_counter(const std::string& node, int port, const std::string& field, std::uint64_t value) {
@@ -57,19 +44,19 @@ TEST_F(TrafficFabric, RatesBetweenPassesFrom64BitCountersAndTheUtilisationFindin
   ASSERT_TRUE(child) << child.error().message();
   const auto wait_for = [&](const std::string& what) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (slurp(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    while (read_text(log).find(what) == std::string::npos && std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    return slurp(log).find(what) != std::string::npos;
+    return read_text(log).find(what) != std::string::npos;
   };
-  ASSERT_TRUE(wait_for("\"pass\":1")) << slurp(log);
+  ASSERT_TRUE(wait_for("\"pass\":1")) << read_text(log);
   const auto t_set = std::chrono::steady_clock::now();
   ASSERT_NO_FATAL_FAILURE(set_counter("leaf-1", 3, "PortXmitData", sent));
   ASSERT_NO_FATAL_FAILURE(set_counter("leaf-1", 3, "PortXmitPkts", 0x100000005ull));
-  ASSERT_TRUE(wait_for("\"pass\":2")) << slurp(log);
+  ASSERT_TRUE(wait_for("\"pass\":2")) << read_text(log);
   const double at_most_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_set).count() + 2.5;
-  EXPECT_EQ(child->stop(10000), 1) << slurp(log);
+  EXPECT_EQ(child->stop(10000), 1) << read_text(log);
   std::vector<json> passes;
-  std::istringstream in(slurp(log));
+  std::istringstream in(read_text(log));
   for (std::string line; std::getline(in, line);) {
     passes.push_back(json::parse(line, nullptr, false));
     ASSERT_FALSE(passes.back().is_discarded()) << line;

@@ -2,18 +2,7 @@
 // its flash holds) is described through the server — ibls's PSID and version from its flash,
 // ibcon's register and ibmon's temperature through the server's register request — the others
 // in-band, each with its path; an unreachable host is a warning and its nodes go in-band.
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <nlohmann/json.hpp>
-#include <regex>
-#include <thread>
-
-#include "core/ChildProcess.h"
-#include "tests/inband/DeviceFabricFixture.h"
-#include "tests/support/LoopbackPort.h"
+#include "tests/fabric_oob/OutOfBandFixture.h"
 
 namespace openflint::test {
 namespace {
@@ -23,17 +12,8 @@ using nlohmann::json;
 constexpr std::uint64_t kServedGuid = 0x0002c90300c20000ull;  // the local node's device: its own GUID
 constexpr const char* kServedGuidText = "0x0002c90300c20000";
 
-class FabricToolsOutOfBand : public DeviceFabricFixture {
+class FabricToolsOutOfBand : public IbfwmgrOutOfBand {
  protected:
-  void TearDown() override {
-    if (server_ && server_->running()) {
-      server_->signal(SIGTERM);
-      EXPECT_TRUE(server_->wait_for(std::chrono::seconds(10)).has_value()) << "mst server did not stop";
-    }
-    server_.reset();  // SIGKILL if it still ran
-    DeviceFabricFixture::TearDown();
-  }
-
   // The local node's simulated device (Hca1 has no responder: no vendor MADs reach it), at `celsius`.
   std::filesystem::path make_served_device(std::uint32_t celsius) {
     const auto image = dir_.path() / "served.bin";
@@ -45,28 +25,6 @@ class FabricToolsOutOfBand : public DeviceFabricFixture {
     const auto hot = run_command({bin("hcasim").string(), "set-temperature", dir.string(), std::to_string(celsius)});
     EXPECT_EQ(hot.exit_code, 0) << hot.out << hot.err;
     return dir;
-  }
-
-  // `mst server --port 0 sim:DIR` on loopback; its port (0 when it did not come up).
-  std::uint16_t serve(const std::filesystem::path& device) {
-    server_ = std::make_unique<ChildProcess>(background_tool(
-        std::vector<std::string>{bin("mst").string(), "server", "--port", "0", "sim:" + device.string()},
-        std::vector<std::string>{}, dir_.path() / "server.out", dir_.path() / "server.err"));
-    const std::regex ready("-I- serving 1 device\\(s\\) on 127\\.0\\.0\\.1:([0-9]+)");
-    for (int i = 0; i < 1000 && server_->running(); ++i) {
-      std::smatch m;
-      const std::string err = server_->err();
-      if (std::regex_search(err, m, ready)) return static_cast<std::uint16_t>(std::stoi(m[1].str()));
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ADD_FAILURE() << "mst server did not come up: " << server_->err();
-    return 0;
-  }
-
-  std::filesystem::path hosts_file(const std::string& text) {
-    const auto path = dir_.path() / "hosts";
-    write_file(path, std::vector<std::uint8_t>(text.begin(), text.end()));
-    return path;
   }
 
   json tool_json(const std::string& tool, std::vector<std::string> args, int expected_rc) {
@@ -92,8 +50,6 @@ class FabricToolsOutOfBand : public DeviceFabricFixture {
     ADD_FAILURE() << node << " not listed: " << devices.dump(2);
     return "";
   }
-
-  std::unique_ptr<ChildProcess> server_;
 };
 
 TEST_F(FabricToolsOutOfBand, TheServedNodeIsReadThroughItsHostTheOthersInBand) {

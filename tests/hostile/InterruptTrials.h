@@ -68,8 +68,7 @@ inline bool lock_held(const std::filesystem::path& file) {
 // Whether the file holds `text` (a burn's --log: "burning FW" when it starts writing, "done:" at its end).
 inline Probe file_says(const std::filesystem::path& file, const std::string& text) {
   return [file, text] {
-    std::ifstream in(file);
-    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string all = read_text(file);
     return all.find(text) != std::string::npos;
   };
 }

@@ -227,8 +227,7 @@ TEST(IbadmNames, WithoutANameServerTheErrorSaysHowToConfigureOne) {
 TEST(IbadmUnit, SystemdAnalyzeVerifies) {
   if (!have_program("systemd-analyze")) GTEST_SKIP() << "systemd-analyze is not installed";
   TempDir dir;
-  std::ifstream in(std::filesystem::path(OPENFLINT_SOURCE_DIR) / "packaging/systemd/openflint-ibadm.service");
-  std::string unit((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string unit = read_text(std::filesystem::path(OPENFLINT_SOURCE_DIR) / "packaging/systemd/openflint-ibadm.service");
   ASSERT_FALSE(unit.empty());
   // The installed path, /usr/bin/ibadm, is the build's here (verify checks that it is executable).
   for (std::size_t at; (at = unit.find("/usr/bin/ibadm")) != std::string::npos;) unit.replace(at, 14, bin("ibadm").string());

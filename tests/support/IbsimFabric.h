@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fabric/FatTree.h"
+#include "fabric/IbsimTopology.h"
 #include "fabricsim/SimFabric.h"
 #include "tests/support/TestSupport.h"
 
@@ -39,6 +41,18 @@ class IbsimFabricTest : public ::testing::Test {
     auto fabric = SimFabric::start(options);
     ASSERT_TRUE(fabric) << fabric.error().message();
     fabric_ = std::move(*fabric);
+  }
+
+  // ibtopogen's default fat tree (2 spines, 4 leaves, 8 hosts) with the tools attached as `local_node`.
+  void start_fat_tree(const std::string& local_node = "host-1") {
+    auto tree = make_fat_tree(FatTreeSpec{});
+    ASSERT_TRUE(tree) << tree.error().message();
+    auto text = ibsim_topology_text(*tree);
+    ASSERT_TRUE(text) << text.error().message();
+    SimFabric::Options o;
+    o.topology = *text;
+    o.local_node = local_node;
+    ASSERT_NO_FATAL_FAILURE(start_fabric(o));
   }
 
   // Shuts the fabric down (responders save their devices) and checks what it leaves behind.

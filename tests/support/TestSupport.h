@@ -61,6 +61,8 @@ bool have_program(const std::string& name);
 std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint32_t seed);
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
+// A file's text; empty when it does not exist (yet): tests poll logs that a tool starts writing later.
+std::string read_text(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 
 }  // namespace openflint::test

@@ -18,6 +18,7 @@ namespace {
 using test::FailsWith;
 using test::IsOk;
 using test::TempDir;
+using test::read_text;
 
 // A Result's value, or `otherwise` when it failed.
 template <typename T, typename U>
@@ -30,10 +31,6 @@ void append(const std::filesystem::path& file, const std::string& text) {
   out << text;
 }
 
-std::string slurp(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 constexpr const char* kDev = "0000:03:00.0";
 
@@ -160,14 +157,14 @@ TEST(Tracefs, RootEventAndEnableRestore) {
     EXPECT_TRUE(on->was_off());
     EXPECT_EQ(value_or_else(trace_event_enabled(event), false), true);
   }
-  EXPECT_EQ(slurp(event / "enable").substr(0, 1), "0");  // written back
+  EXPECT_EQ(read_text(event / "enable").substr(0, 1), "0");  // written back
   std::ofstream(event / "enable", std::ios::trunc) << "1\n";
   {
     auto on = TraceEventEnabling::enable(event);
     ASSERT_THAT(on, IsOk());
     EXPECT_FALSE(on->was_off());
   }
-  EXPECT_EQ(slurp(event / "enable").substr(0, 1), "1");  // left as it was
+  EXPECT_EQ(read_text(event / "enable").substr(0, 1), "1");  // left as it was
 }
 
 }  // namespace

@@ -16,10 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string file_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 class WebFirmware : public WebApiFixture {
  protected:
@@ -55,8 +51,8 @@ class WebFirmware : public WebApiFixture {
 TEST_F(WebFirmware, AnUploadIsCheckedWithoutWritingThenBurnedWithProgressKeepingTheBoardsIdentity) {
   start();
   const json before = flint_query(0);
-  const std::string flash_before = file_text(dir_ / "connectx4" / "flash.bin");
-  const std::string image = file_text(sample_image("connectx4-new"));
+  const std::string flash_before = read_text(dir_ / "connectx4" / "flash.bin");
+  const std::string image = read_text(sample_image("connectx4-new"));
   const auto checked = upload(0, image, "connectx4-new.bin");
   ASSERT_TRUE(checked);
   ASSERT_EQ(checked->status, 200) << checked->body;
@@ -71,7 +67,7 @@ TEST_F(WebFirmware, AnUploadIsCheckedWithoutWritingThenBurnedWithProgressKeeping
   EXPECT_EQ(doc["preflight"]["new_fw_version"], expected_image["fw_version"]);
   EXPECT_EQ(doc["preflight"]["version_order"], "newer");
   EXPECT_EQ(doc["preflight"]["identity"]["uids_from"], "device") << doc["preflight"].dump();
-  EXPECT_EQ(file_text(dir_ / "connectx4" / "flash.bin"), flash_before) << "the check wrote to the flash";
+  EXPECT_EQ(read_text(dir_ / "connectx4" / "flash.bin"), flash_before) << "the check wrote to the flash";
 
   const json started = post("/api/devices/0/burn", {{"upload", doc["upload"]}});
   ASSERT_TRUE(started.value("ok", false)) << started.dump();
@@ -103,21 +99,21 @@ TEST_F(WebFirmware, AnUploadIsCheckedWithoutWritingThenBurnedWithProgressKeeping
 
 TEST_F(WebFirmware, ImagesThatDoNotVerifyOrFitAnotherDeviceAreRefusedAndChangeNothing) {
   start();
-  const std::string flash_before = file_text(dir_ / "connectx4" / "flash.bin");
-  std::string broken = file_text(sample_image("connectx4-new"));
+  const std::string flash_before = read_text(dir_ / "connectx4" / "flash.bin");
+  std::string broken = read_text(sample_image("connectx4-new"));
   for (std::size_t at = 0x10100; at < 0x11100; ++at) broken[at] = static_cast<char>(~broken[at]);  // in MAIN_CODE
   const auto bad = upload(0, broken, "broken.bin");
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 422) << bad->body;
   EXPECT_EQ(json::parse(bad->body)["error"]["code"], "invalid image") << bad->body;
-  const auto other = upload(0, file_text(sample_image("connectx3-new")), "connectx3.bin");
+  const auto other = upload(0, read_text(sample_image("connectx3-new")), "connectx3.bin");
   ASSERT_TRUE(other);
   EXPECT_GE(other->status, 400) << other->body;
   EXPECT_NE(other->body.find("error"), std::string::npos);
   const auto junk = upload(0, std::string(100000, 'x'), "junk.bin");
   EXPECT_EQ(junk->status, 422) << junk->body;
   post("/api/devices/0/burn", {{"upload", "upload-1"}}, 404);  // nothing refused was kept
-  EXPECT_EQ(file_text(dir_ / "connectx4" / "flash.bin"), flash_before);
+  EXPECT_EQ(read_text(dir_ / "connectx4" / "flash.bin"), flash_before);
   EXPECT_NE(audit().find("refused image broken.bin for " + devices_[0]), std::string::npos) << audit();
 }
 
@@ -161,15 +157,15 @@ TEST_F(WebFirmware, TheConfigurationIsMstConfigsAndASetIsWrittenForTheNextBoot) 
 
 TEST_F(WebFirmware, ReadOnlyRefusesBurnsIdentityResetAndConfiguration) {
   start(/*read_only=*/true);
-  const std::string flash_before = file_text(dir_ / "connectx4" / "flash.bin");
-  const auto up = upload(0, file_text(sample_image("connectx4-new")));
+  const std::string flash_before = read_text(dir_ / "connectx4" / "flash.bin");
+  const auto up = upload(0, read_text(sample_image("connectx4-new")));
   ASSERT_TRUE(up);
   EXPECT_EQ(up->status, 403) << up->body;
   post("/api/devices/0/identity", {{"vsd", "x"}}, 403);
   post("/api/devices/0/reset", json::object(), 403);
   post("/api/devices/0/config", {{"set", {"SRIOV_EN=True"}}}, 403);
   post("/api/devices/0/burn", {{"upload", "upload-1"}}, 403);
-  EXPECT_EQ(file_text(dir_ / "connectx4" / "flash.bin"), flash_before);
+  EXPECT_EQ(read_text(dir_ / "connectx4" / "flash.bin"), flash_before);
   // Reading stays allowed.
   EXPECT_TRUE(get_json("/api/devices/0/config")["ok"].get<bool>());
   EXPECT_TRUE(get_json("/api/devices/0/reset")["ok"].get<bool>());
@@ -180,7 +176,7 @@ TEST_F(WebFirmware, OnlyTheUploadTakesLargeBodies) {
   const auto big = client_->Post("/api/devices/0/config", with_token(), std::string(100 * 1024, ' '), "application/json");
   ASSERT_TRUE(big);
   EXPECT_EQ(big->status, 413);
-  const auto image = upload(0, file_text(sample_image("connectx4-new")));  // megabytes
+  const auto image = upload(0, read_text(sample_image("connectx4-new")));  // megabytes
   ASSERT_TRUE(image);
   EXPECT_EQ(image->status, 200) << image->body;
 }

@@ -100,8 +100,7 @@ TEST_P(WebBrowser, PagesShowDevicesRegistersAndLiveChanges) {
   EXPECT_EQ(server->stop(5000), 0) << "mst web should end cleanly on SIGTERM: " << server->err();
   EXPECT_EQ(processes_mentioning(profile), std::vector<std::string>{}) << "a browser process outlived the check";
   if (!read_only) {
-    std::ifstream audit(dir_ / "audit.log");
-    const std::string lines((std::istreambuf_iterator<char>(audit)), std::istreambuf_iterator<char>());
+    const std::string lines = read_text(dir_ / "audit.log");
     EXPECT_NE(lines.find("wrote " + devices_[0] + " 0x000f0000 (boot_address.boot_address) 0x00002300 -> 0x00004500"),
               std::string::npos)
         << lines;

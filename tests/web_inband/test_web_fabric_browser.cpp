@@ -209,8 +209,7 @@ TEST_F(WebFabric, ThePageDrawsTheFabricAndMarksTheMissingCable) {
   for (const auto& n : listed["nodes"])
     if (n["system"]["name"] == "host-3") host3 = n["flash_fw_version"] == new_version;
   EXPECT_TRUE(host3) << listed.dump(1);
-  std::ifstream audit(dir_ / "audit.log");
-  const std::string lines((std::istreambuf_iterator<char>(audit)), std::istreambuf_iterator<char>());
+  const std::string lines = read_text(dir_ / "audit.log");
   EXPECT_NE(lines.find("fabric update: host-3 updated"), std::string::npos) << lines;
 }
 
