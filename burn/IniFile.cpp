@@ -1,18 +1,11 @@
 // IniFile: line-by-line INI parsing with positions kept for error messages.
 #include "burn/IniFile.h"
 
+#include "core/BlankTrim.h"
 #include "core/InputFile.h"
-
 
 namespace openflint::burn {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r");
-  return s.substr(first, last - first + 1);
-}
 
 Unexpected syntax_error(const IniFile& file, int line, const std::string& message) {
   return make_error(ErrorCode::InvalidArgument, ini_where(file, line) + message);
@@ -48,11 +41,11 @@ Result<IniFile> IniFile::parse(std::string text, std::string file_name) {
     const auto eol = rest.find('\n');
     const std::string_view raw = rest.substr(0, eol);
     rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_blanks(raw);
     if (line.empty() || line.front() == '#' || line.front() == ';') continue;
     if (line.front() == '[') {
       if (line.back() != ']') return syntax_error(ini, line_no, "section header without a closing ']'");
-      const std::string name(trim(line.substr(1, line.size() - 2)));
+      const std::string name(trim_blanks(line.substr(1, line.size() - 2)));
       if (name.empty()) return syntax_error(ini, line_no, "empty section name");
       if (const IniSection* seen = ini.find(name))
         return syntax_error(ini, line_no, "section [" + name + "] repeated (first at line " +
@@ -63,13 +56,13 @@ Result<IniFile> IniFile::parse(std::string text, std::string file_name) {
     const auto eq = line.find('=');
     if (eq == std::string_view::npos)
       return syntax_error(ini, line_no, "expected 'key = value' or '[section]', got '" + std::string(line) + "'");
-    const std::string key(trim(line.substr(0, eq)));
+    const std::string key(trim_blanks(line.substr(0, eq)));
     if (key.empty()) return syntax_error(ini, line_no, "empty key before '='");
     IniSection& section = ini.sections_.back();
     if (const IniEntry* seen = section.find(key))
       return syntax_error(ini, line_no, "key '" + key + "' repeated (first at line " +
                                             std::to_string(seen->line) + ")");
-    section.entries.push_back({key, std::string(trim(line.substr(eq + 1))), line_no});
+    section.entries.push_back({key, std::string(trim_blanks(line.substr(eq + 1))), line_no});
   }
   ini.last_line_ = line_no;
   return ini;

@@ -1,15 +1,10 @@
 // KeyValueText: the line grammar of key = value files (ibadm.conf).
 #include "core/KeyValueText.h"
 
+#include "core/BlankTrim.h"
+
 namespace openflint {
 namespace {
-
-std::string_view trimmed_blanks(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r");
-  return s.substr(first, last - first + 1);
-}
 
 bool valid_key(std::string_view key) {
   if (key.empty() || key[0] < 'a' || key[0] > 'z') return false;
@@ -37,12 +32,12 @@ Result<std::vector<KeyValueLine>> parse_key_value_text(std::string_view text, st
       if ((u < 0x20 && c != '\t' && c != '\r') || u >= 0x7f)
         return make_error(line_error(source, number, "a control or non-ASCII character"));
     }
-    line = trimmed_blanks(line.substr(0, line.find('#')));
+    line = trim_blanks(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     const auto eq = line.find('=');
     if (eq == std::string_view::npos) return make_error(line_error(source, number, "expected KEY = VALUE"));
-    const std::string_view key = trimmed_blanks(line.substr(0, eq));
-    const std::string_view value = trimmed_blanks(line.substr(eq + 1));
+    const std::string_view key = trim_blanks(line.substr(0, eq));
+    const std::string_view value = trim_blanks(line.substr(eq + 1));
     if (!valid_key(key))
       return make_error(line_error(source, number, "'" + std::string(key.substr(0, 64)) +
                                                        "' is not a key (lower-case letters, digits, '_')"));

@@ -6,17 +6,12 @@
 #include <set>
 #include <sstream>
 
+#include "core/BlankTrim.h"
 #include "fabric/ConfigText.h"
 #include "fabric/PortCounters.h"
 
 namespace openflint {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 Result<std::optional<std::uint64_t>> parse_limit(std::string_view name, std::string_view value) {
   if (value == "off") return std::optional<std::uint64_t>{};
@@ -75,7 +70,7 @@ Result<void> HealthThresholds::set(std::string_view assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos)
     return make_error(ErrorCode::InvalidArgument, "threshold '" + std::string(assignment) + "' is not NAME=VALUE");
-  return set(trim(assignment.substr(0, eq)), trim(assignment.substr(eq + 1)));
+  return set(trim_blanks(assignment.substr(0, eq)), trim_blanks(assignment.substr(eq + 1)));
 }
 
 Result<HealthThresholds> HealthThresholds::parse(std::string_view text, HealthThresholds base) {
@@ -89,7 +84,7 @@ Result<HealthThresholds> HealthThresholds::parse(std::string_view text, HealthTh
     ++number;
     const std::string at = "line " + std::to_string(number) + ": ";
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
+    line = trim_blanks(line);
     if (line.empty()) {
       if (end == text.size()) break;
       continue;

@@ -1,19 +1,10 @@
 // HostsFile: line-numbered parsing of a hosts file; the host grammar is mtcr/remote/RemoteHost's.
 #include "fabric/HostsFile.h"
 
+#include "core/BlankTrim.h"
 #include "fabric/ConfigText.h"
 
 namespace openflint {
-namespace {
-
-std::string_view trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r");
-  return s.substr(first, last - first + 1);
-}
-
-}  // namespace
 
 Result<std::vector<RemoteHost>> parse_hosts(std::string_view text, std::string_view source) {
   std::vector<RemoteHost> hosts;
@@ -23,7 +14,7 @@ Result<std::vector<RemoteHost>> parse_hosts(std::string_view text, std::string_v
     std::string_view line = text.substr(0, end);
     text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
     ++number;
-    line = trimmed(line.substr(0, line.find('#')));
+    line = trim_blanks(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     auto host = parse_remote_host(line);
     if (!host) {

@@ -4,14 +4,12 @@
 #include <charconv>
 #include <sstream>
 
+#include "core/BlankTrim.h"
+
 namespace openflint {
 namespace {
 
-std::string trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
-}
+std::string trimmed(std::string_view s) { return std::string(trim_blanks(s, " \t\r\n")); }
 
 // A Mellanox switch's NodeDescription "MF0;NAME:TYPE[/WITHIN]" (e.g. "MF0;core-1:CS7500/L05/U1").
 std::optional<SystemLocation> switch_description(std::string_view d) {
