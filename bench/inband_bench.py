@@ -11,6 +11,7 @@ and firmware samples (cmake --build BUILD_DIR --target firmware_samples). Prints
 MADs are counted at the responder (answers sent), wall time around each client run.
 """
 import json
+import resource
 import os
 import re
 import shutil
@@ -194,7 +195,12 @@ def bench_firmware_path(bindir, what, kind, model, old, new, work, rounds):
               f"time {median(times['ours (firmware)']) / median(times['ours --ocr']):.3f}x")
 
 
-def bench_fabric(bindir, samples, work, count, tag):
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def bench_fabric(bindir, samples, work, count, tag, extra=()):
     old, new = os.path.join(samples, "connectx3-old.bin"), os.path.join(samples, "connectx3-new.bin")
     images = os.path.join(work, "images")
     os.makedirs(images, exist_ok=True)
@@ -202,14 +208,19 @@ def bench_fabric(bindir, samples, work, count, tag):
     d = os.path.join(work, f"fabric{count}-{tag}")
     proc, lids = up(bindir, d, [("--hca", "connectx3:" + old)] * count)
     try:
-        took, out = client(bindir, d, [os.path.join(bindir, "ibfwmgr"), "update", "--images", images, "-y", "--json"])
+        # The tool's CPU: what the client (simfabric run, which waits for ibfwmgr) used, read as
+        # the children's rusage around it (the fabric's processes are not waited for yet).
+        cpu = children_cpu()
+        took, out = client(bindir, d, [os.path.join(bindir, "ibfwmgr"), "update", "--images", images, "-y", "--json",
+                                       *extra])
+        cpu = children_cpu() - cpu
     finally:
         answers = down(proc, d)
     doc = json.loads(out)
     updated = sum(1 for n in doc["nodes"] if n["status"] == "updated")
     if updated != count:
         raise SystemExit(f"ibfwmgr updated {updated} of {count}: {out}")
-    return took, sum(answers.values())
+    return took, sum(answers.values()), cpu
 
 
 def main():
@@ -239,12 +250,16 @@ def main():
         for r in range(rounds):  # interleaved: 1, 8, 1, 8, ...
             one.append(bench_fabric(bindir, samples, work, 1, r))
             eight.append(bench_fabric(bindir, samples, work, 8, r))
-        one_t, eight_t = median([t for t, _ in one]), median([t for t, _ in eight])
-        one_m, eight_m = median([m for _, m in one]), median([m for _, m in eight])
-        print(f"ibfwmgr update (ConnectX-3 FS2 old -> new), one process, one umad port, a thread per device, "
-              f"{rounds} interleaved rounds (medians):")
-        print(f"  1 device : {one_t:7.2f} s  {one_m:8.0f} MADs   (runs: {' '.join(f'{t:.2f}' for t, _ in one)})")
-        print(f"  8 devices: {eight_t:7.2f} s  {eight_m:8.0f} MADs   (runs: {' '.join(f'{t:.2f}' for t, _ in eight)})")
+        one_t, eight_t = median([t for t, _, _ in one]), median([t for t, _, _ in eight])
+        one_m, eight_m = median([m for _, m, _ in one]), median([m for _, m, _ in eight])
+        one_c = median([c / m * 1e6 for _, m, c in one])
+        eight_c = median([c / m * 1e6 for _, m, c in eight])
+        print(f"ibfwmgr update (ConnectX-3 FS2 old -> new), one process, one umad port, up to --parallel devices "
+              f"at once, {rounds} interleaved rounds (medians; tool CPU = the client's user+system time / MADs):")
+        print(f"  1 device : {one_t:7.2f} s  {one_m:8.0f} MADs  {one_c:6.1f} us CPU/MAD   "
+              f"(runs: {' '.join(f'{t:.2f}' for t, _, _ in one)})")
+        print(f"  8 devices: {eight_t:7.2f} s  {eight_m:8.0f} MADs  {eight_c:6.1f} us CPU/MAD   "
+              f"(runs: {' '.join(f'{t:.2f}' for t, _, _ in eight)})")
         print(f"  ratio 8/1: time {eight_t / one_t:.2f}x (target <= 1.5x), MADs {eight_m / one_m:.2f}x")
     finally:
         shutil.rmtree(work, ignore_errors=True)

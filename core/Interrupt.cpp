@@ -18,6 +18,7 @@ std::atomic<int> g_first_signal{0};
 std::atomic<unsigned> g_signal_count{0};
 std::atomic<int> g_deferrals{0};
 thread_local int t_uninterruptible = 0;
+thread_local std::chrono::steady_clock::time_point t_deadline = std::chrono::steady_clock::time_point::max();
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<unsigned>::is_always_lock_free,
               "the signal handler touches these");
 
@@ -100,10 +101,16 @@ std::string_view signal_name(int sig) {
 }
 
 Result<void> check_interrupted() {
+  if (t_uninterruptible > 0) return {};
   const int sig = g_first_signal.load();
-  if (sig == 0 || t_uninterruptible > 0) return {};
-  return make_error(ErrorCode::Interrupted, "interrupted by " + std::string(signal_name(sig)));
+  if (sig != 0) return make_error(ErrorCode::Interrupted, "interrupted by " + std::string(signal_name(sig)));
+  if (t_deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() >= t_deadline)
+    return make_error(ErrorCode::Timeout, "stopped at a safe point: this thread's deadline passed");
+  return {};
 }
+
+ThreadDeadline::ThreadDeadline(std::chrono::steady_clock::time_point at) : previous_(t_deadline) { t_deadline = at; }
+ThreadDeadline::~ThreadDeadline() { t_deadline = previous_; }
 
 SignalDeferral::SignalDeferral() { g_deferrals.fetch_add(1); }
 SignalDeferral::~SignalDeferral() {

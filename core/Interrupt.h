@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <array>
+#include <chrono>
 #include <string_view>
 
 #include "core/Result.h"
@@ -46,5 +47,20 @@ class InterruptScope {
 // A safe point: Interrupted ("interrupted by SIGINT") when a stop signal arrived, unless this
 // thread is inside an UninterruptibleSection (core/UninterruptibleSection.h); success otherwise.
 [[nodiscard]] Result<void> check_interrupted();
+
+// A deadline for this thread's work (ibfwmgr's per-node timeout): while one is alive, a
+// check_interrupted() on this thread after `at` fails with Timeout (outside an
+// UninterruptibleSection, as for a signal), so the work stops at its next safe point and the
+// device keeps booting what it booted. Per thread; nested ones: the inner one applies until it ends.
+class ThreadDeadline {
+ public:
+  explicit ThreadDeadline(std::chrono::steady_clock::time_point at);
+  ~ThreadDeadline();
+  ThreadDeadline(const ThreadDeadline&) = delete;
+  ThreadDeadline& operator=(const ThreadDeadline&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point previous_;
+};
 
 }  // namespace openflint

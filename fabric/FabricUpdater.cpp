@@ -1,158 +1,91 @@
-// FabricUpdater: the per-node update (pick image, burn, reset) and the parallel driver.
+// FabricUpdater: the update's driver: decisions, then a bounded pool of burns under a failure budget.
 #include "fabric/FabricUpdater.h"
 
-#include "core/Interrupt.h"
-#include "fwops/registers/AdapterReset.h"
-
+#include <algorithm>
+#include <atomic>
+#include <charconv>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
 #include <thread>
 
-#include "fwops/Device.h"
-#include "fwops/DeviceBurn.h"
-#include "fwops/burn/FailsafeBurner.h"
-#include "fabric/OutOfBand.h"
+#include "core/Interrupt.h"
+#include "fabric/NodeUpdater.h"
 
 namespace openflint {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using UpdaterClock = std::chrono::steady_clock;
 
-// The dry run's estimate: the flash gateway moves 16 bytes per transaction, and a burn programs
-// each (a write and its status poll) and reads it back (two more).
-constexpr std::uint64_t kGatewayBytes = 16;
-constexpr std::uint64_t kRequestsPerGatewayWrite = 4;
+// The burns' shared state: the next node to start, and the failures so far.
+struct BurnQueue {
+  std::vector<std::size_t> order;  // indices into `nodes` of the nodes to burn
+  std::vector<const FirmwareFile*> files;
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> failures{0};
+  std::size_t allowed = std::numeric_limits<std::size_t>::max();
+};
 
-// The one safe reset (fwops/registers/AdapterReset, as `mst reset`): a switch resets in-band; an
-// adapter reached in-band is refused with the reason (it needs a PCI reset on its host). Out-of-
-// band the host's bus server resets it when it allows resets; otherwise the firmware reset is
-// armed for the host's next warm reboot (level 4 through the register channel) and said so.
-void reset_node(Device& device, NodeUpdate& out) {
-  if (auto stop = check_interrupted(); !stop) {  // the burn stands; the reset is left to the user
-    out.message = "burned; not reset: " + stop.error().message();
-    return;
-  }
-  ResetOptions options;
-  options.arm_when_server_refuses = out.before.remote.has_value();
-  auto plan = plan_reset(device, options);
-  auto reset = plan ? run_reset(device, *plan, options) : Result<ResetReport>(make_error(std::move(plan).error()));
-  if (!reset) {
-    out.message = (out.before.remote ? "burned; not reset out-of-band: " : "burned; not reset: ") +
-                  reset.error().message();
-    return;
-  }
-  if (!reset->plan.resets_now) {
-    out.activation = NodeActivation::Armed;
-    out.message = "armed, runs after the next warm reboot" +
-                  (reset->plan.server_refusal.empty() ? std::string()
-                                                      : " (the server does not reset: " + reset->plan.server_refusal + ")");
-    return;
-  }
-  out.reset_done = true;
-  if (reset->plan.by_server) out.message = "reset by the bus server";
+void not_started(const FabricUpdateOptions& options, std::size_t index, NodeUpdate& out, const std::string& why) {
+  out.status = NodeUpdateStatus::NotStarted;
+  out.message = why;
+  node_update_event(options, index, out, JournalState::NotStarted, why);
 }
 
-void burn_node(Device& device, const FirmwareFile& file, const FabricUpdateOptions& options, std::size_t index,
-               NodeUpdate& out) {
-  BurnOptions burn;  // failsafe, PSID and the board's identity kept
-  if (options.progress) burn.progress = [&options, index](const BurnProgress& p) { options.progress(index, p); };
-  auto report = burn_device(device, file.bytes, burn);  // through the firmware where it takes burns
-  if (!report) {
-    out.status = NodeUpdateStatus::Failed;
-    out.message = report.error().message();
-    return;
-  }
-  out.status = NodeUpdateStatus::Updated;
-  out.new_copy_address = report->new_copy_address;
-  out.identity_from = to_string(report->identity.uids_from);
-  if (options.reset) reset_node(device, out);
-  // Whether the new firmware runs: asked anew (MGIR), whatever the reset did.
-  device.invalidate_running_firmware();
-  out.running_after = device.running_firmware();
-  const auto& running = out.running_after;
-  if (running && running->image && running->image->fw_version && running->image->fw_version == out.image_version)
-    out.activation = NodeActivation::Running;
-  else if (out.activation != NodeActivation::Armed)
-    out.activation = running && running->image ? NodeActivation::Pending : NodeActivation::Unknown;
-}
-
-// The dry run's plan (NodeUpdatePlan). An out-of-band adapter's device is opened to ask its
-// server what a reset would do; nothing is written.
-NodeUpdatePlan plan_node_update(const NodeFirmware& node, const FirmwareFile& file,
-                                const std::shared_ptr<MadChannel>& channel, const FabricUpdateOptions& options) {
-  NodeUpdatePlan plan;
-  plan.image_bytes = file.query.image_size != 0 ? file.query.image_size : file.bytes.size();
-  plan.requests = (plan.image_bytes + kGatewayBytes - 1) / kGatewayBytes * kRequestsPerGatewayWrite;
-  plan.request_unit = node.remote ? "bus requests" : "MADs";
-  if (node.node.type == FabricNode::Type::Switch && !node.remote) {
-    plan.can_activate = true;
-    plan.activation = "switch software reset (in-band)";
-  } else if (!node.remote) {
-    plan.activation = "no: an adapter reached in-band needs a PCI reset on its host";
-  } else {
-    auto device = open_node_device(node, channel);
-    ResetOptions reset;
-    reset.arm_when_server_refuses = true;
-    auto reset_plan = device ? plan_reset(*device, reset) : Result<ResetPlan>(make_error(std::move(device).error()));
-    if (!reset_plan) {
-      plan.activation = "no: " + reset_plan.error().message();
-    } else if (!reset_plan->blockers.empty()) {
-      plan.activation = "no: " + reset_plan->blockers.front().why;
-    } else {
-      plan.can_activate = true;
-      plan.activation = reset_plan->by_server && reset_plan->resets_now
-                            ? "reset by the bus server"
-                            : "arm MFRL level 4 (runs after the next warm reboot)";
+void burn_worker(const std::vector<NodeFirmware>& nodes, const std::shared_ptr<MadChannel>& channel,
+                 const FabricUpdateOptions& options, BurnQueue& queue, std::vector<NodeUpdate>& out) {
+  while (true) {
+    const std::size_t k = queue.next.fetch_add(1);
+    if (k >= queue.order.size()) return;
+    const std::size_t i = queue.order[k];
+    if (auto stop = check_interrupted(); !stop) {  // a stop signal: no node starts a burn after it
+      not_started(options, i, out[i], stop.error().message() + ": not started; the device runs what it ran");
+      continue;
     }
+    if (queue.failures.load() > queue.allowed) {
+      not_started(options, i, out[i], "not started: " + std::to_string(queue.failures.load()) +
+                                          " node(s) failed, more than --max-failures allows (" +
+                                          std::to_string(queue.allowed) + ")");
+      continue;
+    }
+    const auto start = UpdaterClock::now();
+    burn_node_update(nodes[i], *queue.files[k], channel, options, i, out[i]);
+    out[i].seconds = std::chrono::duration<double>(UpdaterClock::now() - start).count();
+    if (out[i].status == NodeUpdateStatus::Failed) queue.failures.fetch_add(1);
   }
-  if (!options.reset && plan.can_activate) plan.activation += " (with --reset)";
-  return plan;
-}
-
-void update_node(const NodeFirmware& node, const ImageSet& images, const std::shared_ptr<MadChannel>& channel,
-                 const FabricUpdateOptions& options, std::size_t index, NodeUpdate& out) {
-  out.before = node;
-  if (!node.reachable()) {
-    out.status = NodeUpdateStatus::NoAccess;
-    out.message = node.note;
-    return;
-  }
-  auto file = images.find(node.psid);
-  if (!file) {
-    out.status = NodeUpdateStatus::NoImage;
-    out.message = file.error().message();
-    return;
-  }
-  out.image = (*file)->label;
-  out.image_version = (*file)->query.fw_version;
-  // Up to date when the flash already holds the image's version (it may still wait for a
-  // reset to run), or, when the flash could not be read, when that version runs.
-  const auto& have = node.flash_fw_version ? node.flash_fw_version : node.fw_version;
-  if (!options.force && !node.recovery && have && have == out.image_version) {
-    out.status = NodeUpdateStatus::UpToDate;
-    if (node.fw_version != have) out.message = "on flash; runs after a reset";
-    return;
-  }
-  if (options.dry_run) {
-    out.status = NodeUpdateStatus::WouldUpdate;
-    out.plan = plan_node_update(node, **file, channel, options);
-    return;
-  }
-  if (auto stop = check_interrupted(); !stop) {  // a stop signal: no node starts a burn after it
-    out.status = NodeUpdateStatus::Failed;
-    out.message = stop.error().message() + ": not started; the device runs what it ran";
-    return;
-  }
-  auto device = open_node_device(node, channel);
-  if (!device) {
-    out.status = NodeUpdateStatus::Failed;
-    out.message = device.error().message();
-    return;
-  }
-  burn_node(*device, **file, options, index, out);
-  out.mads = device->mads_sent();
 }
 
 }  // namespace
+
+std::size_t FailureBudget::allowed(std::size_t planned) const {
+  std::size_t n = std::numeric_limits<std::size_t>::max();
+  if (count) n = *count;
+  if (percent) n = std::min(n, static_cast<std::size_t>(std::floor(static_cast<double>(planned) * *percent / 100.0)));
+  return n;
+}
+
+Result<FailureBudget> parse_failure_budget(const std::string& text) {
+  FailureBudget budget;
+  const bool percent = !text.empty() && text.back() == '%';
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  const char* first = number.data();
+  const char* last = number.data() + number.size();
+  if (percent) {
+    double p = 0;
+    const auto [end, ec] = std::from_chars(first, last, p);
+    if (number.empty() || ec != std::errc() || end != last || !(p >= 0 && p <= 100))
+      return make_error(ErrorCode::InvalidArgument, "--max-failures " + text + ": a count N or a percentage P% (0-100) expected");
+    budget.percent = p;
+    return budget;
+  }
+  std::size_t n = 0;
+  const auto [end, ec] = std::from_chars(first, last, n);
+  if (number.empty() || ec != std::errc() || end != last)
+    return make_error(ErrorCode::InvalidArgument, "--max-failures " + text + ": a count N or a percentage P% (0-100) expected");
+  budget.count = n;
+  return budget;
+}
 
 const char* to_string(NodeActivation a) {
   switch (a) {
@@ -173,6 +106,7 @@ const char* to_string(NodeUpdateStatus s) {
     case NodeUpdateStatus::NoAccess: return "no-access";
     case NodeUpdateStatus::Failed: return "failed";
     case NodeUpdateStatus::WouldUpdate: return "would-update";
+    case NodeUpdateStatus::NotStarted: return "not-started";
   }
   return "failed";
 }
@@ -180,17 +114,44 @@ const char* to_string(NodeUpdateStatus s) {
 std::vector<NodeUpdate> update_fabric(const std::vector<NodeFirmware>& nodes, const ImageSet& images,
                                       const std::shared_ptr<MadChannel>& channel, const FabricUpdateOptions& options) {
   std::vector<NodeUpdate> out(nodes.size());
-  std::vector<std::thread> workers;
-  workers.reserve(nodes.size());
+  BurnQueue queue;
+  // The decisions first (no burn): the dry run's plans, and the list of nodes to burn, each
+  // recorded "planned" before any starts.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    workers.emplace_back([&, i] {
-      const auto start = Clock::now();
-      update_node(nodes[i], images, channel, options, i, out[i]);
-      out[i].seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    });
+    const auto start = UpdaterClock::now();
+    if (const FirmwareFile* file = decide_node_update(nodes[i], images, channel, options, i, out[i])) {
+      queue.order.push_back(i);
+      queue.files.push_back(file);
+      node_update_event(options, i, out[i], JournalState::Planned);
+    }
+    out[i].seconds = std::chrono::duration<double>(UpdaterClock::now() - start).count();
   }
-  for (auto& t : workers) t.join();
+  queue.allowed = options.max_failures.allowed(queue.order.size());
+  const std::size_t workers = std::min(std::max<std::size_t>(options.parallel, 1), queue.order.size());
+  std::vector<std::thread> pool;
+  pool.reserve(workers);
+  for (std::size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&] { burn_worker(nodes, channel, options, queue, out); });
+  for (auto& t : pool) t.join();
   return out;
+}
+
+UpdatePlanTotal plan_total(const std::vector<NodeUpdate>& updates, std::size_t parallel) {
+  UpdatePlanTotal total;
+  total.parallel = std::max<std::size_t>(parallel, 1);
+  std::vector<double> times;
+  for (const auto& u : updates) {
+    if (!u.plan) continue;
+    ++total.nodes;
+    total.requests += u.plan->requests;
+    times.push_back(u.plan->seconds);
+  }
+  // Longest first onto the slot that frees first: the wall time of `parallel` at a time.
+  std::sort(times.rbegin(), times.rend());
+  std::vector<double> slots(std::min(total.parallel, std::max<std::size_t>(times.size(), 1)), 0.0);
+  for (const double t : times) *std::min_element(slots.begin(), slots.end()) += t;
+  total.seconds = slots.empty() ? 0 : *std::max_element(slots.begin(), slots.end());
+  return total;
 }
 
 }  // namespace openflint

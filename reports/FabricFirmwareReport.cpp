@@ -101,7 +101,8 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
   nlohmann::json list = nlohmann::json::array();
   bool ok = true;
   for (const auto& u : updates) {
-    ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
+    ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage &&
+         u.status != NodeUpdateStatus::NotStarted;
     nlohmann::json j = fw_node_json(u.before, naming);
     j["status"] = to_string(u.status);
     j["message"] = u.message;
@@ -119,9 +120,13 @@ nlohmann::json update_json(const std::vector<NodeUpdate>& updates, double second
                    {"requests", u.plan->requests},
                    {"request_unit", u.plan->request_unit},
                    {"can_activate", u.plan->can_activate},
-                   {"activation", u.plan->activation}};
+                   {"activation", u.plan->activation},
+                   {"round_trip_us", u.plan->round_trip_us ? nlohmann::json(*u.plan->round_trip_us) : nlohmann::json(nullptr)},
+                   {"seconds", u.plan->seconds}};
     j["mads"] = u.mads;
     j["seconds"] = u.seconds;
+    j["attempts"] = u.attempts;
+    j["journal_before"] = u.journaled ? nlohmann::json(to_string(u.journaled->state)) : nlohmann::json(nullptr);
     list.push_back(j);
   }
   return {{"ok", ok}, {"seconds", seconds}, {"nodes", list}, {"hosts", fw_hosts_json(hosts)}};
@@ -164,9 +169,11 @@ void print_update_plan(std::ostream& out, const std::vector<NodeUpdate>& updates
   for (const auto& u : updates) w = std::max(w, system_cell(u.before.node, naming).size());
   const int sw = static_cast<int>(w);
   out << "-I- dry run: nothing was written\n";
-  out << cli::table_row({{"SYSTEM", sw}, {"LID", 5}, {"PATH", 28}, {"IMAGE", 24}, {"VERSION", 12}, {"BYTES", 9}, {"REQUESTS", 18}, {"ACTIVATION", 0}});
+  out << cli::table_row({{"SYSTEM", sw}, {"LID", 5}, {"PATH", 28}, {"IMAGE", 24}, {"VERSION", 12}, {"BYTES", 9}, {"REQUESTS", 18}, {"SECONDS", 9}, {"ACTIVATION", 0}});
   for (const auto& u : updates) {
     if (!u.plan) continue;
+    char secs[24];
+    std::snprintf(secs, sizeof secs, "~%.1f", u.plan->seconds);
     out << cli::table_row({{system_cell(u.before.node, naming), sw},
                 {std::to_string(u.before.node.lid), 5},
                 {u.before.path(), 28},
@@ -174,8 +181,20 @@ void print_update_plan(std::ostream& out, const std::vector<NodeUpdate>& updates
                 {fw_version_text(u.image_version), 12},
                 {std::to_string(u.plan->image_bytes), 9},
                 {"~" + std::to_string(u.plan->requests) + (u.plan->request_unit == "MADs" ? " MADs" : " requests"), 18},
+                {secs, 9},
                 {u.plan->activation, 0}});
   }
+}
+
+nlohmann::json plan_total_json(const UpdatePlanTotal& total) {
+  return {{"nodes", total.nodes}, {"requests", total.requests}, {"seconds", total.seconds}, {"parallel", total.parallel}};
+}
+
+void print_plan_total(std::ostream& out, const UpdatePlanTotal& total) {
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", total.seconds);
+  out << "-I- plan: " << total.nodes << " node(s) to burn, ~" << total.requests << " requests, ~" << secs
+      << " s at --parallel " << total.parallel << " (each node's requests x its measured round trip)\n";
 }
 
 }  // namespace openflint::reports

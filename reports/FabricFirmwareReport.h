@@ -22,8 +22,11 @@ void print_inventory(std::ostream& out, const std::vector<NodeFirmware>& nodes, 
 void print_updates(std::ostream& out, const std::vector<NodeUpdate>& updates, double seconds,
                    const SystemNaming& naming);
 // The dry run's plan (--dry-run): per node that would be updated, its path, the image (file,
-// version, bytes), the burn's estimated requests and how it would be activated.
+// version, bytes), the burn's estimated requests and time, and how it would be activated.
 void print_update_plan(std::ostream& out, const std::vector<NodeUpdate>& updates, const SystemNaming& naming);
+// The dry run's totals: {"nodes", "requests", "seconds", "parallel"}, and its one line.
+[[nodiscard]] nlohmann::json plan_total_json(const UpdatePlanTotal& total);
+void print_plan_total(std::ostream& out, const UpdatePlanTotal& total);
 // The SYSTEM cell: "NAME" or "NAME WHERE" for a node the map names, else its NodeDescription ("-": none).
 [[nodiscard]] std::string system_cell(const FabricNode& node, const SystemNaming& naming);
 

@@ -1,6 +1,8 @@
 // ibfwmgr: lists every node of an InfiniBand fabric with its firmware, and updates them all in parallel.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -15,6 +17,9 @@
 #include "fabric/OpenedFabric.h"
 #include "fabric/FabricUpdater.h"
 #include "fabric/HostsFile.h"
+#include "fabric/IbadmConfig.h"
+#include "fabric/UpdateJournal.h"
+#include "fabric/ibfwmgr/ProgressPrinter.h"
 #include "fabric/ImageSet.h"
 #include "fabric/NodeFirmware.h"
 #include "fabric/NodeSelection.h"
@@ -43,6 +48,12 @@ struct Args {
   NodeSelection selection;   // --node, --exclude, --type, --system-type
   std::string type;          // --type hca|switch, into selection.type
   bool no_fabric = false;    // --no-fabric: the hosts' devices only, no sweep
+  std::size_t parallel = kDefaultUpdateParallel;
+  std::string max_failures;  // N or P%
+  int retries = 2;
+  int node_timeout = 3600;   // seconds; 0: none
+  std::string journal;       // --journal FILE; empty: the default under the ibadm run dir
+  bool progress_json = false;
 };
 
 // Discovery and the inventory, with what the hosts of --hosts listed.
@@ -166,6 +177,40 @@ bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
       openflint::cli::ConfirmPolicy{a.yes, false});
 }
 
+// --journal FILE, else the default under the ibadm run dir when that directory exists (ibadm
+// creates it), else none (said in the output).
+Result<std::optional<UpdateJournal>> open_journal(const Args& a, const std::vector<NodeFirmware>& nodes) {
+  std::optional<std::filesystem::path> path;
+  if (!a.journal.empty()) {
+    path = a.journal;
+  } else {
+    std::string run_dir(kDefaultIbadmRunDir);
+    if (auto config = read_ibadm_config(ibadm_config_path(""))) run_dir = config->run_dir;
+    std::uint64_t local = 0;
+    for (const auto& n : nodes)
+      if (n.node.local) local = n.node.guid;
+    path = default_journal_path(run_dir, local);
+    if (!path) {
+      if (!a.json) std::cerr << "-I- no journal: " << run_dir << " does not exist (--journal FILE keeps one)\n";
+      return std::optional<UpdateJournal>{};
+    }
+  }
+  OF_ASSIGN(UpdateJournal journal, UpdateJournal::open(*path));
+  return std::optional<UpdateJournal>(std::move(journal));
+}
+
+// The nodes the failure budget (or a stop signal) kept from starting, by LID, in one line.
+void print_not_started(const std::vector<NodeUpdate>& updates) {
+  std::string lids;
+  std::size_t count = 0;
+  for (const auto& u : updates) {
+    if (u.status != NodeUpdateStatus::NotStarted) continue;
+    ++count;
+    lids += (lids.empty() ? "" : ", ") + std::to_string(u.before.node.lid);
+  }
+  if (count > 0) std::cerr << "-W- " << count << " node(s) not started (lid " << lids << "): run again to update them\n";
+}
+
 int run_update(const Args& a) {
   if (a.archive.empty() == a.images.empty())
     return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"),
@@ -190,17 +235,47 @@ int run_update(const Args& a) {
   options.reset = a.reset;
   options.force = a.force;
   options.dry_run = a.dry_run;
+  options.parallel = a.parallel;
+  options.retries = a.retries;
+  options.node_timeout = std::chrono::seconds(a.node_timeout);
+  if (!a.max_failures.empty()) {
+    auto budget = parse_failure_budget(a.max_failures);
+    if (!budget) return fail(a, budget.error(), openflint::cli::kUsage);
+    options.max_failures = *budget;
+  }
+  std::optional<UpdateJournal> journal;
+  if (!a.dry_run) {
+    auto opened = open_journal(a, *nodes);
+    if (!opened) return fail(a, opened.error());
+    if (*opened) journal.emplace(std::move(**opened));
+    if (journal) options.journal = &*journal;
+  }
+  std::optional<ibfwmgr::ProgressPrinter> printer;  // a dry run burns nothing: no progress
+  if (!a.dry_run) {
+    printer.emplace(*nodes, a.parallel, a.progress_json);
+    printer->attach(options);
+  }
   const auto updates = update_fabric(*nodes, *images, channel, options);
+  if (printer) printer->stop();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   bool ok = true;
   for (const auto& u : updates)
     ok = ok && u.status != NodeUpdateStatus::Failed && u.status != NodeUpdateStatus::NoImage;
+  const auto total = plan_total(updates, a.parallel);
   if (a.json) {
-    cli::print_json(reports::update_json(updates, seconds, inv->naming, inv->hosts));
+    auto doc = reports::update_json(updates, seconds, inv->naming, inv->hosts);
+    if (a.dry_run) doc["plan_total"] = reports::plan_total_json(total);
+    doc["journal"] = journal ? nlohmann::json(journal->path().string()) : nlohmann::json(nullptr);
+    cli::print_json(doc);
   } else {
     reports::print_updates(std::cout, updates, seconds, inv->naming);
-    if (a.dry_run) reports::print_update_plan(std::cout, updates, inv->naming);
+    if (a.dry_run) {
+      reports::print_update_plan(std::cout, updates, inv->naming);
+      reports::print_plan_total(std::cout, total);
+    }
+    if (journal) std::cout << "-I- journal: " << journal->path().string() << "\n";
   }
+  print_not_started(updates);  // stderr, with --json too: which nodes a rerun still has to do
   if (interrupted()) {  // the report above says which nodes were updated; one line for the stop
     std::cerr << "-E- interrupted by " << signal_name(interrupt_signal())
               << ": every burn under way stopped at a safe point and no other started; a device not "
@@ -233,6 +308,10 @@ int tool_main(int argc, char** argv) {
   fabriccli::add_local_port_options(app, a.ca, a.port, /*short_ca=*/false);
   app.require_subcommand(1);
   app.set_version_flag("--version", openflint::cli::version_line("ibfwmgr"), "print the version and exit");
+  app.footer("update at scale: --parallel N (default 16) nodes at once, --max-failures N|P% (no new node starts past "
+             "it), --retries N and --node-timeout S, --journal FILE (resume: a node its flash shows done is not "
+             "burned again), --progress-json, --dry-run (per node ~MADs and ~seconds, and the total); "
+             "'ibfwmgr update --help' lists them, docs/inband.md explains them");
   auto* list = app.add_subcommand("list", "every node: system, type, GUID, LID, device, PSID, running FW, path");
   list->add_flag("--json", a.json, "JSON output");
   fabriccli::add_hosts_option(*list, a.hosts_file);
@@ -251,7 +330,23 @@ int tool_main(int argc, char** argv) {
                    "level 4); adapters in-band need a PCI reset on their host");
   update->add_flag("--force", a.force, "burn even when a device already has the image's version");
   update->add_flag("--dry-run", a.dry_run, "decide and report what each node would get (status would-update) and the "
-                                           "plan: path, image, estimated requests, how it would be activated; write nothing");
+                                           "plan: path, image, estimated requests and time (a few reads time each node's "
+                                           "round trip), how it would be activated, and the total; write nothing");
+  update->add_option("--parallel", a.parallel, "nodes burned at once (default 16; each keeps one MAD in flight)")
+      ->check(CLI::Range(1, 4096));
+  update->add_option("--max-failures", a.max_failures,
+                     "failure budget: N nodes or P% of the nodes to burn; past it no new node starts (default: no limit)");
+  update->add_option("--retries", a.retries, "burn a node again after a transient failure (timeout, busy, I/O), with "
+                                             "backoff from 2 s, doubled each time (default 2)")
+      ->check(CLI::Range(0, 100));
+  update->add_option("--node-timeout", a.node_timeout, "seconds one node may take, retries included; past it its burn "
+                                                       "stops at a safe point (default 3600; 0: no limit)")
+      ->check(CLI::Range(0, 86400 * 7));
+  update->add_option("--journal", a.journal, "record each node's progress here (appended, synced), and resume from it: "
+                                             "a node the flash shows done is not burned again (default: "
+                                             "RUN_DIR/ibfwmgr-GUID.journal when the ibadm run dir exists)");
+  update->add_flag("--progress-json", a.progress_json, "progress as JSON lines on stderr: a line per node state "
+                                                       "change and one per second overall (stdout keeps --json's document)");
   add_selection_options(*update, a);
   if (auto done = openflint::cli::parse_command_line(app, argc, argv)) return *done;
   if (auto checked = check_selection(a); !checked) return fail(a, checked.error(), openflint::cli::kUsage);

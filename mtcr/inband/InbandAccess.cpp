@@ -120,7 +120,11 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
     dlid = kPermissiveLid;
   }
   const std::uint32_t tid = static_cast<std::uint32_t>(mad::get64(mad.data(), mad::kOffTid));
-  std::string last_failure = "no answer within " + std::to_string(options_.timeout_ms) + " ms";
+  // Built only when an attempt fails (a string per MAD cost allocations on every round trip).
+  std::string last_failure;
+  const auto failure = [&] {
+    return last_failure.empty() ? "no answer within " + std::to_string(options_.timeout_ms) + " ms" : last_failure;
+  };
   for (int attempt = 0; attempt <= options_.retries; ++attempt) {
     OF_TRY_CTX(channel_->send(agent, mad, dlid, dqp, qkey), describe(req));
     ++mads_sent_;
@@ -131,7 +135,7 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
         // A SET that timed out may still have reached the device (a slow answer): sending it
         // again could run a flash gateway command twice. Only a bounce proves it never arrived.
         if (req.method == mad::kMethodSet)
-          return make_error(ErrorCode::Timeout, describe(req) + ": " + last_failure + " (a write is not re-sent)");
+          return make_error(ErrorCode::Timeout, describe(req) + ": " + failure() + " (a write is not re-sent)");
         break;
       }
       OF_ASSIGN_CTX(const ReplyKind kind, classify_reply(in->mad, in->umad_status, tid, req.mgmt_class), describe(req));
@@ -144,7 +148,7 @@ Result<InbandAccess::Mad> InbandAccess::transact(const Request& req, Mad& mad) {
     }
   }
   return make_error(ErrorCode::Timeout, describe(req) + ": no response after " +
-                                            std::to_string(options_.retries + 1) + " attempts (" + last_failure + ")");
+                                            std::to_string(options_.retries + 1) + " attempts (" + failure() + ")");
 }
 
 Result<void> InbandAccess::cr_chunk(std::uint8_t method, std::uint32_t address, std::span<std::uint32_t> data,

@@ -44,6 +44,7 @@ class UmadPort {
   // Becomes the port's SM client (opens the issm device); held until destruction.
   [[nodiscard]] Result<void> become_sm();
 
+  // Not reentrant: one send at a time (MadChannel serialises them); it may overlap a recv.
   [[nodiscard]] Result<void> send(int agent, std::span<const std::uint8_t, mad::kMadSize> mad,
                                   std::uint16_t dlid, std::uint32_t dqp, std::uint32_t qkey);
   // Waits up to timeout_ms; nullopt when nothing arrived in time.
@@ -59,7 +60,8 @@ class UmadPort {
   int port_ = 0;
   int issm_fd_ = -1;
   std::array<int, 256> agents_{};  // by class; -1 = none
-  std::vector<std::uint8_t> buffer_;  // receive buffer (send uses its own: see send())
+  std::vector<std::uint8_t> buffer_;       // receive buffer
+  std::vector<std::uint8_t> send_buffer_;  // send's: a send and a receive may run at once, two sends may not
 };
 
 }  // namespace openflint
