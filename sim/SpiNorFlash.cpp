@@ -27,7 +27,28 @@ Result<void> SpiNorFlash::set_contents(std::span<const std::uint8_t> bytes) {
                       "flash image of " + std::to_string(bytes.size()) + " bytes does not fit chip " +
                           std::string(chip_->name) + " of " + std::to_string(memory_.size()) + " bytes");
   }
-  std::copy(bytes.begin(), bytes.end(), memory_.begin());
+  return set_prefix(bytes);
+}
+
+Result<void> SpiNorFlash::set_prefix(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() > memory_.size()) {
+    return make_error(ErrorCode::InvalidArgument,
+                      "flash image of " + std::to_string(bytes.size()) + " bytes does not fit chip " +
+                          std::string(chip_->name) + " of " + std::to_string(memory_.size()) + " bytes");
+  }
+  constexpr std::size_t kPage = 4096;
+  for (std::size_t at = 0; at < bytes.size(); at += kPage) {
+    const std::size_t n = std::min(kPage, bytes.size() - at);
+    if (!std::equal(bytes.begin() + static_cast<std::ptrdiff_t>(at), bytes.begin() + static_cast<std::ptrdiff_t>(at + n),
+                    memory_.begin() + at))
+      std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(at), n, memory_.begin() + at);
+  }
+  ++generation_;
+  return {};
+}
+
+Result<void> SpiNorFlash::map_base(const std::filesystem::path& base) {
+  OF_TRY(memory_.map_private(base));
   ++generation_;
   return {};
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "core/Result.h"
+#include "sim/FlashCells.h"
 #include "devices/FlashChip.h"
 
 namespace openflint::sim {
@@ -45,8 +47,15 @@ class SpiNorFlash {
   [[nodiscard]] std::uint32_t busy_polls_per_op() const { return busy_polls_per_op_; }
   [[nodiscard]] bool stuck_busy() const { return stuck_busy_; }
 
-  [[nodiscard]] std::span<const std::uint8_t> contents() const { return memory_; }
+  [[nodiscard]] std::span<const std::uint8_t> contents() const { return memory_.view(); }
+  // Writes only the 4 KiB pages that differ (a copy-on-write array keeps the others shared).
   [[nodiscard]] Result<void> set_contents(std::span<const std::uint8_t> bytes);
+  // The same for the first bytes.size() bytes (at most the chip's size); the rest stays.
+  [[nodiscard]] Result<void> set_prefix(std::span<const std::uint8_t> bytes);
+  // The cells become a private (copy-on-write) mapping of `base`, a file of the chip's size that
+  // many devices may share (sim/FlashCells.h); writes never reach the file.
+  [[nodiscard]] Result<void> map_base(const std::filesystem::path& base);
+  [[nodiscard]] bool mapped() const { return memory_.mapped(); }
   [[nodiscard]] const SpiNorCounters& counters() const { return counters_; }
   // Grows with every change of the cells (program, erase, set_contents): equal generations, equal
   // contents. Not saved; a save of an unchanged flash can skip flash.bin (SimDevice::save_state).
@@ -75,7 +84,7 @@ class SpiNorFlash {
   void start_busy();
 
   const FlashChip* chip_;
-  std::vector<std::uint8_t> memory_;
+  FlashCells memory_;
   SpiNorCounters counters_;
   std::uint64_t generation_ = 0;
 

@@ -1,4 +1,5 @@
 // simfabric: brings up an ibsim fabric of simulated devices (hcasim) with responders, or runs a client on it.
+#include <strings.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "cli/Version.h"
 #include "devices/DeviceCatalog.h"
 #include "fabricsim/SimFabric.h"
+#include "fabricsim/TopologyFabric.h"
 #include "sim/SimDevice.h"
 #include "sim/SimNodeGuid.h"
 
@@ -25,7 +27,9 @@ namespace fs = std::filesystem;
 using namespace openflint;
 
 std::atomic<bool> g_stop{false};
+std::atomic<bool> g_stats{false};
 void on_signal(int) { g_stop.store(true); }
+void on_stats_signal(int) { g_stats.store(true); }
 
 struct DeviceSpec {
   std::string node;   // ibsim node name
@@ -37,6 +41,7 @@ void usage(std::FILE* out = stderr) {
   std::fprintf(out,
                "Usage: simfabric up --dir D [--switch MODEL[:IMG]] [--hca MODEL[:IMG]]... [--local MODEL[:IMG]]\n"
                "   or: simfabric up --dir D --topology FILE [--attach NODE]\n"
+               "   or: simfabric up --dir D --topology FILE --firmware [--image MODEL=IMG]... [--attach NODE]\n"
                "   or: simfabric run --dir D -- CMD [ARGS...]\n"
                "   or: simfabric console --dir D -- IBSIM-COMMAND...\n"
                "   or: simfabric --help | --version\n\n"
@@ -50,6 +55,16 @@ void usage(std::FILE* out = stderr) {
                "       server of D/devices/Hca1 (mst server sim:D/devices/Hca1) reaches it out-of-band\n"
                "  up --topology: the ibsim topology FILE as it is (e.g. from 'ibtopogen --ibsim FILE'), no\n"
                "       responders; clients and opensm attach through NODE (default: the file's first Hca)\n"
+               "       more --switch: Switch2, Switch3, ... on Switch1's ports 36, 35, ... (ibsim serves at most 10\n"
+               "       attached processes: 9 devices with responders besides the client)\n"
+               "  up --topology --firmware: every node gets a simulated device of the model its NodeInfo device\n"
+               "       id names (ibtopogen --switch-type/--host-type), all served by this one process, which\n"
+               "       speaks ibsim's socket protocol itself (no ibsim, no opensm: LIDs are assigned up front,\n"
+               "       listed in D/nodes.txt); flash images: --image MODEL=IMG (MODEL: a simulator model or a\n"
+               "       catalog part number), else the build's firmware-samples/MODEL-old.bin, else erased; each\n"
+               "       device's flash is copy-on-write over D/base/MODEL.flash and has the node's GUIDs; devices\n"
+               "       are not saved at exit; D/stats.json (written at start, on SIGUSR1 and at exit): MADs\n"
+               "       served, CPU time and memory of this process\n"
                "  run: runs CMD as a client on the local node (Hca1, or --attach NODE) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n"
                "  console: one ibsim console command on the fabric 'up' in D, e.g.\n"
                "       PerformanceSet \"leaf-1\"[3] PortCounters.SymbolErrorCounter=7\n");
@@ -144,6 +159,8 @@ int up(const fs::path& dir, const std::vector<DeviceSpec>& all, const TopologyOp
     if (!info) return std::fprintf(stderr, "-E- %s\n", info.error().message().c_str()), 1;
     if (d.node == SimFabric::kSwitch) {
       options.switch_device_id = (*info)->pci_device_id;
+    } else if (d.node.starts_with("Switch")) {
+      options.extra_switch_device_ids.push_back((*info)->pci_device_id);
     } else {
       ++options.hcas;
       options.hca_device_ids.push_back((*info)->pci_device_id);
@@ -175,6 +192,61 @@ int up(const fs::path& dir, const std::vector<DeviceSpec>& all, const TopologyOp
   fs::remove(dir / "fabric.env");
   if (!down) return std::fprintf(stderr, "-E- %s\n", down.error().message().c_str()), 1;
   std::cout << "-I- fabric stopped; devices saved in " << (dir / "devices").string() << '\n';
+  return 0;
+}
+
+// The model an --image names: a simulator model or a catalog part number.
+std::string image_model(const std::string& type) {
+  if (auto info = find_device_by_sim_model(type)) return std::string((*info)->sim_model);
+  for (const DeviceInfo& d : all_devices()) {
+    if (!d.sim_model.empty() && ::strcasecmp(std::string(d.part_number).c_str(), type.c_str()) == 0)
+      return std::string(d.sim_model);
+  }
+  return "";
+}
+
+int up_firmware(const fs::path& dir, const TopologyOption& given, const std::vector<std::string>& images) {
+  TopologyFabric::Options options;
+  options.topology = given.text;
+  options.attach = given.attach;
+  options.dir = fs::absolute(dir);
+  options.devices.sample_dir = bin_dir().parent_path() / "firmware-samples";
+  for (const auto& spec : images) {
+    const auto eq = spec.find('=');
+    const std::string model = eq == std::string::npos ? "" : image_model(spec.substr(0, eq));
+    if (model.empty())
+      return std::fprintf(stderr, "-E- --image %s: expected MODEL=IMG with a simulated model or part number\n",
+                          spec.c_str()), 2;
+    options.devices.images[model] = fs::absolute(spec.substr(eq + 1));
+  }
+  auto fabric = TopologyFabric::start(options);
+  if (!fabric) return std::fprintf(stderr, "-E- %s\n", fabric.error().message().c_str()), 1;
+  for (const auto& w : (*fabric)->devices().warnings()) std::fprintf(stderr, "-W- %s\n", w.c_str());
+  {
+    std::ofstream out(options.dir / "nodes.txt");
+    out << (*fabric)->node_table();
+  }
+  const auto env = (*fabric)->client_env();
+  {
+    std::ofstream out(options.dir / "fabric.env");
+    for (const auto& [k, v] : env) out << k << "=" << v << '\n';
+  }
+  std::string models;
+  for (const auto& [model, count] : (*fabric)->devices().models()) models += " " + model + "×" + std::to_string(count);
+  (void)(*fabric)->write_stats();
+  std::cout << "-I- fabric up in " << options.dir.string() << " (socket " << (*fabric)->socket_name() << "): "
+            << (*fabric)->topology().nodes().size() << " nodes, " << (*fabric)->devices().count() << " devices:"
+            << models << "\n-I- nodes and LIDs: " << (options.dir / "nodes.txt").string()
+            << "\n-I- run clients with: simfabric run --dir " << options.dir.string() << " -- flint -d lid-N q\n"
+            << "-I- Ctrl-C (or SIGTERM) stops it\n" << std::flush;
+  while (!g_stop.load()) {
+    auto served = (*fabric)->serve_for(100, g_stop);
+    if (!served) return std::fprintf(stderr, "-E- %s\n", served.error().message().c_str()), 1;
+    if (g_stats.exchange(false)) (void)(*fabric)->write_stats();
+  }
+  (void)(*fabric)->write_stats();
+  fs::remove(options.dir / "fabric.env");
+  std::cout << "-I- fabric stopped\n";
   return 0;
 }
 
@@ -234,8 +306,23 @@ int tool_main(int argc, char** argv) {
   std::vector<DeviceSpec> devices;
   TopologyOption topology;
   std::size_t next_hca = 2;
-  for (int i = 4; i + 1 < argc; i += 2) {
+  std::size_t next_switch = 1;
+  bool firmware = false;
+  std::vector<std::string> images;
+  int args = 0;  // the flag/value pairs (--firmware has no value)
+  for (int i = 4; i < argc; i += 2) {
     const std::string flag = argv[i];
+    if (flag == "--firmware") {
+      firmware = true;
+      --i;
+      continue;
+    }
+    ++args;
+    if (i + 1 >= argc) break;
+    if (flag == "--image") {
+      images.push_back(argv[i + 1]);
+      continue;
+    }
     if (flag == "--attach") {
       topology.attach = argv[i + 1];
       continue;
@@ -250,7 +337,7 @@ int tool_main(int argc, char** argv) {
       continue;
     }
     DeviceSpec spec;
-    const std::string node = flag == "--switch" ? SimFabric::kSwitch
+    const std::string node = flag == "--switch" ? (next_switch == 1 ? std::string(SimFabric::kSwitch) : SimFabric::extra_switch(next_switch))
                              : flag == "--local" ? SimFabric::hca(1)
                                                  : SimFabric::hca(next_hca);
     if ((flag != "--switch" && flag != "--hca" && flag != "--local") || !parse_spec(argv[i + 1], node, spec)) {
@@ -258,10 +345,12 @@ int tool_main(int argc, char** argv) {
       return 2;
     }
     if (flag == "--hca") ++next_hca;
+    if (flag == "--switch") ++next_switch;
     devices.push_back(spec);
   }
-  if ((argc - 4) % 2 != 0 || (!topology.text.empty() && !devices.empty()) ||
-      (topology.text.empty() && !topology.attach.empty())) {
+  if (4 + 2 * args + (firmware ? 1 : 0) != argc || (!topology.text.empty() && !devices.empty()) ||
+      (topology.text.empty() && !topology.attach.empty()) || (firmware && topology.text.empty()) ||
+      (!firmware && !images.empty())) {
     usage();
     return 2;
   }
@@ -270,6 +359,11 @@ int tool_main(int argc, char** argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, nullptr);
   sigaction(SIGINT, &sa, nullptr);
+  struct sigaction stats_sa {};
+  stats_sa.sa_handler = on_stats_signal;
+  sigemptyset(&stats_sa.sa_mask);
+  sigaction(SIGUSR1, &stats_sa, nullptr);
+  if (firmware) return up_firmware(dir, topology, images);
   return up(dir, devices, topology);
 }
 

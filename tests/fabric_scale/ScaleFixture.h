@@ -42,13 +42,6 @@ inline std::vector<ScaleNode> scale_nodes() {
   return nodes;
 }
 
-inline std::string file_text(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
-  const auto bytes = read_file(path);
-  return std::string(bytes.begin(), bytes.end());
-}
-
 class ScaleFixture : public DeviceFabricFixture {
  protected:
   void TearDown() override {
@@ -102,7 +95,7 @@ class ScaleFixture : public DeviceFabricFixture {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(90);
     while (states_in_journal(state) < count) {
       ASSERT_TRUE(background_->running()) << "ibfwmgr ended before its journal held " << count << " '" << state
-                                          << "': " << file_text(dir_.path() / "background.out");
+                                          << "': " << read_text(dir_.path() / "background.out");
       ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "no " << count << " '" << state << "' in the journal";
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
@@ -120,7 +113,7 @@ class ScaleFixture : public DeviceFabricFixture {
   // The journal's records as (GUID, state) in order (complete lines only).
   std::vector<std::pair<std::string, std::string>> journal_records() const {
     std::vector<std::pair<std::string, std::string>> out;
-    std::istringstream in(file_text(journal()));
+    std::istringstream in(read_text(journal()));
     std::string line;
     while (std::getline(in, line)) {
       std::vector<std::string> f;
