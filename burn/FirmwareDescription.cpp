@@ -151,8 +151,8 @@ Result<FirmwareDescription> parse_firmware_description(const IniFile& ini, const
   if (!d.boot2.empty() && (d.boot2.size() % 4 != 0 || d.boot2.size() < 16))
     return fw.error("boot2_file", "BOOT2 code must be a multiple of 4 bytes, at least 16");
   OF_ASSIGN(const auto mcc, fw.optional_bool("component_update"));
-  if (mcc && *mcc && d.format != ImageFormat::Fs3)
-    return fw.error("component_update", "only FS3 images are generated with the component update");
+  if (mcc && *mcc && d.format != ImageFormat::Fs3 && d.format != ImageFormat::Fs4)
+    return fw.error("component_update", "only FS3 and FS4 images are generated with the component update");
   d.component_update = mcc.value_or(false);
   OF_TRY(fw.finish());
   std::uint32_t index = 0;

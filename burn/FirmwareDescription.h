@@ -27,7 +27,7 @@ struct FirmwareDescription {
   const DeviceInfo* device = nullptr;
   ImageFormat format = ImageFormat::Fs3;
   std::vector<std::uint8_t> boot2;   // empty = the writer's filler
-  bool component_update = false;     // FS3: IMAGE_INFO mcc_en (the firmware takes updates via MCC)
+  bool component_update = false;     // FS3/FS4: IMAGE_INFO mcc_en (the firmware takes updates via MCC)
   std::vector<DescribedSection> sections;
 };
 

@@ -26,4 +26,15 @@ inline constexpr CacheReplacementGuard kGen4CacheReplacementGuard{
     .offset_addr = 0xf0408, .offset_mask = 0x03ffffff, .cmd_addr = 0xf040c, .cmd_mask = 0x00ff0000,
     .trigger_addr = 0xf0014};
 
+// The same guard at the addresses mstflint 4.21 reads on the later switches
+// (check_cache_replacement_guard): Quantum, Spectrum-2/3 0xf0440 [25:0] offset and 0xf0448
+// [23:16] command; the 7 nm gateway (Quantum-2, Spectrum-4, ConnectX-7) 0xf0484 (the whole word)
+// and 0xf0488 [31:24]. The override writes the hw-id register as on every other part.
+inline constexpr CacheReplacementGuard kRavenCacheReplacementGuard{
+    .offset_addr = 0xf0440, .offset_mask = 0x03ffffff, .cmd_addr = 0xf0448, .cmd_mask = 0x00ff0000,
+    .trigger_addr = 0xf0014};
+inline constexpr CacheReplacementGuard kGen6CacheReplacementGuard{
+    .offset_addr = 0xf0484, .offset_mask = 0xffffffff, .cmd_addr = 0xf0488, .cmd_mask = 0xff000000,
+    .trigger_addr = 0xf0014};
+
 }  // namespace openflint

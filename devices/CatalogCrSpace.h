@@ -167,4 +167,37 @@ inline constexpr DumpRange kSwitchGen5Ranges[] = {
 };
 inline constexpr CrSpaceLayout kSwitchGen5CrSpace{kCrSpace16MiB, kSwitchGen5Ranges, kSwitchGen5Registers};
 
+// --- Quantum, Spectrum-3 (16 nm, gen5 gateway with 4-byte addresses) --------------------------
+// The cache-replacement guard moved to 0xf0440 / 0xf0448 (mstflint 4.21 CACHE_REP_*_RAVEN); the
+// boot address 0xf0080 sits in the hw id page; 0xf0c28 [2] is the reset-flash-on-warm-reboot bit
+// mstflint sets after a Spectrum-3 burn (mf_set_reset_flash_on_warm_reboot).
+inline constexpr CrRegisterSpec kSwitchRavenRegisters[] = {
+    {0xf0440, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf0448, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+    {0xf0c28, "power_boot_partial_reset", ReadEffect::None, {}},
+};
+inline constexpr DumpRange kSwitchRavenRanges[] = {
+    {0xf0000, 64, "hw id and boot page 0xf0000-0xf00ff (boot address 0xf0080)"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0xf0440, 4, "cache-replacement guard 0xf0440-0xf044f"},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
+};
+inline constexpr CrSpaceLayout kSwitchRavenCrSpace{kCrSpace16MiB, kSwitchRavenRanges, kSwitchRavenRegisters};
+
+// --- Quantum-2, Spectrum-4 (7 nm: the gen6 gateway of ConnectX-7) -----------------------------
+// ADDR at 0xf0420, the cache-replacement guard at 0xf0484 / 0xf0488, the boot address 0xf1000
+// (mstflint 4.21 mf_update_boot_addr).
+inline constexpr CrRegisterSpec kSwitchGen6Registers[] = {
+    {0xf0484, "flash_gw.cache_replacement_offset", ReadEffect::None, {}},
+    {0xf0488, "flash_gw.cache_replacement_cmd", ReadEffect::None, {}},
+};
+inline constexpr DumpRange kSwitchGen6Ranges[] = {
+    {0xf0000, 64, "hw id page 0xf0000-0xf00ff"},
+    {0xf0400, 12, "flash gateway 0xf0400-0xf042f (CMD 0xf0400 is not read: reading locks)"},
+    {0xf0480, 4, "cache-replacement guard 0xf0480-0xf048f"},
+    {0xf1000, 4, "boot address 0xf1000"},
+    {0xf0000, 16384, "0xf0000-0xfffff", true},
+};
+inline constexpr CrSpaceLayout kSwitchGen6CrSpace{kCrSpace16MiB, kSwitchGen6Ranges, kSwitchGen6Registers};
+
 }  // namespace openflint::catalog

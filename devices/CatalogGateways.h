@@ -73,6 +73,22 @@ inline constexpr FlashGatewayInfo kGen6Gateway{.generation = GatewayGeneration::
                                                .supports_4byte_address = true,
                                                .layout = kGen6GatewayLayout};
 
+// Quantum and Spectrum-3 (the 16 nm "raven" switches): the 4-byte gen5 block, and the firmware's
+// cache-replacement guard at 0xf0440 / 0xf0448 (mstflint 4.21 check_cache_replacement_guard).
+inline constexpr FlashGatewayInfo kRavenSwitchGateway = [] {
+  FlashGatewayInfo g = kGen5Gateway4B;
+  g.cache_guard = kRavenCacheReplacementGuard;
+  return g;
+}();
+
+// Quantum-2 and Spectrum-4 (7 nm, mstflint is_icmdif_supported's is7NmSuppported): the gen6 block
+// of ConnectX-7, with the cache-replacement guard at 0xf0484 / 0xf0488.
+inline constexpr FlashGatewayInfo kGen6SwitchGateway = [] {
+  FlashGatewayInfo g = kGen6Gateway;
+  g.cache_guard = kGen6CacheReplacementGuard;
+  return g;
+}();
+
 // SwitchX (and InfiniScale IV): the 4th-gen block of ConnectX-3 with the lock in CMD bit 31
 // (kept set in every command), flash enable, the chip-select support register 0xf0420 [3:0]
 // for 2 flashes, and the cache-replacement guard (../shared/reference/legacy-devices.md §3.2).

@@ -43,6 +43,11 @@ struct FirmwareResetSupport {
 // state machine (a new image downloaded through MCDA, verified and activated by the firmware).
 struct FirmwareFlashAccess {
   bool component_update = false;
+  // The running firmware, although it offers the component update, lets a tool erase and
+  // program the flash through the gateway under it (it does not hang): mstflint 4.21 burns a
+  // non-secured Quantum-2 over PCI through the gateway instead of MCC (fw_ops.cpp, its "non
+  // secured BB" work-around), so that part's firmware must tolerate it. docs/fwaccess.md.
+  bool tolerates_gateway_writes = false;
 };
 
 struct DeviceInfo {

@@ -13,11 +13,15 @@ namespace {
 using enum DeviceKind;
 using enum ImageFormat;
 
-constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};
+constexpr BootAddressRegister kBootSpectrum2{0xf0080, 0};  // also Quantum, Spectrum-3
+constexpr BootAddressRegister kBootGen6Switch{0xf1000, 0};  // Quantum-2, Spectrum-4
 
 // Firmware-mediated flash access (MCC component update) from Spectrum on; mstflint's
 // getFwSupport refuses Switch-IB and Switch-IB 2.
 constexpr FirmwareFlashAccess kSwitchComponentUpdate{.component_update = true};
+// Quantum-2: mstflint 4.21 burns a non-secured one over PCI through the gateway, not MCC
+// (fw_ops.cpp FwOperationsCreate), so its firmware is modelled as tolerating that.
+constexpr FirmwareFlashAccess kQuantum2ComponentUpdate{.component_update = true, .tolerates_gateway_writes = true};
 
 // InfiniScale-era PCI and hw ids follow the decimal part number (no recovery id known). Their hw
 // id registers sit elsewhere (IS3: 0x60014, MFT 2.7.1 tools_dev_types; gen 1: 0x3014, as ibutils'
@@ -61,6 +65,36 @@ const DeviceInfo kSwitches[] = {
      .pci_device_id = 53100, .pci_recovery_id = 0x24e, .port_count = 128, .image_format = Fs4,
      .flash_gateway = kGen5Gateway4B, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
      .default_flash_chip = "MT25QL256", .sim_model = "spectrum2", .cr_space = kSwitchGen5CrSpace,
+     .firmware_flash = kSwitchComponentUpdate,
+     .tracer = &kSwitchFirmwareTracer},
+    // Today's switches (docs/devices.md): hw ids, PCI ids (decimal part numbers, as mstflint 4.21
+    // tools_dev_types lists them; the kernel's mlxsw and pci.ids agree), port counts as mstflint
+    // counts them, recovery id = hw id (pci.ids; Quantum's by the same 5th-gen rule). FS4;
+    // 4-byte flash addresses (mflash is_four_byte_address_needed). Quantum and Spectrum-3 keep the
+    // gen5 block, Quantum-2 and Spectrum-4 the 7 nm gen6 one. The flash part is our choice: a
+    // 32 MiB part in mstflint 4.21's flash table (Macronix; its Micron 256 Mbit entry is disabled).
+    {.hw_id = 0x24d, .name = "Quantum", .part_number = "MT54000", .kind = Switch,
+     .pci_device_id = 54000, .pci_recovery_id = 0x24d, .port_count = 80, .image_format = Fs4,
+     .flash_gateway = kRavenSwitchGateway, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
+     .default_flash_chip = "MX25L25635F", .sim_model = "quantum", .cr_space = kSwitchRavenCrSpace,
+     .firmware_flash = kSwitchComponentUpdate,
+     .tracer = &kSwitchFirmwareTracer},
+    {.hw_id = 0x257, .name = "Quantum-2", .part_number = "MT54002", .kind = Switch,
+     .pci_device_id = 54002, .pci_recovery_id = 0x257, .port_count = 128, .image_format = Fs4,
+     .flash_gateway = kGen6SwitchGateway, .pci_config_gateway = kVsec, .boot_address = kBootGen6Switch,
+     .default_flash_chip = "MX25L25635F", .sim_model = "quantum2", .cr_space = kSwitchGen6CrSpace,
+     .firmware_flash = kQuantum2ComponentUpdate,
+     .tracer = &kSwitchFirmwareTracer},
+    {.hw_id = 0x250, .name = "Spectrum-3", .part_number = "MT53104", .kind = Switch,
+     .pci_device_id = 53104, .pci_recovery_id = 0x250, .port_count = 128, .image_format = Fs4,
+     .flash_gateway = kRavenSwitchGateway, .pci_config_gateway = kVsec, .boot_address = kBootSpectrum2,
+     .default_flash_chip = "MX25L25635F", .sim_model = "spectrum3", .cr_space = kSwitchRavenCrSpace,
+     .firmware_flash = kSwitchComponentUpdate,
+     .tracer = &kSwitchFirmwareTracer},
+    {.hw_id = 0x254, .name = "Spectrum-4", .part_number = "MT53120", .kind = Switch,
+     .pci_device_id = 53120, .pci_recovery_id = 0x254, .port_count = 128, .image_format = Fs4,
+     .flash_gateway = kGen6SwitchGateway, .pci_config_gateway = kVsec, .boot_address = kBootGen6Switch,
+     .default_flash_chip = "MX25L25635F", .sim_model = "spectrum4", .cr_space = kSwitchGen6CrSpace,
      .firmware_flash = kSwitchComponentUpdate,
      .tracer = &kSwitchFirmwareTracer},
 };

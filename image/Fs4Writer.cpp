@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <utility>
 
 #include "core/ByteReader.h"
@@ -81,7 +82,10 @@ void put_toc(std::vector<std::uint8_t>& img, std::uint64_t toc, std::uint32_t si
   std::fill_n(img.begin() + static_cast<std::ptrdiff_t>(at), kTocEntrySize, 0xff);
 }
 
-void put_pointers(std::vector<std::uint8_t>& img, std::uint64_t itoc, std::uint32_t security_version) {
+// The tools area's log2_img_slot_size is half the flash (mstflint puts the other copy there:
+// 16 MiB slots on a 32 MiB flash, 8 MiB on ConnectX-5's 16 MiB); bin version 1.0.
+void put_pointers(std::vector<std::uint8_t>& img, std::uint64_t itoc, std::uint32_t security_version,
+                  std::uint64_t flash_size) {
   std::array<std::uint32_t, 16> pointers{};
   pointers.fill(0xFFFFFFFFu);  // unused slots stay all-ones, as real images leave them
   pointers[kBoot2Pointer] = kFs4Boot2;
@@ -96,7 +100,8 @@ void put_pointers(std::vector<std::uint8_t>& img, std::uint64_t itoc, std::uint3
     store_be32(e + 4, crc16_hw(Bytes(e, 6)));
   }
   std::fill_n(img.begin() + kTools, 0x40, 0);
-  store_be32(&img[kTools + 4], 0x00180100);  // tools area layout
+  const auto log2_slot = static_cast<std::uint32_t>(std::bit_width(flash_size) - 2);
+  store_be32(&img[kTools + 4], log2_slot << 16 | 0x0100);  // slot size, bin_ver_major 1, minor 0
   store_be32(&img[kTools + 0x3C], crc16(Bytes(&img[kTools], 0x3C)));
 }
 
@@ -152,7 +157,7 @@ Result<std::vector<std::uint8_t>> write_fs4_image(const Fs4ImageSpec& spec, Fs4L
   std::vector<std::uint8_t> img(spec.flash_size, 0xff);
   for (std::size_t i = 0; i < kFs4Magic.size(); ++i) store_be32(&img[4 * i], kFs4Magic[i]);
   store_be32(&img[0x10], 0x01000100);
-  put_pointers(img, itoc, spec.security_version);
+  put_pointers(img, itoc, spec.security_version, spec.flash_size);
   std::copy(boot2.begin(), boot2.end(), img.begin() + kFs4Boot2);
   if (layout != nullptr) *layout = Fs4Layout{kFs4Boot2, itoc, dtoc, {}};
   put_toc(img, itoc, kItocSignature, code, layout);

@@ -213,7 +213,8 @@ Result<void> SimDevice::write32_locked(std::uint32_t address, std::uint32_t valu
   OF_TRY(check_powered());
   ++register_writes_;
   const std::uint64_t before = flash_ops();
-  const bool owned = component_update_offered_locked();  // firmware_owns_flash(), under the lock
+  // firmware_owns_flash(), under the lock; a firmware that tolerates gateway writes is not hung by them.
+  const bool owned = component_update_offered_locked() && !info_->firmware_flash.tolerates_gateway_writes;
   auto result = cr_.write32(address, value);
   if (owned && flash_ops() != before) {  // a gateway erase/program under the firmware
     firmware_counters_.gateway_conflicts += flash_ops() - before;

@@ -16,7 +16,8 @@ bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 TEST(DeviceCatalog, HasTheRequiredParts) {
   for (const char* model : {"mt25204", "connectx3", "connectx4", "spectrum", "spectrum2", "connectx3pro",
-                            "connectib", "connectx4lx", "connectx5", "connectx6", "connectx7", "switchib",
+                            "connectib", "connectx4lx", "connectx5", "connectx6", "connectx6dx", "connectx6lx", "connectx7",
+                            "bluefield2", "bluefield3", "switchib",
                             "switchib2", "mt23108", "mt25208", "mt25418", "mt26428", "mt43132", "mt47396",
                             "switchx"}) {
     EXPECT_TRUE(find_device_by_sim_model(model).has_value()) << model;

@@ -34,8 +34,8 @@ class BoardIdentity : public ::testing::TestWithParam<std::string> {
  protected:
   std::string model() const { return GetParam(); }
   bool has_macs() const { return model() != "mt25204"; }
-  bool vsd_in_device_data() const {  // FS3 and FS4
-    return model() == "connectx4" || model() == "spectrum" || model() == "spectrum2" || model() == "connectx5";
+  bool vsd_in_device_data() const {  // FS3 and FS4: all but the FS1/FS2 models
+    return model() != "mt25204" && model() != "connectx3";
   }
   std::string vsd_field() const { return vsd_in_device_data() ? "device_vsd" : "image_vsd"; }
 
@@ -193,7 +193,7 @@ TEST_P(BoardIdentity, ReadImageVerifiesAndKeepsTheBoardsIdentity) {
   const auto q = image_query(out);
   EXPECT_EQ(q["base_guid"]["base"], hex16(a_.guid)) << q.dump(2);
   EXPECT_EQ(q["fw_version"], image_query(sample(model(), "old"))["fw_version"]) << q.dump(2);
-  if (model() == "connectx5" && test::have_program("mstflint")) {
+  if (q["image_type"] == "FS4" && model() != "spectrum2" && test::have_program("mstflint")) {  // our FS4 samples
     const auto theirs = test::run_command({"mstflint", "-i", out, "v"});
     EXPECT_EQ(theirs.exit_code, 0) << theirs.out << theirs.err;
   }
@@ -224,9 +224,11 @@ TEST_P(BoardIdentity, SgAndSvOnTheDeviceRewriteItsDeviceData) {
 }
 
 // spectrum2 (FS4) uses real images from ../shared/firmware/real; skipped when they are absent;
-// connectx5 (FS4) our generated samples.
+// connectx5, today's adapters and today's switches (FS4) our generated samples.
 INSTANTIATE_TEST_SUITE_P(Models, BoardIdentity,
-                         ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2", "connectx5"));
+                         ::testing::Values("mt25204", "connectx3", "connectx4", "spectrum", "spectrum2", "connectx5",
+                                           "connectx6", "connectx6dx", "connectx6lx", "connectx7", "bluefield2",
+                                           "bluefield3", "quantum", "quantum2", "spectrum3", "spectrum4"));
 
 }  // namespace
 }  // namespace openflint
