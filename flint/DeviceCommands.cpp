@@ -8,6 +8,8 @@
 #include "flint/DeviceAccess.h"
 #include "fwops/DeviceFlash.h"
 #include "reports/DeviceReport.h"
+#include "reports/SafetyReport.h"
+#include "fwops/SafetyFacts.h"
 #include "fwops/registers/AdapterReset.h"
 #include "fwops/DeviceQuery.h"
 #include "fwops/DeviceVerify.h"
@@ -19,13 +21,19 @@ namespace openflint::flint {
 using namespace openflint::reports;  // the documents the tools print (reports/)
 namespace {
 
+// The query document with the device's safety facts (reports/SafetyReport.h): a few more register
+// reads, made for --json only, so the text query asks the device exactly what it always asked.
+nlohmann::json query_document(Device& device, const DeviceQuery& query) {
+  return device_query_with_safety_json(device, query);
+}
+
 int query_opened(const Options& options, Device& device) {
   auto query = query_device(device, options.ocr);  // errors name the device
   if (!query) return report_error(options, query.error());
   if (!query->image) {
     const Error error = no_image_error(device.name(), *query);
     if (options.json) {
-      cli::print_json(device_query_json(device.name(), device.info(), *query));
+      cli::print_json(query_document(device, *query));
     } else {
       print_running(std::cout, query->running);
       print_device(std::cout, device.info(), query->chip, query->jedec_id);
@@ -34,7 +42,7 @@ int query_opened(const Options& options, Device& device) {
     return cli::exit_code_for(error.code());
   }
   if (options.json) {
-    cli::print_json(device_query_json(device.name(), device.info(), *query));
+    cli::print_json(query_document(device, *query));
   } else {
     print_query(std::cout, *query->image);
     print_running(std::cout, query->running);

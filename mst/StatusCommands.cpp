@@ -47,7 +47,8 @@ Result<std::vector<NodeFirmware>> fabric_nodes(const StatusArgs& a) {
 int run_status(const StatusArgs& a, const Common& common) {
   if (!a.remote.empty()) return run_remote_status(a.remote, common);
   const fs::path root = sysfs_root(a);
-  auto devices = list_pci_devices(root);
+  // --json also reads each device's safety facts (flash query, MCAM/MCQI/MGIR; docs/json.md).
+  auto devices = list_pci_devices(root, ListingOptions{.probe_access = true, .safety_facts = common.json});
   if (!devices) return cli::report_error(devices.error(), common.json);
   // In-band too when asked, or when a local port is up (an SM has brought the fabric up).
   const HostAccess host = check_host_access({root});

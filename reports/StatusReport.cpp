@@ -1,5 +1,6 @@
 // StatusReport: fixed-width rows and the JSON documented in docs/json.md ("mst").
 #include "cli/TextArgs.h"
+#include "reports/SafetyReport.h"
 #include "reports/StatusReport.h"
 
 #include <cstdio>
@@ -59,7 +60,7 @@ json opt_string(const std::string& s) { return s.empty() ? json(nullptr) : json(
 
 json device_json(const PciDeviceStatus& d) {
   const MellanoxFunction& f = d.function;
-  return {{"bdf", f.address.to_string()},
+  json doc{{"bdf", f.address.to_string()},
           {"mst_name", f.mst_name(PciMethod::Config)},
           {"mst_bar_name", f.mst_name(PciMethod::Bar)},
           {"device", d.info ? json(std::string(d.info->name)) : json(nullptr)},
@@ -79,6 +80,10 @@ json device_json(const PciDeviceStatus& d) {
           {"numa_node", d.numa_node ? json(*d.numa_node) : json(nullptr)},
           {"fw_version", opt_string(d.fw_version)}, {"fw_source", opt_string(d.fw_source)},
           {"port_protocols", d.port_protocols}};
+  // Only when the listing read them (mst status --json): the facts, or null and why not.
+  if (d.safety) doc["safety"] = safety_json(*d.safety);
+  else if (!d.safety_error.empty()) doc.update({{"safety", nullptr}, {"safety_error", d.safety_error}});
+  return doc;
 }
 
 json node_json(const NodeFirmware& n) {

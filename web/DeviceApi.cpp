@@ -20,6 +20,7 @@
 #include "reports/DeviceReport.h"
 #include "reports/ImageReport.h"
 #include "reports/RegisterDumpReport.h"
+#include "reports/SafetyReport.h"
 #include "web/JsonNumber.h"
 
 namespace openflint {
@@ -48,8 +49,7 @@ nlohmann::json DeviceApi::query_entry(std::size_t index) const {
     entry["query"] = cli::error_json(device.error());
   } else {
     auto query = query_device(*device);
-    entry["query"] = query ? reports::device_query_json(device->name(), device->info(), *query)
-                           : cli::error_json(query.error());
+    entry["query"] = query ? reports::device_query_with_safety_json(*device, *query) : cli::error_json(query.error());
   }
   entry["queried_at"] = std::chrono::duration_cast<std::chrono::seconds>(
                             std::chrono::system_clock::now().time_since_epoch()).count();

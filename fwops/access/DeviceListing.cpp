@@ -77,13 +77,27 @@ AccessProbe probe_bar_locked(const PciAddress& address, const fs::path& root) {
   return probe_word(bar->read32(kHwIdAddr));
 }
 
-// Fills s.config, s.bar and s.running.
-void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string& lockdown) {
+// The safety facts of an opened function (its flash query and firmware registers).
+void read_listing_safety(PciDeviceStatus& s, Device& device) {
+  auto facts = query_safety_facts(device);
+  if (facts) {
+    s.safety = std::move(*facts);
+  } else {
+    s.safety_error = facts.error().message();
+  }
+}
+
+// Fills s.config, s.bar and s.running (and s.safety when asked).
+void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string& lockdown, bool safety) {
   const std::string bdf = s.function.address.to_string();
   auto config = open_for_probe("pciconf-" + bdf, root);
   s.config = config ? probe_opened(*config) : probe_word(make_error(config.error()));
   if (config) s.running = config->running_firmware();  // MGIR, no flash access
   if (config && s.running && !s.running->recovery) s.port_protocols = running_port_protocols(*config);
+  if (safety) {
+    if (config) read_listing_safety(s, *config);
+    else s.safety_error = "not opened: " + config.error().message();
+  }
   std::error_code ec;
   if (!fs::exists(root / "devices" / bdf / "resource0", ec)) {
     s.bar.reason = "no resource0 (BAR0 not exposed)";
@@ -97,6 +111,10 @@ void probe_function(PciDeviceStatus& s, const fs::path& root, const std::string&
     auto bar = open_for_probe("pcicr-" + bdf, root);
     s.bar = bar ? probe_opened(*bar) : probe_word(make_error(bar.error()));
     if (bar) s.running = bar->running_firmware();
+    if (bar && safety) {
+      s.safety_error.clear();
+      read_listing_safety(s, *bar);
+    }
   }
   if (!s.bar.works && lockdown != "none" && !lockdown.empty()) s.bar.reason += " (kernel lockdown: " + lockdown + ")";
 }
@@ -126,7 +144,7 @@ Result<std::vector<PciDeviceStatus>> list_pci_devices(const fs::path& sysfs_root
     s.function = f;
     const fs::path dir = sysfs_root / "devices" / f.address.to_string();
     if (options.probe_access) {
-      probe_function(s, sysfs_root, lockdown);
+      probe_function(s, sysfs_root, lockdown, options.safety_facts);
     } else {
       s.config.reason = s.bar.reason = "not probed";
     }

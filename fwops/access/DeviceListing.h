@@ -10,6 +10,7 @@
 
 #include "core/Result.h"
 #include "devices/DeviceInfo.h"
+#include "fwops/SafetyFacts.h"
 #include "fwops/registers/RunningFirmware.h"
 #include "mtcr/pci/PciFunctionList.h"
 
@@ -40,16 +41,23 @@ struct PciDeviceStatus {
   // Each port's protocol since the last boot ("InfiniBand", "Ethernet"; fwops/registers/NvConfig.h), read
   // from the running firmware's configuration; empty: unknown.
   std::vector<std::string> port_protocols;
+  // With ListingOptions::safety_facts: the device's safety facts (fwops/SafetyFacts.h), or why
+  // they could not be read (safety_error: the flash could not be read, or the function not opened).
+  std::optional<SafetyFacts> safety;
+  std::string safety_error;
 };
 
 struct ListingOptions {
   bool probe_access = true;  // false: sysfs facts only, CR-space is not touched
+  // With probe_access: also query each opened function's flash and firmware for its safety facts
+  // (query_safety_facts; mst status --json). Reads the boot copy's query sections.
+  bool safety_facts = false;
 };
 
 // Every vendor-0x15b3 function under <sysfs_root>/devices in BDF order. Reads only attribute
 // files and, when probing, the hw id through each method and MGIR once, with the function opened
 // once as flint opens it (the device lock in OPENFLINT_RUN_DIR, waited for 200 ms: a device
-// another tool holds is reported busy). No flash access. NotFound when <sysfs_root>/devices is
+// another tool holds is reported busy). No flash access, unless options.safety_facts. NotFound when <sysfs_root>/devices is
 // not a directory, Io when the root is a dead FUSE mount (check_sysfs_root); an empty tree is an
 // empty list.
 [[nodiscard]] Result<std::vector<PciDeviceStatus>> list_pci_devices(const std::filesystem::path& sysfs_root,

@@ -14,6 +14,8 @@ constexpr std::size_t kExtMajor = 0x44;
 constexpr std::size_t kExtMinor = 0x48;
 constexpr std::size_t kExtSubminor = 0x4c;
 constexpr std::size_t kPsidLength = 16;
+constexpr unsigned kSecuredBit = 24;
+constexpr unsigned kSignedFwBit = 25;
 }  // namespace
 
 std::vector<std::uint8_t> MgirRegister::encode() const {
@@ -22,7 +24,8 @@ std::vector<std::uint8_t> MgirRegister::encode() const {
   be::put32(out.data(), kHwInfo1, std::uint32_t{num_ports} << 16);
   be::put32(out.data(), kHwDevId, device_id);
   be::put32(out.data(), kFwInfo,
-             (std::uint32_t{major & 0xffu} << 16) | (std::uint32_t{minor & 0xffu} << 8) | (subminor & 0xffu));
+             (std::uint32_t{signed_fw} << kSignedFwBit) | (std::uint32_t{secured} << kSecuredBit) |
+                 (std::uint32_t{major & 0xffu} << 16) | (std::uint32_t{minor & 0xffu} << 8) | (subminor & 0xffu));
   for (std::size_t i = 0; i < kPsidLength && i < psid.size(); ++i) out[kPsidOffset + i] = static_cast<std::uint8_t>(psid[i]);
   be::put32(out.data(), kExtMajor, major);
   be::put32(out.data(), kExtMinor, minor);
@@ -41,6 +44,8 @@ Result<MgirRegister> MgirRegister::decode(std::span<const std::uint8_t> bytes) {
   m.major = (v >> 16) & 0xff;
   m.minor = (v >> 8) & 0xff;
   m.subminor = v & 0xff;
+  m.secured = ((v >> kSecuredBit) & 1) != 0;
+  m.signed_fw = ((v >> kSignedFwBit) & 1) != 0;
   if (bytes.size() >= kPsidOffset + kPsidLength) {
     const auto* p = bytes.data() + kPsidOffset;
     m.psid.assign(p, std::find(p, p + kPsidLength, std::uint8_t{0}));

@@ -67,14 +67,17 @@ BurnOptions first_burn_options(Bytes a) {
   return o;
 }
 
-// What the running copy says the board is: GUIDs/MACs and VSDs.
+// What the running copy says the board is: GUIDs/MACs and VSDs. FS3/FS4 keep the board's VSD in
+// its device data (DEV_INFO); the image VSD (IMAGE_INFO) is the new image's own, as each build's
+// samples carry theirs. FS1/FS2 keep the board's VSD in the copy.
 std::string identity_of(const SimDevice& dev) {
   const auto& boot = dev.boot_state();
   if (boot.recovery || !boot.running) return "recovery";
   const ImageQuery& q = *boot.running;
+  const bool vsd_in_copy = q.format == ImageFormat::Fs1 || q.format == ImageFormat::Fs2;
   std::string text = "guid " + (q.base_guid ? std::to_string(q.base_guid->base) : "-") + " mac " +
-                     (q.base_mac ? std::to_string(q.base_mac->base) : "-") + " vsd '" + q.image_vsd + "' dev vsd '" +
-                     q.device_vsd + "' uids";
+                     (q.base_mac ? std::to_string(q.base_mac->base) : "-") + " vsd '" +
+                     (vsd_in_copy ? q.image_vsd : std::string("(image's)")) + "' dev vsd '" + q.device_vsd + "' uids";
   for (const auto u : q.uids) text += " " + std::to_string(u);
   return text;
 }
