@@ -115,7 +115,8 @@ OutputFile::OutputFile(OutputFile&& other) noexcept
       path_(std::move(other.path_)),
       tmp_(std::exchange(other.tmp_, std::string())),
       registration_(std::move(other.registration_)),
-      committed_(std::exchange(other.committed_, true)) {}
+      committed_(std::exchange(other.committed_, true)),
+      written_(other.written_) {}
 
 OutputFile::~OutputFile() {
   if (fd_ >= 0) ::close(fd_);
@@ -124,7 +125,35 @@ OutputFile::~OutputFile() {
 
 Result<void> OutputFile::write(Bytes bytes) {
   if (fd_ < 0) return make_error(ErrorCode::Internal, "write to a closed output " + path_);
-  return write_all(fd_, bytes, tmp_.empty() ? path_ : tmp_);
+  OF_TRY(write_all(fd_, bytes, tmp_.empty() ? path_ : tmp_));
+  written_ += bytes.size();
+  return {};
+}
+
+Result<void> OutputFile::write_at(std::uint64_t offset, Bytes bytes) {
+  if (fd_ < 0 || tmp_.empty() || offset > written_ || bytes.size() > written_ - offset)
+    return make_error(ErrorCode::InvalidArgument, "cannot rewrite bytes of " + path_ + " (not a regular file?)");
+  while (!bytes.empty()) {
+    const ssize_t n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return make_error(code_for(errno), "cannot write " + tmp_ + ": " + std::strerror(errno));
+    bytes = bytes.subspan(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return {};
+}
+
+Result<void> OutputFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {
+  if (fd_ < 0 || tmp_.empty() || offset > written_ || out.size() > written_ - offset)
+    return make_error(ErrorCode::InvalidArgument, "cannot read back bytes of " + path_ + " (not a regular file?)");
+  while (!out.empty()) {
+    const ssize_t n = ::pread(fd_, out.data(), out.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return make_error(ErrorCode::Io, "cannot read back " + tmp_ + ": " + std::strerror(errno));
+    out = out.subspan(static_cast<std::size_t>(n));
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return {};
 }
 
 Result<void> OutputFile::commit() {

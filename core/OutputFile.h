@@ -1,6 +1,8 @@
 // OutputFile: writes a named output without ever replacing a special file, and leaves no temp file behind.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "core/ByteReader.h"
@@ -35,6 +37,11 @@ class OutputFile {
   ~OutputFile();  // uncommitted: the temp file is removed, the target left as it was
 
   [[nodiscard]] Result<void> write(Bytes bytes);
+  // A temp file only (not writes_through()): rewrites bytes already written (a header whose
+  // fields are known at the end) and reads them back (a digest over what was written). Writing
+  // past what write() wrote, or a write-through output, is InvalidArgument.
+  [[nodiscard]] Result<void> write_at(std::uint64_t offset, Bytes bytes);
+  [[nodiscard]] Result<void> read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
   // Flushes and moves the bytes into place (rename for a file; nothing more for write-through).
   [[nodiscard]] Result<void> commit();
 
@@ -49,6 +56,7 @@ class OutputFile {
   std::string tmp_;  // empty when writing through to a device or FIFO
   TempPathRegistration registration_;
   bool committed_ = false;
+  std::uint64_t written_ = 0;
 };
 
 // OutputFile::create + write + commit.

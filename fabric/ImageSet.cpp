@@ -10,25 +10,27 @@
 namespace openflint {
 namespace fs = std::filesystem;
 
-Result<ImageSet> ImageSet::from_archive(const MfaArchive& archive, const std::string& source,
+Result<ImageSet> ImageSet::from_package(const FirmwarePackage& package, const std::string& source,
                                         const std::set<std::string>& psids) {
   ImageSet set;
   set.source_ = source;
-  for (const auto& psid : psids) {
+  std::vector<PackageImage> wanted;  // in the package's order: one pass over an MFA archive's DATA
+  for (const auto& image : package.images()) {
+    if (psids.count(image.psid) == 0) continue;
     // An entry claiming more than any flash holds is refused before anything is inflated.
-    auto board = archive.find_board(psid, largest_flash_size());
-    if (!board && board.error().code() == ErrorCode::NotFound) continue;
-    if (!board) return make_error(std::move(board).error().with_context(source));
-    FirmwareFile file;
-    file.label = source + " (board " + psid + ")";
-    auto& out = file.bytes;
-    auto extracted = archive.extract(**board, [&out](Bytes chunk) -> Result<void> {
-      out.insert(out.end(), chunk.begin(), chunk.end());
-      return {};
-    });
-    if (!extracted) return make_error(std::move(extracted).error().with_context("extracting board " + psid));
-    OF_ASSIGN_CTX(file.query, query_image(file.bytes), file.label);
-    set.by_psid_.emplace(psid, std::move(file));
+    OF_ASSIGN_CTX(PackageImage found, package.find(image.psid, largest_flash_size()), source);
+    wanted.push_back(std::move(found));
+  }
+  std::vector<FirmwareFile> files(wanted.size());
+  OF_TRY_CTX(package.extract_each(wanted, [&files](std::size_t i, Bytes chunk) -> Result<void> {
+    files[i].bytes.insert(files[i].bytes.end(), chunk.begin(), chunk.end());
+    return {};
+  }), "extracting from " + source);
+  const bool mfa = package.kind() == PackageKind::Mfa;
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    files[i].label = source + (mfa ? " (board " : " (device ") + wanted[i].psid + ")";
+    OF_ASSIGN_CTX(files[i].query, query_image(files[i].bytes), files[i].label);
+    set.by_psid_.emplace(wanted[i].psid, std::move(files[i]));
   }
   return set;
 }

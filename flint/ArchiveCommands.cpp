@@ -1,4 +1,4 @@
-// ArchiveCommands: `archive list` and `archive extract` on an MFA archive given with -i (an MFA2 package goes to Mfa2Commands).
+// ArchiveCommands: `archive list` and `archive extract` on an MFA archive given with -i (MFA2 and PLDM packages go to Mfa2Commands, PldmCommands).
 #include <unistd.h>
 
 #include <cstdio>
@@ -18,7 +18,7 @@ namespace {
 
 Result<MfaArchive> open_archive(const Options& options) {
   if (options.image.empty())
-    return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa or FILE.mfa2");
+    return make_error(ErrorCode::InvalidArgument, "no archive given: use -i FILE.mfa, FILE.mfa2 or FILE.fwpkg");
   return MfaArchive::open(options.image);  // its errors name the file
 }
 
@@ -38,6 +38,7 @@ MfaArchive::Progress progress_bar(const Options& options) {
 
 int run_archive_list(const Options& options) {
   if (!options.image.empty() && is_mfa2_package(options.image)) return run_mfa2_list(options);
+  if (!options.image.empty() && is_pldm_package(options.image)) return run_pldm_list(options);
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
   if (options.json) {
@@ -54,6 +55,7 @@ int run_archive_extract(const Options& options, const std::string& out_path) {
   if (options.psid.empty())
     return report_error(options, Error(ErrorCode::InvalidArgument, "archive extract needs --psid PSID"));
   if (!options.image.empty() && is_mfa2_package(options.image)) return run_mfa2_extract(options, out_path);
+  if (!options.image.empty() && is_pldm_package(options.image)) return run_pldm_extract(options, out_path);
   auto archive = open_archive(options);
   if (!archive) return report_error(options, archive.error());
   // The same per-board bound as reading a board for q/burn (fwops/ImageFile): checked before

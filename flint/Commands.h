@@ -19,6 +19,11 @@ int run_mfa2_list(const Options& options);
 int run_mfa2_extract(const Options& options, const std::string& out_path);
 // archive create --format mfa2: one device and component per FS3/FS4 image (files or directories).
 int run_archive_create(const Options& options, const std::vector<std::string>& inputs, const std::string& out_path);
+// PLDM packages (PldmCommands.cpp): run_archive_list/extract hand a PLDM -i to these; archive
+// create --format pldm: one device record and one component per FS3/FS4 image.
+int run_pldm_list(const Options& options);
+int run_pldm_extract(const Options& options, const std::string& out_path);
+int run_pldm_create(const Options& options, const std::vector<std::string>& inputs, const std::string& out_path);
 
 // On -d DEVICE (DeviceCommands.cpp, FlashCommands.cpp).
 int run_device_query(const Options& options);

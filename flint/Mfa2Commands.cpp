@@ -1,5 +1,8 @@
-// Mfa2Commands: `archive list|extract` on an MFA2 package given with -i, and `archive create --format mfa2`.
+// Mfa2Commands: `archive list|extract` on an MFA2 package given with -i, and `archive create --format mfa2` (from images, or repacking -i PACKAGE).
+#include <unistd.h>
+
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -11,8 +14,10 @@
 #include "core/OutputFile.h"
 #include "devices/FlashChip.h"
 #include "flint/Commands.h"
+#include "flint/PackageImages.h"
 #include "image/FirmwareImage.h"
 #include "image/Mfa2Package.h"
+#include "image/Mfa2Repack.h"
 #include "image/Mfa2Writer.h"
 
 namespace openflint::flint {
@@ -51,35 +56,46 @@ void print_mfa2(const Mfa2Package& package) {
     }
 }
 
-// The images named on the command line: files, and every regular file of a directory (sorted).
-Result<std::vector<std::string>> image_paths(const std::vector<std::string>& inputs) {
-  std::vector<std::string> out;
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(input, ec)) {
-      out.push_back(input);
-      continue;
-    }
-    std::vector<std::string> files;
-    for (const auto& entry : std::filesystem::directory_iterator(input, ec))
-      if (entry.is_regular_file()) files.push_back(entry.path().string());
-    if (ec) return make_error(ErrorCode::Io, input + ": " + ec.message());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) return make_error(ErrorCode::InvalidArgument, input + ": no files in the directory");
-    out.insert(out.end(), files.begin(), files.end());
-  }
-  return out;
+// An image for the package: its PSID (from the image) and size; the file is mapped again when written.
+Result<Mfa2Entry> package_entry(const std::string& path) {
+  OF_ASSIGN(const MappedFile file, MappedFile::open(path, largest_flash_size(), "image"));
+  OF_ASSIGN(const ImageQuery query, package_image_query(path, file.bytes()));
+  return Mfa2Entry{.psid = query.psid, .size = file.bytes().size()};
 }
 
-Result<Mfa2Input> package_input(const std::string& path) {
-  OF_ASSIGN(const MappedFile file, MappedFile::open(path, largest_flash_size(), "image"));
-  OF_ASSIGN_CTX(const ImageQuery query, query_image(file.bytes()), path);
-  if (query.format != ImageFormat::Fs3 && query.format != ImageFormat::Fs4)
-    return make_error(ErrorCode::NotSupported, path + ": an " + std::string(to_string(query.format)) +
-                                                   " image; MFA2 packages carry FS3/FS4 images only");
-  if (query.psid.empty()) return make_error(ErrorCode::InvalidImage, path + ": the image has no PSID");
-  const Bytes bytes = file.bytes();
-  return Mfa2Input{.psid = query.psid, .image = std::vector<std::uint8_t>(bytes.begin(), bytes.end())};
+// --bins: the images one at a time into the package (each mapped while it is written).
+Result<Mfa2RepackResult> create_from_images(const std::vector<std::string>& inputs, const std::string& out_path) {
+  OF_ASSIGN(const std::vector<std::string> paths, package_image_paths(inputs));
+  std::vector<Mfa2Entry> entries;
+  for (const auto& path : paths) {
+    OF_ASSIGN(Mfa2Entry entry, package_entry(path));
+    entries.push_back(std::move(entry));
+  }
+  OF_ASSIGN(OutputFile file, OutputFile::create(out_path, "MFA2 package"));
+  OF_ASSIGN(Mfa2StreamWriter writer, Mfa2StreamWriter::start(file, entries));
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    OF_ASSIGN(const MappedFile image, MappedFile::open(paths[i], largest_flash_size(), "image"));
+    if (image.bytes().size() != entries[i].size) return make_error(ErrorCode::Io, paths[i] + " changed while being read");
+    OF_TRY(writer.write(image.bytes()));
+  }
+  Mfa2RepackResult result;
+  result.cb_size = writer.cb_written();
+  OF_ASSIGN(result.size, writer.finish());
+  OF_TRY(file.commit());
+  for (const auto& entry : entries) result.psids.push_back(entry.psid);
+  return result;
+}
+
+// A one-line progress bar on stderr, only when stderr is a terminal.
+std::function<void(std::uint64_t, std::uint64_t)> repack_progress(const Options& options) {
+  if (options.json || options.silent || ::isatty(STDERR_FILENO) == 0) return {};
+  return [last = -1](std::uint64_t done, std::uint64_t total) mutable {
+    const int pct = total == 0 ? 100 : static_cast<int>(done * 100 / total);
+    if (pct == last) return;
+    last = pct;
+    std::fprintf(stderr, "\rRepacking: %3d%%", pct);
+    if (pct >= 100) std::fputc('\n', stderr);
+  };
 }
 
 }  // namespace
@@ -117,25 +133,30 @@ int run_mfa2_extract(const Options& options, const std::string& out_path) {
 }
 
 int run_archive_create(const Options& options, const std::vector<std::string>& inputs, const std::string& out_path) {
-  auto paths = image_paths(inputs);
-  if (!paths) return report_error(options, paths.error());
-  std::vector<Mfa2Input> images;
-  for (const auto& path : *paths) {
-    auto input = package_input(path);
-    if (!input) return report_error(options, input.error());
-    images.push_back(std::move(*input));
-  }
-  auto package = build_mfa2(images);
-  if (!package) return report_error(options, package.error());
-  auto written = write_output_file(out_path, *package, "MFA2 package");
-  if (!written) return report_error(options, written.error());
-  if (options.json) {
-    nlohmann::json psids = nlohmann::json::array();
-    for (const auto& image : images) psids.push_back(image.psid);
-    cli::print_json(nlohmann::json{{"ok", true}, {"output", out_path}, {"format", "mfa2"}, {"psids", psids},
-                                   {"size", package->size()}});
+  // -i names a package to repack (its boards, or those --psid names); else --bins names images.
+  if (options.image.empty() == inputs.empty())
+    return report_error(options, Error(ErrorCode::InvalidArgument,
+                                       "archive create takes either --bins IMG|DIR... or -i PACKAGE (.mfa/.mfa2) to repack"));
+  // --psid before the subcommand (flint's own option) picks a board as well as after it.
+  std::vector<std::string> psids = options.archive_psids;
+  if (!options.psid.empty()) psids.push_back(options.psid);
+  if (!inputs.empty() && !psids.empty())
+    return report_error(options, Error(ErrorCode::InvalidArgument, "--psid picks boards of -i PACKAGE, not of --bins"));
+  Result<Mfa2RepackResult> made = make_error(ErrorCode::Internal, "nothing written");
+  if (!inputs.empty()) {
+    made = create_from_images(inputs, out_path);
   } else {
-    std::cout << "Wrote " << out_path << ": " << images.size() << " device(s), " << package->size() << " bytes\n";
+    auto source = open_package(options.image);
+    if (!source) return report_error(options, source.error());
+    made = repack_as_mfa2(**source, psids, largest_flash_size(), out_path, repack_progress(options));
+    if (!made) made = make_error(made.error().with_context(options.image));
+  }
+  if (!made) return report_error(options, made.error());
+  if (options.json) {
+    cli::print_json(nlohmann::json{{"ok", true}, {"output", out_path}, {"format", "mfa2"}, {"psids", made->psids},
+                                   {"cb_size", made->cb_size}, {"size", made->size}});
+  } else {
+    std::cout << "Wrote " << out_path << ": " << made->psids.size() << " device(s), " << made->size << " bytes\n";
   }
   return cli::kOk;
 }

@@ -10,8 +10,9 @@ struct Options {
   std::string image;   // -i FILE (an image, or an .mfa archive with --psid)
   std::string device;  // -d DEVICE
   std::string psid;    // --psid: the board to pick from an archive
-  std::string archive_format;               // archive create --format (mfa2)
+  std::string archive_format;               // archive create --format (mfa2, pldm)
   std::vector<std::string> archive_inputs;  // archive create --bins IMG|DIR...
+  std::vector<std::string> archive_psids;   // archive create --psid P...: the boards of -i PACKAGE to repack
   bool json = false;   // --json: machine-readable output on stdout
   bool yes = false;    // -y/--yes: answer yes to every question
   bool no = false;     // --no: answer no to every question

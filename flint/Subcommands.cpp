@@ -42,7 +42,7 @@ void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::
   dc->add_option("OUT", dc_out, "output file");
   dc->callback([&] { run = [&] { return run_dump_config(options, dc_out); }; });
 
-  auto* archive = app.add_subcommand("archive", "MFA/MFA2 package commands: list, extract, create");
+  auto* archive = app.add_subcommand("archive", "MFA/MFA2/PLDM package commands: list, extract, create");
   archive->require_subcommand(1);
   auto* list = archive->add_subcommand("list", "one line per board: PSID, part number, FW version, description");
   list->callback([&] { run = [&] { return run_archive_list(options); }; });
@@ -51,14 +51,22 @@ void add_archive(CLI::App& app, Options& options, Runner& run, std::vector<std::
   extract->add_option("--psid", options.psid, "board PSID")->required();
   extract->add_option("-o,--output", extract_out, "output image file")->required();
   extract->callback([&] { run = [&] { return run_archive_extract(options, extract_out); }; });
-  auto* create = archive->add_subcommand("create", "build an MFA2 package (what devlink and fwupd take) from FS3/FS4 "
-                                                   "images: one device and one firmware component per PSID");
-  create->add_option("--format", options.archive_format, "package format (only mfa2 is written)")
+  auto* create = archive->add_subcommand("create", "build an MFA2 package (what devlink and fwupd take) or a PLDM "
+                                                   "package (DSP0267 .fwpkg) from FS3/FS4 images (--bins), or repack "
+                                                   "the boards of -i PACKAGE (.mfa/.mfa2) into MFA2: one device and one "
+                                                   "firmware component per PSID");
+  create->add_option("--format", options.archive_format, "package format: mfa2 or pldm")
       ->required()
-      ->check(CLI::IsMember({"mfa2"}));
-  create->add_option("--bins", options.archive_inputs, "images, or directories of images")->required();
+      ->check(CLI::IsMember({"mfa2", "pldm"}));
+  create->add_option("--bins", options.archive_inputs, "images, or directories of images");
+  create->add_option("--psid", options.archive_psids, "with -i PACKAGE: only these boards (repeat; default: all)");
   create->add_option("-o,--output", extract_out, "output package file (written atomically)")->required();
-  create->callback([&] { run = [&] { return run_archive_create(options, options.archive_inputs, extract_out); }; });
+  create->callback([&] {
+    run = [&] {
+      return options.archive_format == "pldm" ? run_pldm_create(options, options.archive_inputs, extract_out)
+                                              : run_archive_create(options, options.archive_inputs, extract_out);
+    };
+  });
 }
 
 // Raw flash commands on -d DEVICE; positional arguments land in `a` (sized 3 by main).

@@ -44,7 +44,9 @@ Examples:
   flint -i fw.mfa --psid MT_0000000199 q
   flint -i fw.mfa archive extract --psid MT_0000000199 -o fw.bin
   flint archive create --format mfa2 --bins images/ -o fw.mfa2   an MFA2 package for devlink/fwupd
+  flint -i fw.mfa archive create --format mfa2 [--psid P]... -o fw.mfa2   repack an MFA archive as MFA2
   flint -i fw.mfa2 --psid MT_0000000199 q                         (list, extract, q, v, burn as for .mfa)
+  flint archive create --format pldm --bins images/ -o fw.fwpkg  a PLDM (DSP0267) package; -i fw.fwpkg as above
   flint -d sim:/tmp/cx4 q            flash and running FW version, PSID, GUIDs, device, flash chip
   flint -d sim:/tmp/cx4 ww 0x1000 0x12345678    write one dword (power-cut safe, docs/flash-writes.md)
   flint -d sim:/tmp/cx4 -i fw.bin burn          failsafe burn
@@ -60,10 +62,10 @@ int tool_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", cli::version_line("flint"), "print the version and exit");
   Options options;
-  app.add_option("-i,--image", options.image, "firmware image file, or an .mfa/.mfa2 package (with --psid)");
+  app.add_option("-i,--image", options.image, "firmware image file, or an .mfa/.mfa2/.fwpkg package (with --psid)");
   app.add_option("-d,--device", options.device, "device to operate on (its name forms: Devices, below)");
   app.add_option("--sysfs", options.sysfs_root, "PCI sysfs root for PCI device names (default $OPENFLINT_SYSFS_ROOT or /sys/bus/pci)");
-  app.add_option("--psid", options.psid, "board PSID to pick from an .mfa/.mfa2 package");
+  app.add_option("--psid", options.psid, "board PSID to pick from an .mfa/.mfa2/.fwpkg package");
   app.add_flag("--json", options.json, "print a JSON document on stdout (schema: docs/json.md)");
   app.add_flag("-y,--yes", options.yes, "answer yes to every question");
   app.add_flag("--no", options.no, "answer no to every question");

@@ -13,6 +13,7 @@
 #include "image/Fs3Writer.h"
 #include "image/Fs4Writer.h"
 #include "image/Mfa2Writer.h"
+#include "image/PldmWriter.h"
 #include "image/MfaWriter.h"
 #include "image/SectionType.h"
 #include "image/FirmwareTraceStrings.h"
@@ -324,9 +325,15 @@ int main(int argc, char** argv) {
   if (!archive) return 1;
   auto mfa2 = openflint::build_mfa2({{"MT_0000000001", *fs3}, {"MT_0000000002", *fs4}}, 1);
   if (!mfa2) return 1;
+  // PLDM: the parser reads no image content, so small stand-ins keep the inputs short.
+  auto pldm = openflint::build_pldm({{.psid = "MT_0000000001", .image = std::vector<std::uint8_t>(64, 0x11), .version = "1.0.0"},
+                                     {.psid = "MT_0000000002", .image = std::vector<std::uint8_t>(96, 0x22), .version = "2.0.0"}},
+                                    "seed", 1767225600);
+  if (!pldm) return 1;
   bool ok = save(out / "fs1", "fs1.bin", *fs1) && save(out / "fs2", "fs2.bin", *fs2) &&
             save(out / "fs3", "fs3.bin", *fs3) && save(out / "fs4", "fs4.bin", *fs4) &&
-            save(out / "mfa", "one-board.mfa", *archive) && save(out / "mfa2", "two-devices.mfa2", *mfa2);
+            save(out / "mfa", "one-board.mfa", *archive) && save(out / "mfa2", "two-devices.mfa2", *mfa2) &&
+            save(out / "pldm", "two-records.fwpkg", *pldm);
   const std::vector<std::uint8_t>* images[] = {&*fs1, &*fs2, &*fs3, &*fs4};
   for (const auto* img : images)
     ok = ok && save(out / "any", "seed" + std::to_string(img->size()) + ".bin", *img);

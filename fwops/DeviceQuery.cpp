@@ -42,4 +42,14 @@ Result<ImageQuery> listed_flash_image(Device& device) {
   return std::move(*found.image);
 }
 
+Result<std::string> device_psid(Device& device) {
+  OF_ASSIGN(const DeviceQuery found, query(device, false, Running::Skip));
+  if (!found.image || found.image->psid.empty()) {
+    const Error why = found.no_image ? *found.no_image : Error(ErrorCode::NotFound, "the image has no PSID");
+    return make_error(why.with_context(device.name() + ": flash holds no valid firmware image, so no PSID picks a "
+                                                           "board out of the package"));
+  }
+  return found.image->psid;
+}
+
 }  // namespace openflint

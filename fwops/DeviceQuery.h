@@ -35,4 +35,9 @@ struct DeviceQuery {
 // running firmware (no MGIR round trip per listed device).
 [[nodiscard]] Result<ImageQuery> listed_flash_image(Device& device);
 
+// The PSID that picks a device's board out of a package (MFA, MFA2; fwburn -image, mst web's
+// upload): the boot copy's on flash. A flash holding no valid image is an error naming the
+// device and why (the board cannot be told).
+[[nodiscard]] Result<std::string> device_psid(Device& device);
+
 }  // namespace openflint

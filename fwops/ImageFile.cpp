@@ -1,83 +1,29 @@
-// ImageFile: maps an image file, or streams one board out of an MFA archive into memory.
+// ImageFile: maps an image file, or streams one board out of a firmware package (MFA, MFA2, PLDM) into memory.
 #include "fwops/ImageFile.h"
 
-#include <cstring>
-#include <unistd.h>
-
-#include <cstdint>
-
-#include "core/InputFile.h"
 #include "devices/FlashChip.h"
-#include "image/Mfa2Package.h"
-#include "image/MfaArchive.h"
+#include "image/FirmwarePackage.h"
 
 namespace openflint {
 
-bool is_mfa_archive(const std::string& path) {
-  // Special files are not archives; opening them here must not block (a FIFO) or read (a tty).
-  auto file = InputFile::open(path, UINT64_MAX);
-  char magic[4] = {};
-  return file && ::pread(file->fd(), magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
-         std::memcmp(magic, "MFAR", 4) == 0;
-}
+bool is_mfa_archive(const std::string& path) { return package_kind_of_file(path) == PackageKind::Mfa; }
 
-bool is_mfa2_package(const std::string& path) {
-  auto file = InputFile::open(path, UINT64_MAX);
-  std::uint8_t head[16] = {};
-  return file && ::pread(file->fd(), head, sizeof head, 0) == static_cast<ssize_t>(sizeof head) &&
-         Mfa2Package::has_fingerprint(head);
-}
+bool is_mfa2_package(const std::string& path) { return package_kind_of_file(path) == PackageKind::Mfa2; }
 
-namespace {
-
-// The firmware component of the device `psid` names, unpacked into memory.
-Result<std::vector<std::uint8_t>> mfa2_firmware(const Mfa2Package& package, const std::string& label,
-                                                const std::string& psid) {
-  if (psid.empty())
-    return make_error(ErrorCode::InvalidArgument,
-                      label + " is an MFA2 package of " + std::to_string(package.devices().size()) +
-                          " devices: pick one with --psid PSID (see 'archive list')");
-  OF_ASSIGN_CTX(const Mfa2Device* device, package.find_device(psid), label);
-  OF_ASSIGN_CTX(const Mfa2Component* component, package.firmware(*device, largest_flash_size()), label);
-  std::vector<std::uint8_t> out;
-  OF_TRY_CTX(package.extract(*component, [&out](Bytes chunk) -> Result<void> {
-    out.insert(out.end(), chunk.begin(), chunk.end());
-    return {};
-  }), label);
-  return out;
-}
-
-}  // namespace
+bool is_pldm_package(const std::string& path) { return package_kind_of_file(path) == PackageKind::Pldm; }
 
 Result<ImageFile> ImageFile::open(const ImageName& name) {
   ImageFile image;
-  if (is_mfa2_package(name.path)) {
-    OF_ASSIGN(const Mfa2Package package, Mfa2Package::open(name.path));
-    OF_ASSIGN(image.extracted_, mfa2_firmware(package, name.path, name.psid));
-    image.label_ = name.path + " (device " + name.psid + ")";
-    return image;
-  }
-  if (!is_mfa_archive(name.path)) {
+  if (!package_kind_of_file(name.path)) {
     if (!name.psid.empty())
       return make_error(ErrorCode::InvalidArgument,
-                        "--psid applies to .mfa/.mfa2 packages only; " + name.path + " is not one");
+                        "--psid applies to .mfa/.mfa2/.fwpkg packages only; " + name.path + " is not one");
     OF_ASSIGN(image.mapped_, MappedFile::open(name.path, largest_flash_size(), "image"));
     image.label_ = name.path;
     return image;
   }
-  OF_ASSIGN(const MfaArchive archive, MfaArchive::open(name.path));
-  if (name.psid.empty())
-    return make_error(ErrorCode::InvalidArgument,
-                      name.path + " is an MFA archive of " + std::to_string(archive.boards().size()) +
-                          " boards: pick one with --psid PSID (see 'archive list')");
-  // An entry claiming more than any flash holds is refused before anything is inflated.
-  OF_ASSIGN_CTX(const MfaBoard* board, archive.find_board(name.psid, largest_flash_size()), name.path);
-  std::vector<std::uint8_t>& out = image.extracted_;
-  OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
-    out.insert(out.end(), chunk.begin(), chunk.end());
-    return {};
-  }));
-  image.label_ = name.path + " (board " + name.psid + ")";
+  OF_ASSIGN(const std::unique_ptr<FirmwarePackage> package, open_package(name.path));
+  OF_TRY(image.take_board(*package, name.path, name.psid));
   return image;
 }
 
@@ -85,30 +31,33 @@ Result<ImageFile> ImageFile::from_bytes(std::vector<std::uint8_t> bytes, const s
                                        const std::string& psid) {
   ImageFile image;
   image.label_ = label;
-  if (Mfa2Package::has_fingerprint(bytes)) {
-    OF_ASSIGN_CTX(const Mfa2Package package, Mfa2Package::from_bytes(std::move(bytes)), label);
-    OF_ASSIGN(image.extracted_, mfa2_firmware(package, label, psid));
-    image.label_ = label + " (device " + psid + ")";
-    return image;
-  }
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), "MFAR", 4) != 0) {
+  if (!package_kind(bytes)) {
     if (bytes.size() > largest_flash_size())
       return make_error(ErrorCode::InvalidImage, label + ": " + std::to_string(bytes.size()) +
                                                      " bytes, more than any flash holds");
     image.extracted_ = std::move(bytes);
     return image;
   }
-  OF_ASSIGN_CTX(const MfaArchive archive, MfaArchive::from_bytes(std::move(bytes)), label);
+  OF_ASSIGN(const std::unique_ptr<FirmwarePackage> package, package_from_bytes(std::move(bytes), label));
+  OF_TRY(image.take_board(*package, label, psid));
+  return image;
+}
+
+Result<void> ImageFile::take_board(const FirmwarePackage& package, const std::string& label, const std::string& psid) {
+  const bool mfa = package.kind() == PackageKind::Mfa;
   if (psid.empty())
-    return make_error(ErrorCode::InvalidArgument, label + " is an MFA archive: the board's PSID is needed to pick an image");
-  OF_ASSIGN_CTX(const MfaBoard* board, archive.find_board(psid, largest_flash_size()), label);
-  std::vector<std::uint8_t>& out = image.extracted_;
-  OF_TRY(archive.extract(*board, [&out](Bytes chunk) -> Result<void> {
+    return make_error(ErrorCode::InvalidArgument,
+                      label + " is an " + std::string(to_string(package.kind())) + " of " +
+                          std::to_string(package.images().size()) + (mfa ? " boards" : " devices") +
+                          ": pick one with --psid PSID (see 'archive list')");
+  // An image claiming more than any flash holds is refused before anything is inflated.
+  std::vector<std::uint8_t>& out = extracted_;
+  OF_TRY_CTX(package.extract(psid, largest_flash_size(), [&out](Bytes chunk) -> Result<void> {
     out.insert(out.end(), chunk.begin(), chunk.end());
     return {};
-  }));
-  image.label_ = label + " (board " + psid + ")";
-  return image;
+  }), label);
+  label_ = label + (mfa ? " (board " : " (device ") + psid + ")";
+  return {};
 }
 
 Bytes ImageFile::bytes() const {

@@ -10,10 +10,11 @@
 #include "fwops/registers/AdapterReset.h"
 #include "image/FirmwareImage.h"
 #include "image/ImagePatch.h"
-#include "image/Mfa2Format.h"
+#include "image/FirmwarePackage.h"
 #include "web/JsonNumber.h"
 #include "reports/BurnDocument.h"
 #include "reports/DeviceReport.h"
+#include "reports/SafetyReport.h"
 #include "reports/ImageReport.h"
 #include "reports/ResetDocument.h"
 
@@ -23,7 +24,7 @@ namespace {
 // The device's `flint q --json` document after a change (its error document if the query fails).
 nlohmann::json query_after(Device& device) {
   auto query = query_device(device);
-  return query ? reports::device_query_json(device.name(), device.info(), *query) : cli::error_json(query.error());
+  return query ? reports::device_query_with_safety_json(device, *query) : cli::error_json(query.error());
 }
 
 }  // namespace
@@ -43,14 +44,9 @@ Result<nlohmann::json> FirmwareApi::upload(std::size_t index, std::vector<std::u
   if (body.empty()) return make_error(ErrorCode::InvalidArgument, "the upload is empty: send the image as the body");
   const std::string& name = devices_.devices()[index];
   OF_ASSIGN(Device device, devices_.open(index));
-  std::string psid;  // an archive's board (MFA or MFA2): the device's own
-  const bool mfa = body.size() >= 4 && std::equal(body.begin(), body.begin() + 4, "MFAR");
-  const bool mfa2 = body.size() >= mfa2::kFingerprintSize &&
-                    std::equal(body.begin(), body.begin() + mfa2::kFingerprintSize, mfa2::kFingerprint);
-  if (mfa || mfa2) {
-    OF_ASSIGN(const DeviceQuery current, query_device(device));
-    if (!current.image) return make_error(reports::no_image_error(device.name(), current));
-    psid = current.image->psid;
+  std::string psid;  // a package's board (MFA or MFA2, told apart by content): the device's own
+  if (package_kind(body)) {
+    OF_ASSIGN(psid, device_psid(device));
   }
   const auto refuse = [&](const Error& e) {
     devices_.audit(who + "refused image " + label + " for " + name + ": " + e.message());

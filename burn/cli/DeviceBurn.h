@@ -15,4 +15,11 @@ namespace openflint::burn::cli {
 [[nodiscard]] Result<BurnReport> burn_to_device(const std::string& device, Bytes image,
                                                 const BurnOptions& options);
 
+// The same for a package (MFA, MFA2; image/FirmwarePackage.h): the board whose PSID is the
+// device's own (fwops device_psid: the boot copy's) is taken out of `package` and burned;
+// `image_size` receives its size. A device whose flash holds no valid image, or a package without
+// its PSID, is an error naming both.
+[[nodiscard]] Result<BurnReport> burn_package_to_device(const std::string& device, const std::string& package,
+                                                        const BurnOptions& options, std::size_t& image_size);
+
 }  // namespace openflint::burn::cli

@@ -15,6 +15,7 @@
 #include "core/OutputFile.h"
 #include "devices/FlashChip.h"
 #include "image/FirmwareImage.h"
+#include "image/FirmwarePackage.h"
 
 namespace {
 
@@ -44,7 +45,7 @@ void print_generated(const std::vector<std::uint8_t>& image, const std::string& 
   std::cout << (out.empty() ? "" : " -> " + out + (img_text ? " (IMG text)" : "")) << '\n';
 }
 
-int burn(const burn::cli::Arguments& args, Bytes image) {
+BurnOptions burn_options(const burn::cli::Arguments& args) {
   BurnOptions options;
   options.failsafe = !args.nofs;
   options.override_firmware = args.ocr;
@@ -54,9 +55,12 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
   options.progress = [](const BurnProgress& p) {
     if (p.total != 0 && p.done == p.total) std::cout << "-I- " << p.stage << ": done\n";
   };
-  auto report = burn::cli::burn_to_device(args.dev, image, options);
+  return options;
+}
+
+int print_burned(const burn::cli::Arguments& args, std::size_t size, const Result<BurnReport>& report) {
   if (!report) return fail(report.error());
-  std::cout << "-I- Burned " << image.size() << " bytes into " << args.dev << " (copy at 0x" << std::hex
+  std::cout << "-I- Burned " << size << " bytes into " << args.dev << " (copy at 0x" << std::hex
             << report->new_copy_address << std::dec << ", " << report->sectors_erased << " sectors erased, "
             << report->sectors_unchanged << " unchanged)\n";
   const IdentityPlan& id = report->identity;
@@ -65,7 +69,20 @@ int burn(const burn::cli::Arguments& args, Bytes image) {
   return cli::kOk;
 }
 
+int burn(const burn::cli::Arguments& args, Bytes image) {
+  return print_burned(args, image.size(), burn::cli::burn_to_device(args.dev, image, burn_options(args)));
+}
+
+// -image names a package (MFA, MFA2): the device's own PSID picks the board (-image always comes with -dev).
+int burn_package(const burn::cli::Arguments& args) {
+  std::size_t size = 0;
+  auto report = burn::cli::burn_package_to_device(args.dev, args.image, burn_options(args), size);
+  if (report) std::cout << "-I- Took the image for the device's PSID out of " << args.image << '\n';
+  return print_burned(args, size, report);
+}
+
 int run(const burn::cli::Arguments& args) {
+  if (!args.image.empty() && package_kind_of_file(args.image)) return burn_package(args);
   if (!args.image.empty()) {
     auto file = MappedFile::open(args.image, largest_flash_size(), "image");
     if (!file) return fail(file.error());

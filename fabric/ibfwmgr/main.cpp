@@ -145,14 +145,13 @@ int run_list(const Args& a) {
 // Where the images come from, opened before the fabric is touched: a missing or bad archive or
 // folder is reported as such (exit 4, 3), not as whatever the discovery then fails with.
 struct ImageSource {
-  std::optional<MfaArchive> archive;  // boards are extracted once the nodes' PSIDs are known
+  std::unique_ptr<FirmwarePackage> archive;  // boards are extracted once the nodes' PSIDs are known
   std::optional<ImageSet> folder;
 };
 Result<ImageSource> open_images(const Args& a) {
   ImageSource source;
   if (!a.archive.empty()) {
-    OF_ASSIGN(MfaArchive archive, MfaArchive::open(a.archive));
-    source.archive.emplace(std::move(archive));
+    OF_ASSIGN(source.archive, open_package(a.archive));  // an MFA archive or MFA2 package, by content
   } else {
     OF_ASSIGN(ImageSet folder, ImageSet::from_directory(a.images));
     source.folder.emplace(std::move(folder));
@@ -166,7 +165,7 @@ Result<ImageSet> load_images(const Args& a, ImageSource& source, const std::vect
   for (const auto& n : nodes) {
     if (!n.psid.empty()) psids.insert(n.psid);
   }
-  return ImageSet::from_archive(*source.archive, a.archive, psids);
+  return ImageSet::from_package(*source.archive, a.archive, psids);
 }
 
 bool confirm(const Args& a, const std::vector<NodeFirmware>& nodes) {
@@ -213,7 +212,7 @@ void print_not_started(const std::vector<NodeUpdate>& updates) {
 
 int run_update(const Args& a) {
   if (a.archive.empty() == a.images.empty())
-    return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa or --images DIR"),
+    return fail(a, Error(ErrorCode::InvalidArgument, "update needs exactly one of --archive X.mfa|X.mfa2 or --images DIR"),
                 openflint::cli::kUsage);
   auto files = read_files(a);
   if (!files) return fail(a, files.error());
@@ -318,7 +317,7 @@ int tool_main(int argc, char** argv) {
   fabriccli::add_system_name_options(*list, a.naming);
   add_selection_options(*list, a);
   auto* update = app.add_subcommand("update", "burn the image matching each device's PSID (failsafe), in parallel");
-  update->add_option("--archive", a.archive, "MFA archive holding the images");
+  update->add_option("--archive", a.archive, "MFA archive or MFA2 package holding the images (told apart by content)");
   update->add_option("--images", a.images, "folder of firmware images (picked by PSID)");
   update->add_flag("--json", a.json, "JSON report");
   fabriccli::add_hosts_option(*update, a.hosts_file);

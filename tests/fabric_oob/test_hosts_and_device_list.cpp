@@ -137,7 +137,7 @@ TEST(IbfwmgrFirstErrors, AMissingArchiveThenAPortThatCannotOpenOneLineEach) {
   const auto missing = (dir.path() / "missing.mfa").string();
   auto r = run_tool("ibfwmgr", {"--ca", "nosuch_ca0", "update", "--archive", missing, "-y"});
   EXPECT_EQ(r.exit_code, 4) << r.err;
-  EXPECT_EQ(r.err.rfind("-E- cannot open MFA archive " + missing, 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("-E- cannot open firmware package " + missing, 0), 0u) << r.err;
   EXPECT_EQ(r.err.find("discovery"), std::string::npos) << r.err;
   r = run_tool("ibfwmgr", {"--ca", "nosuch_ca0", "list"});
   EXPECT_EQ(r.exit_code, 4) << r.err;

@@ -94,5 +94,39 @@ TEST(Mfa2Kernel, KernelParserPicksOurComponentPerPsid) {
   EXPECT_NE(ours.exit_code, 0);
 }
 
+// A real MFA v1 archive repacked as MFA2 by flint: the kernel's parser picks for every PSID the
+// component whose bytes are what flint extracts from the MFA v1 archive.
+TEST(Mfa2Kernel, KernelParserTakesARealArchiveRepacked) {
+  if (!std::filesystem::exists(kLinuxSource))
+    GTEST_SKIP() << kLinuxSource << " is absent: install Debian's linux-source-6.1 to run the kernel's MFA2 parser";
+  if (!have_program("cc") || !have_program("tar")) GTEST_SKIP() << "needs cc and tar";
+  const auto real = real_firmware_dir();
+  if (!real || !std::filesystem::exists(*real / "fw-SPC2-rel-29_1961_0006-EVB.mfa"))
+    GTEST_SKIP() << "the real firmware corpus (../shared/firmware/real) is absent";
+  const auto archive = (*real / "fw-SPC2-rel-29_1961_0006-EVB.mfa").string();  // the smallest: 6 boards
+  TempDir dir;
+  const auto harness = build_kernel_harness(dir.path());
+  ASSERT_FALSE(harness.empty());
+  const auto package = dir / "spc2.mfa2";
+  auto made = run_tool("flint", {"-i", archive, "--json", "archive", "create", "--format", "mfa2", "-o", package.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::vector<std::string> psids = nlohmann::json::parse(made.out)["psids"];
+  ASSERT_EQ(psids.size(), 6u) << made.out;
+  std::vector<std::string> argv = {harness.string(), package.string(), dir.path().string()};
+  argv.insert(argv.end(), psids.begin(), psids.end());
+  auto kernel = run_command(argv);
+  ASSERT_EQ(kernel.exit_code, 0) << kernel.out << kernel.err;
+  for (const auto& psid : psids) {
+    const auto ref = dir / (psid + ".ref");
+    auto extracted = run_tool("flint", {"-i", archive, "archive", "extract", "--psid", psid, "-o", ref.string()});
+    ASSERT_EQ(extracted.exit_code, 0) << extracted.err;
+    EXPECT_NE(kernel.out.find(psid + " 0 1 " + std::to_string(std::filesystem::file_size(ref)) + "\n"), std::string::npos)
+        << kernel.out;
+    EXPECT_TRUE(read_bytes(dir / (psid + ".0.bin")) == read_bytes(ref)) << psid << ": the kernel's bytes differ";
+    std::filesystem::remove(dir / (psid + ".0.bin"));
+    std::filesystem::remove(ref);
+  }
+}
+
 }  // namespace
 }  // namespace openflint::test

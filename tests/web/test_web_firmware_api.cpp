@@ -117,6 +117,38 @@ TEST_F(WebFirmware, ImagesThatDoNotVerifyOrFitAnotherDeviceAreRefusedAndChangeNo
   EXPECT_NE(audit().find("refused image broken.bin for " + devices_[0]), std::string::npos) << audit();
 }
 
+// An MFA2 package is told apart by its content: the board whose PSID the device's flash carries
+// is taken out of it and checked like an image; a package without that PSID is refused.
+TEST_F(WebFirmware, AnMfa2UploadGivesTheDevicesOwnBoard) {
+  start();
+  const std::string flash_before = read_text(dir_ / "connectx4" / "flash.bin");
+  const auto package = dir_ / "fw.mfa2";
+  auto made = run_tool("flint", {"archive", "create", "--format", "mfa2", "--bins", sample_image("connectx5-new").string(),
+                                 sample_image("connectx4-new").string(), "-o", package.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto checked = upload(0, read_text(package), "fw.mfa2");
+  ASSERT_TRUE(checked);
+  ASSERT_EQ(checked->status, 200) << checked->body;
+  const json doc = json::parse(checked->body);
+  const auto image_query = run_tool("flint", {"-i", sample_image("connectx4-new").string(), "q", "--json"});
+  ASSERT_EQ(image_query.exit_code, 0) << image_query.err;
+  const json expected = json::parse(image_query.out);
+  EXPECT_EQ(doc["image"]["psid"], expected["psid"]) << doc.dump();
+  EXPECT_EQ(doc["image"]["fw_version"], expected["fw_version"]) << doc.dump();
+  EXPECT_EQ(doc["preflight"]["version_order"], "newer") << doc.dump();
+
+  const auto other = dir_ / "cx5.mfa2";
+  made = run_tool("flint", {"archive", "create", "--format", "mfa2", "--bins", sample_image("connectx5-new").string(),
+                            "-o", other.string()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const auto refused = upload(0, read_text(other), "cx5.mfa2");
+  ASSERT_TRUE(refused);
+  EXPECT_GE(refused->status, 400) << refused->body;
+  EXPECT_NE(refused->body.find("no device with PSID " + expected["psid"].get<std::string>()), std::string::npos)
+      << refused->body;
+  EXPECT_EQ(read_text(dir_ / "connectx4" / "flash.bin"), flash_before) << "checking an upload wrote to the flash";
+}
+
 TEST_F(WebFirmware, IdentityEditsTakeFlintsSgAndSvPath) {
   start();
   const json started = post("/api/devices/0/identity", {{"guid", "0x0002c90300a0b000"}, {"mac", "0x0002c9a0b000"}});

@@ -52,4 +52,23 @@ struct firmware {
   const u8 *data;
 };
 
+/* What the flash state machine (mlxfw_fsm.c, fsm_harness.c) needs besides the parser. */
+#define IS_REACHABLE(option) 1
+#define EXPORT_SYMBOL(sym)
+#define MODULE_LICENSE(text)
+#define MODULE_AUTHOR(text)
+#define MODULE_DESCRIPTION(text)
+struct netlink_ext_ack {
+  const char *_msg;
+};
+/* The kernel prefixes KBUILD_MODNAME, "mlxfw" for this library. */
+#define NL_SET_ERR_MSG_MOD(extack, msg) \
+  do {                                  \
+    if (extack) (extack)->_msg = "mlxfw: " msg; \
+  } while (0)
+/* msleep() is virtual in the harness: it adds to a counter (fsm_harness.c), so a timeout of the
+ * kernel's 30 s polling runs at once and the test reads how long the kernel would have waited. */
+void of_kernel_msleep(unsigned int ms);
+#define msleep(ms) of_kernel_msleep(ms)
+
 #endif

@@ -143,10 +143,15 @@ def query_device(module, device):
     return summary, doc
 
 
-def is_mfa_archive(path):
-    """An MFA archive starts with "MFAR" (image/MfaArchive)."""
+def package_kind(path):
+    """'MFA archive' or 'MFA2 package' by the file's first bytes (image/FirmwarePackage), else None."""
     try:
         with open(path, 'rb') as f:
-            return f.read(4) == b'MFAR'
+            head = f.read(16)
     except (IOError, OSError):
-        return False
+        return None
+    if head == b'MLNX.MFA2.XZ.00!':
+        return 'MFA2 package'
+    if head[:4] == b'MFAR':
+        return 'MFA archive'
+    return None

@@ -10,8 +10,9 @@ DOCUMENTATION = r'''
 module: device_burn
 short_description: Burn a firmware image into a device, idempotently
 description:
-  - Brings a device to the firmware of an image file or of its board's image in an MFA archive,
-    with C(flint -d DEVICE -i IMAGE burn --json) (failsafe unless O(failsafe=false)).
+  - Brings a device to the firmware of an image file or of its board's image in a package (an MFA
+    archive or an MFA2 package, told apart by content), with C(flint -d DEVICE -i IMAGE burn --json)
+    (failsafe unless O(failsafe=false)).
   - Idempotent. The device's flash and the image are queried first (C(flint query --json)); when
     the flash already holds the image's firmware version and PSID nothing is burned and the task
     reports C(ok). C(changed) is true only when flash was written (or, with O(reset), the device was
@@ -32,12 +33,12 @@ options:
     type: str
     required: true
   image:
-    description: Firmware image file, or an MFA archive (the board is picked by O(psid)).
+    description: Firmware image file, or a package (MFA archive, MFA2 package) whose board O(psid) picks.
     type: path
     required: true
   psid:
     description:
-      - Board PSID to take from an MFA archive. Default, the PSID on the device's flash.
+      - Board PSID to take from an MFA archive or MFA2 package. Default, the PSID on the device's flash.
       - Ignored for a plain image file (its PSID is in the image).
     type: str
   allow_psid_change:
@@ -82,6 +83,11 @@ EXAMPLES = r'''
     image: /srv/firmware/fw-ConnectX4.mfa
   loop: "{{ ansible_facts.openflint_devices.keys() | list }}"
 
+- name: The same from an MFA2 package (what devlink and fwupd take; flint archive create makes one)
+  openflint.firmware.device_burn:
+    device: mt4119_pciconf0
+    image: /srv/firmware/fw-ConnectX5.mfa2
+
 - name: What would change (nothing is written)
   openflint.firmware.device_burn:
     device: sim:/var/tmp/hca0
@@ -96,7 +102,7 @@ device:
   returned: always
   type: str
 image_version:
-  description: The firmware version of the image (of the board picked from an MFA archive).
+  description: The firmware version of the image (of the board picked from a package).
   returned: always
   type: str
   sample: 12.28.2006
@@ -133,7 +139,7 @@ reset:
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.openflint.firmware.plugins.module_utils.openflint import (
-    ToolError, common_argument_spec, is_mfa_archive, query_device, run_json)
+    ToolError, common_argument_spec, package_kind, query_device, run_json)
 
 
 def image_args(module, psid):
@@ -187,10 +193,11 @@ def main():
         before, _doc = query_device(module, p['device'])
         result['before'] = before
         psid = None
-        if is_mfa_archive(p['image']):
+        kind = package_kind(p['image'])
+        if kind:
             psid = p['psid'] or before.get('psid')
             if not psid:
-                module.fail_json(msg='%s is an MFA archive and the device shows no PSID: give psid' % p['image'],
+                module.fail_json(msg='%s is an %s and the device shows no PSID: give psid' % (p['image'], kind),
                                  **result)
         _rc, image = run_json(module, 'flint', image_args(module, psid) + ['query'])
         result['image_version'] = image.get('fw_version')

@@ -1,0 +1,2 @@
+/* Shim for <linux/device.h>: see pldm_shim.h. */
+#include "pldm_shim.h"
