@@ -1,6 +1,8 @@
 // NodeFirmware: per-node in-band inspection (hw id, MGIR, flash image as a fallback).
 #include "fabric/NodeFirmware.h"
 
+#include <algorithm>
+#include <atomic>
 #include <thread>
 
 #include "flash/FlashDriver.h"
@@ -55,10 +57,16 @@ NodeFirmware inspect_node(const FabricNode& node, const std::shared_ptr<MadChann
 std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
                                          const std::shared_ptr<MadChannel>& channel, FlashQuery flash) {
   std::vector<NodeFirmware> out(nodes.size());
+  // A bounded pool (a thread per node cost 8 MiB of stack each: a 1,024-node fabric's listing
+  // ran out of address space); the workers take the nodes in order.
+  std::atomic<std::size_t> next{0};
+  const std::size_t count = std::min(nodes.size(), kInventoryWorkers);
   std::vector<std::thread> workers;
-  workers.reserve(nodes.size());
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    workers.emplace_back([&, i] { out[i] = inspect_node(nodes[i], channel, flash); });
+  workers.reserve(count);
+  for (std::size_t w = 0; w < count; ++w) {
+    workers.emplace_back([&] {
+      for (std::size_t i = next++; i < nodes.size(); i = next++) out[i] = inspect_node(nodes[i], channel, flash);
+    });
   }
   for (auto& t : workers) t.join();
   return out;

@@ -1,6 +1,7 @@
 // NodeFirmware: what one fabric node runs (device, PSID, FW version) or why it cannot be asked.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,7 +41,10 @@ struct NodeFirmware {
 // the ids and MGIR (`mst status`: fast, the running firmware only).
 enum class FlashQuery { Read, Skip };
 
-// Asks every node with a LID in parallel (one thread per node, all on `channel`): hw id at
+// How many nodes take_inventory inspects at once (each is a few hundred MADs in turn).
+inline constexpr std::size_t kInventoryWorkers = 16;
+
+// Asks every node with a LID, kInventoryWorkers at a time (all on `channel`): hw id at
 // 0xf0014 (catalog), MGIR (running FW, PSID) and the query of the image on flash (its tables
 // and info sections only: a few hundred MADs), which also stands in when MGIR is not answered.
 // Never fails as a whole: a node's problem is recorded in its note. FlashQuery::Skip leaves the

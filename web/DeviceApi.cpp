@@ -183,8 +183,11 @@ Result<nlohmann::json> DeviceApi::trace_document(std::size_t index, std::uint64_
     if (const auto it = trace_sources_.find(index); it != trace_sources_.end()) source = it->second;
   }
   if (!source) {
-    DeviceOpenOptions quick = open_options_;  // a device a burn holds: say so now, ask again later
-    quick.lock_timeout = std::min(quick.lock_timeout, std::chrono::milliseconds(200));
+    // A device a burn holds: say so soon, ask again later. Long enough for the console's own
+    // query of the device (the first device list, prefetched at start, reads its safety
+    // registers too: over 200 ms under ASan in CI).
+    DeviceOpenOptions quick = open_options_;
+    quick.lock_timeout = std::min(quick.lock_timeout, std::chrono::milliseconds(2000));
     OF_ASSIGN(Device device, open_device(devices_[index], quick));
     auto found = locate_driver_trace(device);
     if (!found) {
