@@ -79,7 +79,7 @@ TEST_F(FabricUpdate, CheckModeUpdateAndIdempotence) {
   adhoc.push_back("archive=" + missing + " ca=nosuch_ca0 bin_dir=" + bin("ibfwmgr").parent_path().string());
   const auto failed = run(adhoc);
   EXPECT_NE(failed.exit_code, 0) << failed.out << failed.err;
-  EXPECT_NE(failed.out.find("cannot open MFA archive " + missing), std::string::npos) << failed.out << failed.err;
+  EXPECT_NE(failed.out.find("cannot open firmware package " + missing), std::string::npos) << failed.out << failed.err;
   EXPECT_EQ(failed.out.find("discovery"), std::string::npos) << failed.out;
 }
 
