@@ -8,7 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-TEST_F(DeviceFabricFixture, IbfwmgrUpdatesFromAnMfa2Package) {
+class IbfwmgrMfa2 : public DeviceFabricFixture {};
+
+TEST_F(IbfwmgrMfa2, UpdatesFromAnMfa2Package) {
   const auto cx4_a = dir_.path() / "cx4-a.bin";
   const auto sw_a = dir_.path() / "sw-a.bin";
   const auto cx4_b = dir_.path() / "cx4-b.bin";
@@ -18,8 +20,9 @@ TEST_F(DeviceFabricFixture, IbfwmgrUpdatesFromAnMfa2Package) {
   write_file(cx4_b, small_fs3_image(20));
   write_file(sw_b, small_fs3_image(30, "MT_1780110032", 0x249));
   const auto package = dir_.path() / "fw.mfa2";
-  auto made = run({bin("flint").string(), "archive", "create", "--format", "mfa2", "--bins", cx4_b.string(),
-                   sw_b.string(), "-o", package.string()});
+  // Made before the fabric is up: flint runs as a plain command, not as a fabric client.
+  auto made = run_tool("flint", {"archive", "create", "--format", "mfa2", "--bins", cx4_b.string(), sw_b.string(), "-o",
+                                 package.string()});
   ASSERT_EQ(made.exit_code, 0) << made.err;
   bring_up({{"Switch1", "spectrum", sw_a}, {"Hca2", "connectx4", cx4_a}});
   if (HasFatalFailure() || IsSkipped()) return;
