@@ -39,7 +39,7 @@ class BootTruth : public SampleDeviceTest {
 };
 
 TEST_F(BootTruth, Fs3CorruptCopy0GoodCopy1ReportsCopy1) {
-  corrupt_copy0_good_copy1("connectx4", ImageFormat::Fs3, 0x20000);  // inside MAIN_CODE
+  corrupt_copy0_good_copy1("connectx4", ImageFormat::Fs3, 0x10000);  // inside MAIN_CODE (0xa000-0x13fff)
   expect_truth();
   EXPECT_EQ(running_, "12.28.2006");
   // ri saves the copy that boots, not the first magic on flash.

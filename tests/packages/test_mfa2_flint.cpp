@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -10,11 +9,6 @@
 
 namespace openflint::test {
 namespace {
-
-std::vector<std::uint8_t> file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The samples' PSIDs, as flint q --json reports them.
 std::string psid_of(const std::filesystem::path& image) {
@@ -67,7 +61,7 @@ TEST_F(Mfa2Flint, ExtractIsBitIdenticalPerPsid) {
     const auto out = dir_ / ("out" + std::to_string(i) + ".bin");
     auto r = run_tool("flint", {"-i", package_, "archive", "extract", "--psid", psids_[i], "-o", out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(file_bytes(out), file_bytes(images_[i])) << psids_[i];
+    EXPECT_EQ(read_file(out), read_file(images_[i])) << psids_[i];
   }
   const auto none = dir_ / "none.bin";
   auto r = run_tool("flint", {"-i", package_, "archive", "extract", "--psid", "MT_NO_SUCH", "-o", none.string()});
@@ -94,7 +88,7 @@ TEST_F(Mfa2Flint, QueryAndVerifyThroughPsid) {
 }
 
 TEST_F(Mfa2Flint, HostilePackageIsAOneLineError) {
-  auto bytes = file_bytes(package_);
+  auto bytes = read_file(package_);
   bytes[16 + 4 + 4 + 4 + 4 + 3] ^= 0x40;  // the package descriptor's cb_offset
   const auto bad = dir_ / "bad.mfa2";
   std::ofstream(bad, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),

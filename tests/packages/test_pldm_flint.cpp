@@ -2,7 +2,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -10,11 +9,6 @@
 
 namespace openflint::test {
 namespace {
-
-std::vector<std::uint8_t> pldm_file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 nlohmann::json query_json(const std::vector<std::string>& args) {
   auto q = run_tool("flint", args);
@@ -76,7 +70,7 @@ TEST_F(PldmFlint, ExtractIsBitIdenticalPerPsid) {
     const auto out = dir_ / ("out" + std::to_string(i) + ".bin");
     auto r = run_tool("flint", {"-i", package_, "archive", "extract", "--psid", psids_[i], "-o", out.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(pldm_file_bytes(out), pldm_file_bytes(images_[i])) << psids_[i];
+    EXPECT_EQ(read_file(out), read_file(images_[i])) << psids_[i];
   }
   const auto none = dir_ / "none.bin";
   auto r = run_tool("flint", {"-i", package_, "archive", "extract", "--psid", "MT_NO_SUCH", "-o", none.string()});
@@ -120,7 +114,7 @@ TEST_F(PldmFlint, BurnsTheRecordsImageIntoASimulatedDevice) {
 }
 
 TEST_F(PldmFlint, HostilePackageIsAOneLineError) {
-  auto bytes = pldm_file_bytes(package_);
+  auto bytes = read_file(package_);
   bytes[40] ^= 0x40;  // inside the header: its CRC32 no longer holds
   const auto bad = dir_ / "bad.fwpkg";
   std::ofstream(bad, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));

@@ -3,8 +3,6 @@
 // the one firmware component, identifier 1, byte for byte the image it was made from.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,11 +15,6 @@ namespace {
 const std::filesystem::path kLinuxSource = "/usr/src/linux-source-6.1.tar.xz";
 const std::string kTop = "linux-source-6.1/";
 const std::string kMlxfw = "drivers/net/ethernet/mellanox/mlxfw/";
-
-std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Extracts the kernel's MFA2 parser and xz decoder from the installed tarball into `dir` and
 // builds the harness there; returns the harness path (empty after a test failure).
@@ -85,7 +78,7 @@ TEST(Mfa2Kernel, KernelParserPicksOurComponentPerPsid) {
     expected << psids[i] << " 0 1 " << std::filesystem::file_size(images[i]) << '\n';
   EXPECT_EQ(kernel.out, expected.str());
   for (std::size_t i = 0; i < images.size(); ++i)
-    EXPECT_EQ(read_bytes(dir / (psids[i] + ".0.bin")), read_bytes(images[i])) << psids[i];
+    EXPECT_EQ(read_file(dir / (psids[i] + ".0.bin")), read_file(images[i])) << psids[i];
 
   // A PSID the package does not carry: the kernel finds no device, as our reader does.
   auto missing = run_command({harness.string(), package.string(), dir.path().string(), "MT_NOT_THERE"});
@@ -122,7 +115,7 @@ TEST(Mfa2Kernel, KernelParserTakesARealArchiveRepacked) {
     ASSERT_EQ(extracted.exit_code, 0) << extracted.err;
     EXPECT_NE(kernel.out.find(psid + " 0 1 " + std::to_string(std::filesystem::file_size(ref)) + "\n"), std::string::npos)
         << kernel.out;
-    EXPECT_TRUE(read_bytes(dir / (psid + ".0.bin")) == read_bytes(ref)) << psid << ": the kernel's bytes differ";
+    EXPECT_TRUE(read_file(dir / (psid + ".0.bin")) == read_file(ref)) << psid << ": the kernel's bytes differ";
     std::filesystem::remove(dir / (psid + ".0.bin"));
     std::filesystem::remove(ref);
   }

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -24,11 +23,6 @@ namespace {
 
 const std::filesystem::path kLinuxSource = "/usr/src/linux-source-6.1.tar.xz";
 const std::string kTop = "linux-source-6.1/";
-
-std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -85,12 +79,12 @@ class PldmKernel : public ::testing::Test {
       expected << images[i].psid << ' ' << i << " 1 " << std::filesystem::file_size(images[i].path) << '\n';
     EXPECT_EQ(kernel.out, expected.str());
     for (std::size_t i = 0; i < images.size(); ++i) {
-      const auto image = read_bytes(images[i].path);
-      EXPECT_EQ(read_bytes(out / (images[i].psid + "." + std::to_string(i) + ".bin")), image) << images[i].psid;
+      const auto image = read_file(images[i].path);
+      EXPECT_EQ(read_file(out / (images[i].psid + "." + std::to_string(i) + ".bin")), image) << images[i].psid;
       const auto ours = dir_ / "ours.bin";
       auto extract = run_tool("flint", {"-i", package.string(), "archive", "extract", "--psid", images[i].psid, "-o", ours.string()});
       ASSERT_EQ(extract.exit_code, 0) << extract.err;
-      EXPECT_EQ(read_bytes(ours), image) << images[i].psid;
+      EXPECT_EQ(read_file(ours), image) << images[i].psid;
     }
     ++packages_checked_;
   }
