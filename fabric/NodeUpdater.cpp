@@ -133,6 +133,28 @@ void free_locks_of_killed_run(Device& device, NodeUpdate& out) {
   if (freed && !freed->freed.empty()) out.message += "; its stale flash lock was freed";
 }
 
+// A node the journal left "burned" (killed while the burned image was read back) may still hold
+// the flash lock the killed run took, so the inventory could not read its flash. The journal's
+// flock proves that run is gone: its locks are freed and the flash read again, so the decision
+// rests on the flash and a burn that completed is not burned again. (These reads are not in the
+// node's MADs, as the inventory's are not.)
+NodeFirmware reread_after_killed_run(const NodeFirmware& node, const std::shared_ptr<MadChannel>& channel,
+                                     NodeUpdate& out) {
+  const bool burned = out.journaled && out.journaled->state == JournalState::Burned;
+  if (!burned || node.flash_fw_version || node.recovery) return node;
+  auto device = open_node_device(node, channel);
+  if (!device) return node;
+  auto freed = reclaim_stale_locks(*device);
+  NodeFirmware checked = node;
+  if (auto image = listed_flash_image(*device)) {
+    checked.flash_fw_version = image->fw_version;
+    checked.note.clear();  // it said why the flash could not be read
+  }
+  if (freed && !freed->freed.empty())
+    out.message = "a run killed mid-burn (pid " + std::to_string(out.journaled->pid) + ") held its flash lock: freed";
+  return checked;
+}
+
 }  // namespace
 
 void node_update_event(const FabricUpdateOptions& options, std::size_t index, NodeUpdate& out, JournalState state,
@@ -169,13 +191,20 @@ const FirmwareFile* decide_node_update(const NodeFirmware& node, const ImageSet&
   out.image = (*file)->label;
   out.image_version = (*file)->query.fw_version;
   if (options.journal) out.journaled = options.journal->last(node.node.guid, version_text(out.image_version));
+  if (!options.dry_run) out.before = reread_after_killed_run(node, channel, out);
   // Up to date when the flash already holds the image's version (it may still wait for a
   // reset to run), or, when the flash could not be read, when that version runs. The journal
   // is never taken on its word: a node it calls done whose flash says otherwise is burned.
-  const auto& have = node.flash_fw_version ? node.flash_fw_version : node.fw_version;
-  if (!options.force && !node.recovery && have && have == out.image_version) {
+  const auto& have = out.before.flash_fw_version ? out.before.flash_fw_version : node.fw_version;
+  // A burn the journal left "started" was killed before it returned: its last steps (the new
+  // copy's magic, the boot address, the old copy's magic zeroed) may be half done, both copies
+  // with magic. The listing then names the new copy (the boot-address register points at it)
+  // while a power-on would boot the old one: such a node is burned again, not taken as done.
+  const bool killed_mid_burn = out.journaled && out.journaled->state == JournalState::Started;
+  if (!options.force && !killed_mid_burn && !node.recovery && have && have == out.image_version) {
     out.status = NodeUpdateStatus::UpToDate;
-    if (node.fw_version != have) out.message = "on flash; runs after a reset";
+    if (node.fw_version != have)
+      out.message += (out.message.empty() ? "" : "; ") + std::string("on flash; runs after a reset");
     if (out.journaled && out.journaled->state != JournalState::UpToDate)
       out.message += (out.message.empty() ? "" : "; ") + std::string("completed by an earlier run (journal: ") +
                      to_string(out.journaled->state) + ")";

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/BootRom.h"
+
 namespace openflint {
 
 namespace fs = std::filesystem;
@@ -74,6 +76,42 @@ std::string TopologyFabric::node_table() const {
   return out;
 }
 
+namespace {
+
+// Replaces DIR/NAME atomically (a reader never sees half a file).
+Result<void> write_fabric_file(const fs::path& dir, const std::string& name, const std::string& text) {
+  const fs::path tmp = dir / (name + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    if (!out) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
+  }
+  std::error_code ec;
+  fs::rename(tmp, dir / name, ec);
+  if (ec) return make_error(ErrorCode::Io, "cannot write " + name + ": " + ec.message());
+  return {};
+}
+
+}  // namespace
+
+Result<void> TopologyFabric::write_boot_report() const {
+  std::string out;
+  for (std::size_t i = 0; i < topology_.nodes().size(); ++i) {
+    auto* d = devices_->device(i);
+    if (d == nullptr) continue;
+    const auto& n = topology_.nodes()[i];
+    // A power-on clears the boot-address register: the boot ROM scans the candidate starts.
+    const sim::BootState boot = sim::run_boot_rom(d->device().info(), d->device().flash().contents(), std::nullopt);
+    const bool runs = !boot.recovery && boot.running && boot.running->fw_version;
+    char guid[24] = "-";
+    if (runs && boot.running->base_guid)
+      std::snprintf(guid, sizeof guid, "0x%016llx", static_cast<unsigned long long>(boot.running->base_guid->base));
+    out += n.name + "\tlid-" + std::to_string(n.lid(n.is_switch ? 0 : 1)) + "\t" +
+           (runs ? boot.running->fw_version->to_string() : std::string("recovery")) + "\t" + guid + "\n";
+  }
+  return write_fabric_file(options_.dir, "boot.txt", out);
+}
+
 Result<void> TopologyFabric::write_stats() {
   rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
@@ -97,16 +135,7 @@ Result<void> TopologyFabric::write_stats() {
                 static_cast<unsigned long long>(status_kib("Pss:", "/proc/self/smaps_rollup")), stats_cpu_us_);
   ::getrusage(RUSAGE_SELF, &ru);
   stats_cpu_us_ += us(ru.ru_utime) + us(ru.ru_stime) - began_us;
-  const fs::path tmp = options_.dir / "stats.json.tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out) return make_error(ErrorCode::Io, "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, options_.dir / "stats.json", ec);
-  if (ec) return make_error(ErrorCode::Io, "cannot write stats.json: " + ec.message());
-  return {};
+  return write_fabric_file(options_.dir, "stats.json", text);
 }
 
 }  // namespace openflint

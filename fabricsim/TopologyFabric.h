@@ -35,6 +35,11 @@ class TopologyFabric {
   // stats_cpu_us: the CPU the earlier write_stats calls took (reading smaps_rollup of a process
   // with a thousand flash mappings takes a while) — subtract its growth between two samples.
   [[nodiscard]] Result<void> write_stats();
+  // DIR/boot.txt: per node with a device, what its boot ROM would boot at a power-on now (the
+  // flash as it is; nothing changes: locks, running firmware, boot-address register), as lines
+  // "NAME<TAB>lid-N<TAB>FW-VERSION<TAB>BASE-GUID" ("recovery -": no bootable copy). simfabric:
+  // on SIGUSR2.
+  [[nodiscard]] Result<void> write_boot_report() const;
   // LD_PRELOAD, SIM_HOST (the attach node), IBSIM_SOCKNAME: what a client needs.
   [[nodiscard]] std::map<std::string, std::string> client_env() const;
   // One line per node: name, model (or "-"), lid-N, node GUID.

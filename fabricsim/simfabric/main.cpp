@@ -28,8 +28,10 @@ using namespace openflint;
 
 std::atomic<bool> g_stop{false};
 std::atomic<bool> g_stats{false};
+std::atomic<bool> g_boot{false};
 void on_signal(int) { g_stop.store(true); }
 void on_stats_signal(int) { g_stats.store(true); }
+void on_boot_signal(int) { g_boot.store(true); }
 
 struct DeviceSpec {
   std::string node;   // ibsim node name
@@ -64,7 +66,8 @@ void usage(std::FILE* out = stderr) {
                "       catalog part number), else the build's firmware-samples/MODEL-old.bin, else erased; each\n"
                "       device's flash is copy-on-write over D/base/MODEL.flash and has the node's GUIDs; devices\n"
                "       are not saved at exit; D/stats.json (written at start, on SIGUSR1 and at exit): MADs\n"
-               "       served, CPU time and memory of this process\n"
+               "       served, CPU time and memory of this process; D/boot.txt (on SIGUSR2): per node, the\n"
+               "       version and base GUID its flash would boot at a power-on now, or 'recovery' (changes nothing)\n"
                "  run: runs CMD as a client on the local node (Hca1, or --attach NODE) of the fabric 'up' in D (LD_PRELOAD, IBSIM_SOCKNAME, SIM_HOST)\n"
                "  console: one ibsim console command on the fabric 'up' in D, e.g.\n"
                "       PerformanceSet \"leaf-1\"[3] PortCounters.SymbolErrorCounter=7\n");
@@ -243,6 +246,7 @@ int up_firmware(const fs::path& dir, const TopologyOption& given, const std::vec
     auto served = (*fabric)->serve_for(100, g_stop);
     if (!served) return std::fprintf(stderr, "-E- %s\n", served.error().message().c_str()), 1;
     if (g_stats.exchange(false)) (void)(*fabric)->write_stats();
+    if (g_boot.exchange(false)) (void)(*fabric)->write_boot_report();
   }
   (void)(*fabric)->write_stats();
   fs::remove(options.dir / "fabric.env");
@@ -363,6 +367,10 @@ int tool_main(int argc, char** argv) {
   stats_sa.sa_handler = on_stats_signal;
   sigemptyset(&stats_sa.sa_mask);
   sigaction(SIGUSR1, &stats_sa, nullptr);
+  struct sigaction boot_sa {};
+  boot_sa.sa_handler = on_boot_signal;
+  sigemptyset(&boot_sa.sa_mask);
+  sigaction(SIGUSR2, &boot_sa, nullptr);
   if (firmware) return up_firmware(dir, topology, images);
   return up(dir, devices, topology);
 }
