@@ -15,7 +15,7 @@ a client of the fabric ('simfabric run'):
           ({images}: a folder with the new samples; {dir}: the fabric dir; {bin}: BUILD_DIR/bin)
 Reported per size and step: wall time, MADs the simulator answered, MADs/s, simulator CPU per MAD
 (the fabric process's user+system time, less what its stats cost, / MADs), tool CPU per MAD (the clients' CPU / MADs), the
-fabric's start time and peak RSS (VmHWM), the tools' peak RSS, and wall(N)/wall(1).
+fabric's start time and peak RSS (VmHWM), the tools' peak RSS (per step: the largest client process), and wall(N)/wall(1).
 Needs the build's simfabric, ibtopogen, ibfwmgr, flint and firmware samples, and umad2sim (ibsim-utils).
 """
 import json
@@ -75,22 +75,30 @@ def children_cpu():
 
 
 def run_step(bindir, fabric_dir, argv_list, shell=False):
-    """Runs each argv as a fabric client; returns (wall s, client CPU s, failures, last output)."""
+    """Runs each argv as a fabric client; returns (wall s, client CPU s, failures, last output, peak RSS KiB)."""
     cpu0, _ = children_cpu()
     t0 = time.monotonic()
-    failures, out = 0, ""
+    failures, out, peak_kib = 0, "", 0
     for argv in argv_list:
         cmd = [os.path.join(bindir, "simfabric"), "run", "--dir", fabric_dir, "--"]
         cmd += ["sh", "-c", argv] if shell else argv
-        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=fabric_dir)
-        if r.returncode != 0:
+        with tempfile.TemporaryFile(mode="w+") as log:
+            p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, cwd=fabric_dir)
+            # wait4: this client's own peak RSS (the largest of it and the processes it waited
+            # for), not RUSAGE_CHILDREN's, which also holds earlier sizes' fabrics
+            _, status, usage = os.wait4(p.pid, 0)
+            p.returncode = os.waitstatus_to_exitcode(status)
+            peak_kib = max(peak_kib, usage.ru_maxrss)
+            log.seek(0)
+            text = log.read()
+        if p.returncode != 0:
             failures += 1
-            out = r.stdout[-2000:]
+            out = text[-2000:]
         elif not out:
-            out = r.stdout[-2000:]
+            out = text[-2000:]
     wall = time.monotonic() - t0
     cpu1, _ = children_cpu()
-    return wall, cpu1 - cpu0, failures, out
+    return wall, cpu1 - cpu0, failures, out, peak_kib
 
 
 def bench_size(build, size, args, workdir):
@@ -139,7 +147,7 @@ def bench_size(build, size, args, workdir):
             steps.append(("update", [cmd], True))
         for name, argv_list, shell in steps:
             before = stats(fabric_dir, proc)
-            wall, tool_cpu, failures, out = run_step(bindir, fabric_dir, argv_list, shell)
+            wall, tool_cpu, failures, out, peak_kib = run_step(bindir, fabric_dir, argv_list, shell)
             after = stats(fabric_dir, proc)
             mads = after["mads"] - before["mads"]
             sim_cpu = cpu_us(after) - cpu_us(before)
@@ -148,6 +156,7 @@ def bench_size(build, size, args, workdir):
                 "mads_per_s": round(mads / wall) if wall > 0 else 0,
                 "sim_cpu_us_per_mad": round(sim_cpu / mads, 1) if mads else None,
                 "tool_cpu_us_per_mad": round(tool_cpu * 1e6 / mads, 1) if mads else None,
+                "tool_peak_rss_mib": round(peak_kib / 1024, 1),
                 "last_output": out if failures else "",
             }
         final = stats(fabric_dir, proc)
@@ -156,7 +165,7 @@ def bench_size(build, size, args, workdir):
         row["sim_anon_mib"] = round(final.get("rss_anon_kib", 0) / 1024, 1)
         row["sim_pss_mib"] = round(final.get("pss_kib", 0) / 1024, 1)
         row["start_anon_mib"] = round(base.get("rss_anon_kib", 0) / 1024, 1)
-        row["tool_peak_rss_mib"] = round(children_cpu()[1] / 1024, 1)
+        row["tool_peak_rss_mib"] = max([s["tool_peak_rss_mib"] for s in row["steps"].values()], default=0)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -198,7 +207,7 @@ def main():
             print(f"| {r['nodes']} | {r['devices']} | {r['up_s']} | {name}{' (' + str(s['failures']) + ' failed)' if s['failures'] else ''} "
                   f"| {s['wall_s']} | {ratio} | {s['mads']} | {s['mads_per_s']} | {s['sim_cpu_us_per_mad']} "
                   f"| {s['tool_cpu_us_per_mad']} | {r['sim_peak_rss_mib']} | {r['start_anon_mib']} / {r['sim_anon_mib']} "
-                  f"| {r['sim_pss_mib']} | {r['tool_peak_rss_mib']} |")
+                  f"| {r['sim_pss_mib']} | {s['tool_peak_rss_mib']} |")
         if not r["steps"]:
             print(f"| {r['nodes']} | {r['devices']} | {r['up_s']} | - | | | | | | | {r['sim_peak_rss_mib']} "
                   f"| {r['start_anon_mib']} / {r['sim_anon_mib']} | {r['sim_pss_mib']} | |")

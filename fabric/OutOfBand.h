@@ -21,7 +21,8 @@ namespace openflint {
 // The inventory out-of-band first: a node whose GUID a listed device's flash holds (image/
 // NodeGuid.h; the GUID the node's firmware reports in NodeInfo) is described from that device
 // (its flash: PSID, FW version; no running firmware over the bus protocol) with `remote` set;
-// every other node is inspected in-band as take_inventory does. Node order is kept.
+// every other node is inspected in-band as take_inventory does (kInventoryWorkers at a time).
+// Node order is kept.
 [[nodiscard]] std::vector<NodeFirmware> take_inventory(const std::vector<FabricNode>& nodes,
                                                        const std::vector<RemoteHostStatus>& hosts,
                                                        const std::shared_ptr<MadChannel>& channel);

@@ -28,7 +28,6 @@ Result<std::shared_ptr<MadChannel>> MadChannel::open(const std::string& ca, int 
 
 Result<void> MadChannel::send(int agent, std::span<const std::uint8_t, mad::kMadSize> mad, std::uint16_t dlid,
                               std::uint32_t dqp, std::uint32_t qkey) {
-  std::lock_guard lock(send_mutex_);
   return port_.send(agent, mad, dlid, dqp, qkey);
 }
 
@@ -44,43 +43,60 @@ std::optional<ReceivedMad> MadChannel::take(std::uint32_t tid, std::uint8_t mgmt
   return std::nullopt;
 }
 
-void MadChannel::deliver(ReceivedMad in, const Waiter& self) {
+MadChannel::Waiter* MadChannel::acquire_waiter() {
+  if (idle_.empty()) {
+    slots_.push_back(std::make_unique<Waiter>());
+    return slots_.back().get();
+  }
+  Waiter* w = idle_.back();
+  idle_.pop_back();
+  return w;
+}
+
+void MadChannel::release_waiter(Waiter* w) {
+  w->answer.reset();
+  idle_.push_back(w);
+}
+
+MadChannel::Waiter* MadChannel::deliver(ReceivedMad in, const Waiter* self) {
   const auto tid = static_cast<std::uint32_t>(mad::get64(in.mad.data(), mad::kOffTid));
   for (Waiter* w : waiters_) {
     if (w->tid != tid || w->mgmt_class != in.mad[mad::kOffClass] || w->answer) continue;
     w->answer = std::move(in);
-    if (w != &self) w->wake.notify_one();
-    return;
+    return w == self ? nullptr : w;
   }
   inbox_.push_back(std::move(in));  // an answer that came before its waiter, or a stale one
   if (inbox_.size() > kInboxLimit) inbox_.pop_front();
+  return nullptr;
 }
 
-void MadChannel::hand_over() {
-  for (Waiter* w : waiters_) {
-    if (!w->answer) {
-      w->wake.notify_one();
-      return;
-    }
-  }
+MadChannel::Waiter* MadChannel::next_receiver() const {
+  for (Waiter* w : waiters_)
+    if (!w->answer) return w;
+  return nullptr;
 }
 
 Result<std::optional<ReceivedMad>> MadChannel::wait(std::uint32_t tid, std::uint8_t mgmt_class,
                                                     Clock::time_point deadline) {
   std::unique_lock lock(mutex_);
   if (auto found = take(tid, mgmt_class)) return found;
-  Waiter self;
-  self.tid = tid;
-  self.mgmt_class = mgmt_class;
-  waiters_.push_back(&self);
+  Waiter* self = acquire_waiter();
+  self->tid = tid;
+  self->mgmt_class = mgmt_class;
+  waiters_.push_back(self);
+  // Leaves the waiters and releases the lock, then wakes a successor to receive if nobody does.
   const auto leave = [&] {
-    std::erase(waiters_, &self);
-    if (!receiving_) hand_over();
+    std::erase(waiters_, self);
+    release_waiter(self);
+    Waiter* successor = receiving_ ? nullptr : next_receiver();
+    lock.unlock();
+    if (successor) successor->wake.notify_one();
   };
   while (true) {
-    if (self.answer) {
+    if (self->answer) {
+      std::optional<ReceivedMad> answer = std::move(self->answer);
       leave();
-      return std::optional<ReceivedMad>(std::move(self.answer));
+      return answer;
     }
     const auto now = Clock::now();
     if (now >= deadline) {
@@ -88,7 +104,7 @@ Result<std::optional<ReceivedMad>> MadChannel::wait(std::uint32_t tid, std::uint
       return std::optional<ReceivedMad>{};
     }
     if (receiving_) {
-      self.wake.wait_until(lock, std::min(deadline, now + kReceiveSlice));
+      self->wake.wait_until(lock, std::min(deadline, now + kReceiveSlice));
       continue;
     }
     receiving_ = true;
@@ -98,10 +114,19 @@ Result<std::optional<ReceivedMad>> MadChannel::wait(std::uint32_t tid, std::uint
     auto in = port_.recv(static_cast<int>(std::max<std::int64_t>(1, left.count())));
     lock.lock();
     receiving_ = false;
-    if (in && *in) deliver(std::move(**in), self);
     if (!in) {
       leave();
       return make_error(std::move(in).error());
+    }
+    if (!*in) continue;
+    if (Waiter* owner = deliver(std::move(**in), self)) {
+      // Woken without the lock held, so it does not wake only to sleep again on the mutex. The
+      // receiving role is kept meanwhile: no other waiter starts a receive.
+      receiving_ = true;
+      lock.unlock();
+      owner->wake.notify_one();
+      lock.lock();
+      receiving_ = false;
     }
   }
 }

@@ -24,8 +24,9 @@ namespace openflint {
 // Threads send on the shared port and each waits for the answer carrying its own TID; one
 // waiting thread at a time receives for everybody, hands each answer to the thread waiting for
 // it (waking that thread only: with 8 devices updated at once, waking every waiter on every MAD
-// cost more CPU than the MADs), parks answers nobody waits for yet in an inbox, and passes the
-// receiving role to another waiter when its own answer has come.
+// cost more CPU than the MADs; and only after releasing the channel's lock), parks answers
+// nobody waits for yet in an inbox, and passes the receiving role to another waiter when its own
+// answer has come. Sends take no lock of the channel's (UmadPort::send is reentrant).
 class MadChannel {
  public:
   // Opens the port and registers client agents for SMP (LID and directed) and vendor class 0x0A.
@@ -44,6 +45,11 @@ class MadChannel {
                                                         std::chrono::steady_clock::time_point deadline);
 
  private:
+  // A waiting thread's slot. The thread an answer is for is woken after mutex_ is released
+  // (woken under it, it found the mutex held and slept again: two wakeups per answer), so the
+  // waker may notify a slot whose owner has already left. Slots therefore live as long as the
+  // channel and are reused (no allocation per MAD): at worst the next owner wakes spuriously
+  // and checks again.
   struct Waiter {
     std::uint32_t tid = 0;
     std::uint8_t mgmt_class = 0;
@@ -53,19 +59,25 @@ class MadChannel {
 
   explicit MadChannel(UmadPort port);
   [[nodiscard]] std::optional<ReceivedMad> take(std::uint32_t tid, std::uint8_t mgmt_class);
-  // With mutex_ held: gives `in` to its waiter (waking it) or parks it in the inbox.
-  void deliver(ReceivedMad in, const Waiter& self);
-  // With mutex_ held: wakes one waiter still without an answer so it takes over receiving.
-  void hand_over();
+  // With mutex_ held: a free slot (new or reused), and its return.
+  [[nodiscard]] Waiter* acquire_waiter();
+  void release_waiter(Waiter* w);
+  // With mutex_ held: gives `in` to its waiter or parks it in the inbox; returns the waiter to
+  // wake once mutex_ is released (null: none, or `self`).
+  [[nodiscard]] Waiter* deliver(ReceivedMad in, const Waiter* self);
+  // With mutex_ held: a waiter still without an answer, to wake (after the release) so it takes
+  // over receiving; null when there is none.
+  [[nodiscard]] Waiter* next_receiver() const;
 
   static constexpr std::size_t kInboxLimit = 512;  // unclaimed (stale) answers kept at most
   UmadPort port_;
   std::atomic<std::uint32_t> next_tid_;
-  std::mutex send_mutex_;
   std::mutex mutex_;
   bool receiving_ = false;
   std::deque<ReceivedMad> inbox_;
   std::vector<Waiter*> waiters_;
+  std::vector<std::unique_ptr<Waiter>> slots_;  // every slot made; freed with the channel
+  std::vector<Waiter*> idle_;                   // slots not in use
 };
 
 }  // namespace openflint

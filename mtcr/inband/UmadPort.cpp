@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "core/StderrSilenced.h"
@@ -30,13 +32,15 @@ Result<UmadPort> UmadPort::open(const std::string& ca, int port) {
   }
   UmadPort p(umad, fd, ca, port);
   p.agents_.fill(-1);
+  if (umad->size() + mad::kMadSize > kSendBufferBytes)
+    return make_error(ErrorCode::NotSupported, "umad: libibumad's header of " + std::to_string(umad->size()) +
+                                                   " bytes is larger than expected");
   p.buffer_.resize(umad->size() + mad::kMadSize);
-  p.send_buffer_.assign(umad->size() + mad::kMadSize, 0);
   return p;
 }
 
 UmadPort::UmadPort(UmadPort&& other) noexcept
-    : umad_(other.umad_), fd_(other.fd_), ca_(std::move(other.ca_)), port_(other.port_), issm_fd_(other.issm_fd_), agents_(other.agents_), buffer_(std::move(other.buffer_)), send_buffer_(std::move(other.send_buffer_)) {
+    : umad_(other.umad_), fd_(other.fd_), ca_(std::move(other.ca_)), port_(other.port_), issm_fd_(other.issm_fd_), agents_(other.agents_), buffer_(std::move(other.buffer_)) {
   other.fd_ = -1;
   other.issm_fd_ = -1;
   other.agents_.fill(-1);
@@ -52,7 +56,6 @@ UmadPort& UmadPort::operator=(UmadPort&& other) noexcept {
     issm_fd_ = other.issm_fd_;
     agents_ = other.agents_;
     buffer_ = std::move(other.buffer_);
-    send_buffer_ = std::move(other.send_buffer_);
     other.fd_ = -1;
     other.issm_fd_ = -1;
     other.agents_.fill(-1);
@@ -103,9 +106,11 @@ Result<void> UmadPort::become_sm() {
 
 Result<void> UmadPort::send(int agent, std::span<const std::uint8_t, mad::kMadSize> mad, std::uint16_t dlid,
                             std::uint32_t dqp, std::uint32_t qkey) {
-  // Its own buffer, kept: one thread may send while another receives (MadChannel), and a send
-  // allocates nothing (it ran once per MAD). set_addr rewrites the whole address block.
-  std::uint8_t* out = send_buffer_.data();
+  // A buffer on the stack: threads send at once without a lock (the kernel's umad write takes
+  // them concurrently), and a send allocates nothing (it ran once per MAD). set_addr rewrites
+  // the whole address block; the header's other fields start zeroed.
+  alignas(std::max_align_t) std::array<std::uint8_t, kSendBufferBytes> buffer{};
+  std::uint8_t* out = buffer.data();
   std::memcpy(umad_->get_mad(out), mad.data(), mad.size());
   umad_->set_addr(out, dlid, static_cast<int>(dqp), 0, static_cast<int>(qkey));
   const int rc = umad_->send(fd_, agent, out, static_cast<int>(mad::kMadSize), 0, 0);

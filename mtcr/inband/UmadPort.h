@@ -44,13 +44,15 @@ class UmadPort {
   // Becomes the port's SM client (opens the issm device); held until destruction.
   [[nodiscard]] Result<void> become_sm();
 
-  // Not reentrant: one send at a time (MadChannel serialises them); it may overlap a recv.
+  // Reentrant: threads may send at once (each from a buffer on its stack), and overlap a recv.
   [[nodiscard]] Result<void> send(int agent, std::span<const std::uint8_t, mad::kMadSize> mad,
                                   std::uint16_t dlid, std::uint32_t dqp, std::uint32_t qkey);
   // Waits up to timeout_ms; nullopt when nothing arrived in time.
   [[nodiscard]] Result<std::optional<ReceivedMad>> recv(int timeout_ms);
 
  private:
+  // A send's buffer: the umad header (struct ib_user_mad, 64 bytes; umad_size()) and the MAD.
+  static constexpr std::size_t kSendBufferBytes = 512;
   UmadPort(const UmadFunctions* umad, int fd, std::string ca, int port)
       : umad_(umad), fd_(fd), ca_(std::move(ca)), port_(port) {}
   void reset();
@@ -60,8 +62,7 @@ class UmadPort {
   int port_ = 0;
   int issm_fd_ = -1;
   std::array<int, 256> agents_{};  // by class; -1 = none
-  std::vector<std::uint8_t> buffer_;       // receive buffer
-  std::vector<std::uint8_t> send_buffer_;  // send's: a send and a receive may run at once, two sends may not
+  std::vector<std::uint8_t> buffer_;  // receive buffer (one receiver at a time: MadChannel)
 };
 
 }  // namespace openflint
