@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <map>
 #include <memory>
@@ -112,6 +114,27 @@ class DeviceFabricFixture : public IbsimFabricTest {
   }
 
   std::string lid_name(const std::string& node) { return "lid-" + std::to_string(lids_[node]); }
+
+  // `ibfwmgr update --images DIR --yes --json` on the fabric: it exits 0, and every node it
+  // updated took its identity from the device (and went `path`, when given). Returns how many
+  // nodes it updated, or -1 when the run failed or printed no report.
+  int update_keeping_identity(const std::filesystem::path& images, const std::string& path = {}) {
+    const auto up = run({bin("ibfwmgr").string(), "update", "--images", images.string(), "--yes", "--json"});
+    EXPECT_EQ(up.exit_code, 0) << up.out << up.err;
+    const auto report = nlohmann::json::parse(up.out, nullptr, false);
+    EXPECT_FALSE(report.is_discarded()) << up.out;
+    if (up.exit_code != 0 || report.is_discarded()) return -1;
+    int updated = 0;
+    for (const auto& n : report["nodes"]) {
+      if (n["status"] != "updated") continue;
+      ++updated;
+      if (!path.empty()) {
+        EXPECT_EQ(n["path"], path) << n.dump(2);
+      }
+      EXPECT_EQ(n["identity_from"], "device") << n.dump(2);
+    }
+    return updated;
+  }
 
   TempDir dir_;
   std::map<std::string, std::uint16_t> lids_;
