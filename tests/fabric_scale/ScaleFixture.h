@@ -16,6 +16,7 @@
 
 #include "core/ChildProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"
+#include "tests/support/UpdateJournalRecords.h"
 
 namespace openflint::test {
 
@@ -110,35 +111,11 @@ class ScaleFixture : public DeviceFabricFixture {
 
   std::filesystem::path journal() const { return dir_.path() / "update.journal"; }
 
-  // The journal's records as (GUID, state) in order (complete lines only).
-  std::vector<std::pair<std::string, std::string>> journal_records() const {
-    std::vector<std::pair<std::string, std::string>> out;
-    std::istringstream in(read_text(journal()));
-    std::string line;
-    while (std::getline(in, line)) {
-      std::vector<std::string> f;
-      std::istringstream fields(line);
-      for (std::string field; std::getline(fields, field, '\t');) f.push_back(field);
-      if (f.size() >= 5) out.emplace_back(f[2], f[4]);
-    }
-    return out;
-  }
-  std::size_t states_in_journal(const std::string& state) const {
-    std::size_t n = 0;
-    for (const auto& [guid, s] : journal_records()) n += s == state ? 1 : 0;
-    return n;
-  }
+  // The journal's records as (GUID, state) in order, and how many carry `state`.
+  std::vector<std::pair<std::string, std::string>> journal_records() const { return test::journal_records(journal()); }
+  std::size_t states_in_journal(const std::string& state) const { return journal_states(journal(), state); }
 
   static std::string guid_of(const json& node) { return node["guid"].get<std::string>(); }
-
-  // flint q --json of a node through the fabric.
-  json query(const std::string& node) {
-    const auto q = flint(node, {"--json", "q"});
-    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
-    auto j = json::parse(q.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << q.out;
-    return j;
-  }
 
   std::filesystem::path images_;
   std::unique_ptr<ChildProcess> background_;

@@ -10,11 +10,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <thread>
 
 #include "core/ChildProcess.h"
+#include "tests/fabric_scale_sim/TopologyFabricFiles.h"
 #include "tests/support/TestSupport.h"
 
 namespace openflint::test {
@@ -22,32 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kPreload = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
-
-struct Node {
-  std::string name;
-  std::string model;
-  std::string lid;   // "lid-N"
-  std::string guid;  // "0x..." (16 hex digits)
-};
-
-std::vector<Node> read_nodes(const fs::path& file) {
-  std::vector<Node> nodes;
-  std::istringstream in(read_text(file));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    Node n;
-    f >> n.name >> n.model >> n.lid >> n.guid;
-    nodes.push_back(n);
-  }
-  return nodes;
-}
-
-// The fabric's socket name from its "up" line; empty when not printed.
-std::string socket_of(const std::string& log) {
-  std::smatch m;
-  return std::regex_search(log, m, std::regex(R"(\(socket (\S+)\))")) ? std::string(m[1]) : "";
-}
 
 class FabricScaleSim : public ::testing::Test {
  protected:
@@ -102,11 +76,11 @@ TEST_F(FabricScaleSim, SixtyFourNodesEachAnswerInBandWithTheirOwnIdentity) {
   const auto topology = fat_tree(4, 12, 4);  // 4 spines + 12 leaves + 48 hosts
   auto fabric = up(topology);
   ASSERT_TRUE(fabric);
-  const std::string socket = socket_of(read_text(log_));
+  const std::string socket = fabric_socket(read_text(log_));
   ASSERT_FALSE(socket.empty()) << read_text(log_);
   EXPECT_NE(read_text(log_).find("64 nodes, 64 devices: connectx3×48 switchx×16"), std::string::npos) << read_text(log_);
 
-  const auto nodes = read_nodes(fabric_ / "nodes.txt");
+  const auto nodes = topology_nodes(fabric_ / "nodes.txt");
   ASSERT_EQ(nodes.size(), 64u);
   std::map<std::string, int> guids;
   for (const auto& n : nodes) {
@@ -145,7 +119,7 @@ TEST_F(FabricScaleSim, SixtyFourNodesEachAnswerInBandWithTheirOwnIdentity) {
 TEST_F(FabricScaleSim, AKilledFabricLeavesNoSocketAndABadTopologyStartsNothing) {
   auto fabric = up(fat_tree(1, 1, 1));
   ASSERT_TRUE(fabric);
-  const std::string socket = socket_of(read_text(log_));
+  const std::string socket = fabric_socket(read_text(log_));
   ASSERT_FALSE(socket.empty());
   EXPECT_NE(read_text("/proc/net/unix").find("@" + socket + ":ctl"), std::string::npos);
   ASSERT_EQ(::kill(fabric->pid(), SIGKILL), 0);

@@ -15,14 +15,15 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "core/ChildProcess.h"
 #include "tests/inband/DeviceFabricFixture.h"  // small_fs3_image
+#include "tests/fabric_scale_sim/TopologyFabricFiles.h"
 #include "tests/support/TestSupport.h"
+#include "tests/support/UpdateJournalRecords.h"
 
 namespace openflint::test {
 namespace {
@@ -43,24 +44,6 @@ constexpr std::size_t kCodeBytes = 4096;
 // seconds with 16 at a time).
 constexpr int kMidBurnMs = 300;
 
-struct FabricNodeLine {
-  std::string name;
-  std::string model;
-  std::string lid;   // "lid-N"
-  std::string guid;  // "0x" and 16 hex digits
-};
-
-std::vector<FabricNodeLine> node_lines(const fs::path& file) {
-  std::vector<FabricNodeLine> nodes;
-  std::istringstream in(read_text(file));
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream f(line);
-    FabricNodeLine n;
-    if (f >> n.name >> n.model >> n.lid >> n.guid) nodes.push_back(n);
-  }
-  return nodes;
-}
-
 // The processes (other than this one) whose command line names `text`: with the test's own
 // temporary folder, every simfabric and ibfwmgr the test started and did not reap.
 std::vector<pid_t> processes_naming(const std::string& text) {
@@ -71,9 +54,7 @@ std::vector<pid_t> processes_naming(const std::string& text) {
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = static_cast<pid_t>(std::stol(name));
     if (pid == ::getpid()) continue;
-    std::ifstream in(e.path() / "cmdline", std::ios::binary);
-    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmdline.find(text) != std::string::npos) out.push_back(pid);
+    if (read_text(e.path() / "cmdline").find(text) != std::string::npos) out.push_back(pid);
   }
   return out;
 }
@@ -132,15 +113,14 @@ class FabricUpdateSim : public ::testing::Test {
       ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "simfabric up did not come up: " << read_text(log);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    std::smatch m;
     const std::string text = read_text(log);
-    ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(\(socket (\S+)\))"))) << text;
-    socket_ = m[1];
+    socket_ = fabric_socket(text);
+    ASSERT_FALSE(socket_.empty()) << text;
     const int switches = spines + leaves, all = switches + leaves * hosts;
     const std::string devices = std::to_string(all) + " nodes, " + std::to_string(all) + " devices: connectx4×" +
                                 std::to_string(leaves * hosts) + " spectrum×" + std::to_string(switches);
     ASSERT_NE(text.find(devices), std::string::npos) << text;
-    nodes_ = node_lines(fabric_dir / "nodes.txt");
+    nodes_ = topology_nodes(fabric_dir / "nodes.txt");
     ASSERT_EQ(nodes_.size(), static_cast<std::size_t>(all));
   }
 
@@ -176,24 +156,6 @@ class FabricUpdateSim : public ::testing::Test {
     return j.is_discarded() ? json::object() : j;
   }
 
-  // The journal's complete records as (GUID, state).
-  std::vector<std::pair<std::string, std::string>> journal_records() const {
-    std::vector<std::pair<std::string, std::string>> out;
-    std::istringstream in(read_text(journal_));
-    for (std::string line; std::getline(in, line);) {
-      std::vector<std::string> f;
-      std::istringstream fields(line);
-      for (std::string field; std::getline(fields, field, '\t');) f.push_back(field);
-      if (f.size() >= 5) out.emplace_back(f[2], f[4]);
-    }
-    return out;
-  }
-  std::size_t in_journal(const std::string& state) const {
-    std::size_t n = 0;
-    for (const auto& r : journal_records()) n += r.second == state ? 1 : 0;
-    return n;
-  }
-
   // Starts the update in the background and SIGKILLs it `delay` after its journal holds `count`
   // records of `state` (over the whole journal, earlier runs' included).
   void kill_update_when(const std::string& state, std::size_t count, std::chrono::milliseconds delay, int parallel) {
@@ -202,7 +164,7 @@ class FabricUpdateSim : public ::testing::Test {
     ASSERT_TRUE(child) << child.error().message();
     update_ = std::make_unique<ChildProcess>(std::move(*child));
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (in_journal(state) < count) {
+    while (journal_states(journal_, state) < count) {
       ASSERT_TRUE(update_->running()) << "ibfwmgr ended before its journal held " << count << " '" << state
                                       << "': " << read_text(dir_ / "killed.err");
       ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "no " << count << " '" << state << "' in the journal";
@@ -218,7 +180,7 @@ class FabricUpdateSim : public ::testing::Test {
     fs::remove_all(fabric_dir_ / ("sys-" + std::to_string(pid)), ec);
   }
 
-  static std::string new_version(const FabricNodeLine& n) {
+  static std::string new_version(const TopologyNode& n) {
     return n.model == "spectrum" ? kNewSwitchVersion : kNewHostVersion;
   }
 
@@ -249,7 +211,7 @@ class FabricUpdateSim : public ::testing::Test {
     const auto boots = boot_report();
     ASSERT_EQ(boots.size(), nodes_.size()) << when << ": no boot report";
     std::set<std::string> burned;
-    for (const auto& [guid, state] : journal_records())
+    for (const auto& [guid, state] : journal_records(journal_))
       if (state == "burned") burned.insert(guid);
     for (const auto& n : nodes_) {
       const std::string& boots_now = boots.at(n.name).version;
@@ -270,8 +232,8 @@ class FabricUpdateSim : public ::testing::Test {
       for (const auto& n : nodes_)
         if (n.name == name) state[n.guid] = boots.version + " " + boots.guid;
     constexpr std::size_t kAtOnce = 4;
-    std::vector<std::pair<const FabricNodeLine*, ChildProcess>> running;
-    const auto finish = [&](std::pair<const FabricNodeLine*, ChildProcess>& q) {
+    std::vector<std::pair<const TopologyNode*, ChildProcess>> running;
+    const auto finish = [&](std::pair<const TopologyNode*, ChildProcess>& q) {
       const auto& n = *q.first;
       const auto status = q.second.wait_for(std::chrono::seconds(60));
       EXPECT_TRUE(status.has_value() && *status == 0) << n.name << ": " << q.second.out() << q.second.err();
@@ -318,7 +280,7 @@ class FabricUpdateSim : public ::testing::Test {
   std::unique_ptr<ChildProcess> fabric_;
   std::unique_ptr<ChildProcess> update_;
   std::string socket_;
-  std::vector<FabricNodeLine> nodes_;
+  std::vector<TopologyNode> nodes_;
 };
 
 TEST_F(FabricUpdateSim, SixtyFourNodesKilledAtThreePointsResumeWithoutReburningFinishedNodes) {
@@ -332,18 +294,18 @@ TEST_F(FabricUpdateSim, SixtyFourNodesKilledAtThreePointsResumeWithoutReburningF
   ASSERT_NO_FATAL_FAILURE(kill_update_when("burned", 20, std::chrono::milliseconds(0), kParallel));
   ASSERT_NO_FATAL_FAILURE(expect_every_node_bootable("after a kill right after the 20th burn"));
   std::map<std::string, std::string> last_state;
-  for (const auto& [guid, state] : journal_records()) last_state[guid] = state;
+  for (const auto& [guid, state] : journal_records(journal_)) last_state[guid] = state;
   EXPECT_GE(std::count_if(last_state.begin(), last_state.end(), [](const auto& g) { return g.second == "burned"; }), 1)
       << "no node was killed between its burn and its check";
   // Kill 3: in the middle of a later burn.
-  const std::size_t started = in_journal("started");
+  const std::size_t started = journal_states(journal_, "started");
   ASSERT_NO_FATAL_FAILURE(
       kill_update_when("started", started + 1, std::chrono::milliseconds(kMidBurnMs), kParallel));
   ASSERT_NO_FATAL_FAILURE(expect_every_node_bootable("after a kill in a later burn"));
 
   // What the journal calls finished before the last run: burned, or found up to date by a run.
   std::set<std::string> finished;
-  for (const auto& [guid, state] : journal_records())
+  for (const auto& [guid, state] : journal_records(journal_))
     if (state == "burned" || state == "up-to-date") finished.insert(guid);
   ASSERT_GE(finished.size(), 20u);
   ASSERT_LT(finished.size(), nodes_.size()) << "the last kill came too late: nothing left to resume";
@@ -370,7 +332,7 @@ TEST_F(FabricUpdateSim, SixtyFourNodesKilledAtThreePointsResumeWithoutReburningF
   // kill caught between its burn's end and that record, which a later run found done on flash.
   std::map<std::string, int> burned;
   std::set<std::string> found_done;
-  for (const auto& [guid, state] : journal_records()) {
+  for (const auto& [guid, state] : journal_records(journal_)) {
     if (state == "burned") ++burned[guid];
     if (state == "up-to-date") found_done.insert(guid);
   }
@@ -396,7 +358,7 @@ TEST_F(FabricUpdateSim, ParallelOneAndSixteenEndInTheSameState) {
     std::size_t updated = 0;
     for (const auto& n : up.value("nodes", json::array())) updated += n["status"] == "updated" ? 1 : 0;
     EXPECT_EQ(updated, nodes_.size()) << up.dump(2);
-    EXPECT_EQ(in_journal("burned"), nodes_.size());
+    EXPECT_EQ(journal_states(journal_, "burned"), nodes_.size());
     end[parallel] = end_state(2);
     expect_new_firmware_and_own_identity(end[parallel]);
     stop_fabric();

@@ -115,6 +115,15 @@ class DeviceFabricFixture : public IbsimFabricTest {
 
   std::string lid_name(const std::string& node) { return "lid-" + std::to_string(lids_[node]); }
 
+  // `flint -d lid-N --json q` of a node: its document (null on a failed run or bad output).
+  nlohmann::json query(const std::string& node) {
+    const auto q = flint(node, {"--json", "q"});
+    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
+    auto j = nlohmann::json::parse(q.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << q.out;
+    return j;
+  }
+
   // `ibfwmgr update --images DIR --yes --json` on the fabric: it exits 0, and every node it
   // updated took its identity from the device (and went `path`, when given). Returns how many
   // nodes it updated, or -1 when the run failed or printed no report.

@@ -15,16 +15,7 @@ namespace {
 // The adapters of kTodaysAdapters that have InfiniBand ports.
 const std::vector<std::string> kInfiniBandAdapters{"connectx5", "connectx6", "connectx7", "bluefield2", "bluefield3"};
 
-class TodaysAdapterInband : public DeviceFabricFixture {
- protected:
-  nlohmann::json lid_query(const std::string& node) {
-    const auto q = flint(node, {"--json", "q"});
-    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
-    auto j = nlohmann::json::parse(q.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << q.out;
-    return j;
-  }
-};
+class TodaysAdapterInband : public DeviceFabricFixture {};
 
 // Board n's identity: distinct per model and from every sample's (0x0002c90300a0..b0.. ranges).
 BoardIds adapter_board(std::size_t n, const std::string& model) {
@@ -51,7 +42,7 @@ TEST_F(TodaysAdapterInband, IbfwmgrUpdateKeepsEachModelsBoardIdentity) {
 
   for (std::size_t i = 0; i < devices.size(); ++i) {
     SCOPED_TRACE(devices[i].model);
-    const auto q = lid_query(devices[i].node);
+    const auto q = query(devices[i].node);
     const auto old = flint_query({"-i", model_sample(devices[i].model, "old").string()});
     EXPECT_EQ(q["fw_version"], old["fw_version"]) << q.dump(2);
     EXPECT_EQ(q["psid"], old["psid"]) << q.dump(2);
@@ -66,7 +57,7 @@ TEST_F(TodaysAdapterInband, IbfwmgrUpdateKeepsEachModelsBoardIdentity) {
     const FabricDevice& d = devices[i];
     SCOPED_TRACE(d.model);
     const BoardIds id = adapter_board(i, d.model);
-    const auto q = lid_query(d.node);
+    const auto q = query(d.node);
     EXPECT_EQ(q["fw_version"], want[d.node]["fw_version"]) << q.dump(2);
     EXPECT_EQ(q["psid"], want[d.node]["psid"]) << q.dump(2);
     EXPECT_EQ(q["base_guid"]["base"], hex16(id.guid)) << q.dump(2);

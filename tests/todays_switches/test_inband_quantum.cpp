@@ -13,13 +13,6 @@ namespace {
 
 class TodaysSwitchInband : public DeviceFabricFixture {
  protected:
-  nlohmann::json query(const std::string& node) {
-    const auto q = flint(node, {"--json", "q"});
-    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
-    auto j = nlohmann::json::parse(q.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << q.out;
-    return j;
-  }
   static std::string version(const std::string& sample) {
     return flint_query_json({"-i", sample_image(sample).string()})["fw_version"];
   }
