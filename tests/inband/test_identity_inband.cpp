@@ -31,13 +31,6 @@ class InbandIdentity : public DeviceFabricFixture {
     EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
     return path;
   }
-  nlohmann::json query(const std::string& node) {
-    const auto q = flint(node, {"--json", "q"});
-    EXPECT_EQ(q.exit_code, 0) << q.out << q.err;
-    auto j = nlohmann::json::parse(q.out, nullptr, false);
-    EXPECT_FALSE(j.is_discarded()) << q.out;
-    return j;
-  }
 
   // `boards` (1 or 2) `model` adapters with their own GUIDs, MACs and VSD, one `ibfwmgr update`
   // from the new sample: each keeps its own identity, has the sample's version on flash and
